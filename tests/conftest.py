@@ -1,0 +1,11 @@
+"""Shared test settings: hypothesis profiles (``--hypothesis-profile=ci`` runs more examples)."""
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("default")

@@ -1,0 +1,308 @@
+"""Cards as small immutable values, their text notation, and the deck.
+
+There are only 54 distinct Uno cards (13 ranks in 4 colours, Wild, Wild Draw Four); the 108-card
+deck holds copies. Every distinct card is created once and interned, so cards compare by identity,
+hash by a small integer code and cost nothing to copy: the engine's hot path and the computer
+players' simulations depend on that.
+
+The notation is the one players type and see: ``R5 B0 GS YR BD2 W WD4``. ``str(card)`` gives it
+and ``Card.parse(str(card)) is card`` holds for every card. :func:`parse_play` reads the looser
+forms players type after ``.play`` (``b 9``, ``r s``, ``g r``, ``r +2``, ``w g``, ``wd4 b`` …).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import IntEnum
+from operator import itemgetter
+from random import Random
+from typing import ClassVar
+
+__all__ = [
+    "CARDS",
+    "Card",
+    "CardParseError",
+    "Color",
+    "Rank",
+    "full_deck",
+    "parse_color",
+    "parse_play",
+    "shuffle",
+]
+
+
+class CardParseError(ValueError):
+    """Raised for text that names no card; the message is fit to show the player who typed it."""
+
+
+class Color(IntEnum):
+    """The four suit colours. Wild cards have no colour of their own (``Card.color is None``)."""
+
+    RED = 0
+    YELLOW = 1
+    GREEN = 2
+    BLUE = 3
+
+    @property
+    def letter(self) -> str:
+        return "RYGB"[self]
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class Rank(IntEnum):
+    """Card faces. Numbers are their own value; the action and wild ranks follow."""
+
+    ZERO = 0
+    ONE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    SKIP = 10
+    REVERSE = 11
+    DRAW_TWO = 12
+    WILD = 13
+    WILD_DRAW_FOUR = 14
+
+    @property
+    def is_number(self) -> bool:
+        return self <= 9
+
+    @property
+    def is_wild(self) -> bool:
+        return self >= 13
+
+
+_RANK_TEXT = {Rank.SKIP: "S", Rank.REVERSE: "R", Rank.DRAW_TWO: "D2"}
+_POINTS = {
+    Rank.SKIP: 20,
+    Rank.REVERSE: 20,
+    Rank.DRAW_TWO: 20,
+    Rank.WILD: 50,
+    Rank.WILD_DRAW_FOUR: 50,
+}
+
+
+class Card:
+    """One distinct Uno card. Interned: get one from ``Card.of``, ``Card.parse`` or ``CARDS``.
+
+    Attributes are plain values read on the engine's hot path: ``color`` (``Color`` or ``None`` for
+    wilds), ``rank``, ``points`` (its score when left in a hand), ``code`` (0–53, stable; the
+    index in ``CARDS``), ``is_wild`` and ``draw`` (cards it makes the next player draw).
+    """
+
+    __slots__ = ("bit", "code", "color", "draw", "is_wild", "key", "points", "rank", "text")
+
+    _interned: ClassVar[dict[tuple[Color | None, Rank], Card]] = {}
+
+    code: int
+    bit: int
+    """``1 << code``: hands keep a bitmask of the distinct cards they hold."""
+    key: int
+    color: Color | None
+    rank: Rank
+    points: int
+    is_wild: bool
+    draw: int
+    text: str
+
+    def __init__(self, color: Color | None, rank: Rank, code: int) -> None:
+        setter = object.__setattr__
+        setter(self, "color", color)
+        setter(self, "rank", rank)
+        setter(self, "code", code)
+        setter(self, "bit", 1 << code)
+        # Index of (colour, rank) in the engine's playability table; wilds get theirs on play.
+        setter(self, "key", -1 if color is None else color * 16 + rank)
+        setter(self, "points", _POINTS.get(rank, int(rank)))
+        setter(self, "is_wild", rank >= Rank.WILD)
+        setter(self, "draw", {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}.get(rank, 0))
+        if color is None:
+            setter(self, "text", "W" if rank is Rank.WILD else "WD4")
+        else:
+            setter(self, "text", color.letter + _RANK_TEXT.get(rank, str(int(rank))))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # Unpickling (e.g. in arena worker processes) must give back the interned instance.
+        return (_card_by_code, (self.code,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text})"
+
+    @classmethod
+    def of(cls, color: Color | None, rank: Rank) -> Card:
+        """The interned card of that colour and rank (colour ``None`` for the two wild ranks)."""
+        try:
+            return cls._interned[(color, rank)]
+        except KeyError:
+            raise CardParseError(f"there is no card {color} {rank.name.lower()}") from None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse strict notation (``R5``, ``GS``, ``BD2``, ``W``, ``WD4``; any case)."""
+        card, color = parse_play(text)
+        if color is not None and not card.is_wild:
+            raise CardParseError(f"'{_shown(text)}' is not a card")
+        return card
+
+
+def _build_cards() -> tuple[Card, ...]:
+    cards: list[Card] = []
+    for color in Color:
+        for rank in list(Rank)[:13]:
+            cards.append(Card(color, rank, len(cards)))
+    cards.append(Card(None, Rank.WILD, len(cards)))
+    cards.append(Card(None, Rank.WILD_DRAW_FOUR, len(cards)))
+    for card in cards:
+        Card._interned[(card.color, card.rank)] = card
+    return tuple(cards)
+
+
+CARDS: tuple[Card, ...] = _build_cards()
+"""All 54 distinct cards, indexed by ``Card.code``."""
+
+
+def _card_by_code(code: int) -> Card:
+    return CARDS[code]
+
+
+def full_deck(decks: int = 1) -> list[Card]:
+    """The 108-card deck (times ``decks``), in a fixed order: shuffle it with :func:`shuffle`."""
+    return list(_ONE_DECK * decks)
+
+
+def _build_deck() -> tuple[Card, ...]:
+    one: list[Card] = []
+    for card in CARDS:
+        if card.is_wild:
+            one += [card] * 4
+        elif card.rank is Rank.ZERO:
+            one.append(card)
+        else:
+            one += [card, card]
+    return tuple(one)
+
+
+_ONE_DECK = _build_deck()
+
+
+def shuffle(cards: list[Card], rng: Random) -> None:
+    """Shuffle in place, uniformly, using only ``rng.random()``.
+
+    ``random.shuffle`` draws one bounded integer per card in Python code; sorting by one C-level
+    float per card is uniform too (ties have probability ~2**-40 for a deck) and faster, which
+    matters when computer players simulate thousands of hands per move.
+    """
+    count = len(cards)
+    if count < 2:
+        return
+    rand = rng.random
+    keys = [rand() for _ in range(count)]
+    order = sorted(range(count), key=keys.__getitem__)
+    cards[:] = itemgetter(*order)(cards)
+
+
+# --- parsing what players type -------------------------------------------------------------
+
+_COLOR_WORDS = {
+    "r": Color.RED, "red": Color.RED,
+    "y": Color.YELLOW, "yellow": Color.YELLOW,
+    "g": Color.GREEN, "green": Color.GREEN,
+    "b": Color.BLUE, "blue": Color.BLUE,
+}  # fmt: skip
+
+_RANK_WORDS: dict[str, Rank] = {str(i): Rank(i) for i in range(10)}
+_RANK_WORDS.update(
+    {
+        "zero": Rank.ZERO, "one": Rank.ONE, "two": Rank.TWO, "three": Rank.THREE,
+        "four": Rank.FOUR, "five": Rank.FIVE, "six": Rank.SIX, "seven": Rank.SEVEN,
+        "eight": Rank.EIGHT, "nine": Rank.NINE,
+        "s": Rank.SKIP, "skip": Rank.SKIP,
+        "r": Rank.REVERSE, "rev": Rank.REVERSE, "reverse": Rank.REVERSE,
+        "d2": Rank.DRAW_TWO, "+2": Rank.DRAW_TWO, "d": Rank.DRAW_TWO, "dt": Rank.DRAW_TWO,
+        "draw2": Rank.DRAW_TWO, "drawtwo": Rank.DRAW_TWO,
+    }
+)  # fmt: skip
+
+_WILD_WORDS = {
+    "w": Rank.WILD, "wild": Rank.WILD,
+    "wd4": Rank.WILD_DRAW_FOUR, "w4": Rank.WILD_DRAW_FOUR, "w+4": Rank.WILD_DRAW_FOUR,
+    "+4": Rank.WILD_DRAW_FOUR, "wilddraw4": Rank.WILD_DRAW_FOUR, "wild+4": Rank.WILD_DRAW_FOUR,
+    "wilddrawfour": Rank.WILD_DRAW_FOUR,
+}  # fmt: skip
+
+# Longest-first alternatives so "wd4g" splits as WD4 + g and "bd2" as B + D2.
+_WILD_RE = re.compile(
+    "^(" + "|".join(sorted(map(re.escape, _WILD_WORDS), key=len, reverse=True)) + r")(.*)$"
+)
+_COLOR_RE = re.compile(
+    "^(" + "|".join(sorted(map(re.escape, _COLOR_WORDS), key=len, reverse=True)) + r")(.*)$"
+)
+_MAX_SHOWN = 20
+
+
+def _shown(text: str) -> str:
+    """User text made safe to quote back: printable, one line, short."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text.strip())
+    return clean if len(clean) <= _MAX_SHOWN else clean[: _MAX_SHOWN - 1] + "…"
+
+
+def parse_color(text: str) -> Color:
+    """A colour by letter or name (``g``, ``Green``)."""
+    try:
+        return _COLOR_WORDS[text.strip().lower()]
+    except KeyError:
+        raise CardParseError(f"'{_shown(text)}' is not a colour: use r, y, g or b") from None
+
+
+def parse_play(text: str) -> tuple[Card, Color | None]:
+    """Read a card as typed after ``.play``; return it with the colour named for a wild (or None).
+
+    Accepts ``b 9``, ``b9``, ``B9``, ``r s``, ``g r``, ``r d2``, ``r +2``, ``blue skip``, ``w g``,
+    ``wd4 b``, ``w4 b``, ``w+4 blue`` and the strict notation, in any case. A wild without a colour
+    parses (colour ``None``); the engine then asks for the colour. Anything else raises
+    :class:`CardParseError` saying what was wrong.
+    """
+    raw = "".join(text.lower().split())
+    if not raw:
+        raise CardParseError("which card? e.g. .play r 5, .play w g")
+    m = _WILD_RE.match(raw)
+    if m:
+        card = Card.of(None, _WILD_WORDS[m.group(1)])
+        rest = m.group(2)
+        return card, (parse_color(rest) if rest else None)
+    m = _COLOR_RE.match(raw)
+    if not m:
+        raise CardParseError(f"'{_shown(text)}' is not a card: e.g. r 5, g s, b d2, w g, wd4 b")
+    color = _COLOR_WORDS[m.group(1)]
+    rest = m.group(2)
+    if not rest:
+        raise CardParseError(f"which {color} card? e.g. .play {color.letter.lower()} 5")
+    rank = _RANK_WORDS.get(rest)
+    if rank is None:
+        raise CardParseError(f"'{_shown(rest)}' is not a card value: use 0-9, s, r or d2")
+    return Card.of(color, rank), None

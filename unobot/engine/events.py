@@ -1,0 +1,210 @@
+"""What happened, as typed records: the engine returns a list of these from every action.
+
+Renderers turn them into text for the channel and for each player; bots and stats read them.
+Events that carry cards a player must keep secret (``CardsDrawn.cards``) are rendered publicly by
+count only. Events are slotted records, not frozen: the engine creates several per move in
+simulations, and frozen dataclasses cost five times as much to build.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from unobot.cards import Card, Color
+
+__all__ = [
+    "CardPlayed",
+    "CardsDrawn",
+    "ChallengeResolved",
+    "ColorChosen",
+    "DrawPending",
+    "DrawReason",
+    "Event",
+    "FirstPlayerDraw",
+    "HandEnded",
+    "HandOutcome",
+    "HandStarted",
+    "MatchEnded",
+    "MatchOutcome",
+    "Reshuffled",
+    "Reversed",
+    "Skipped",
+    "StartCardReplaced",
+    "StartCardTurned",
+    "TurnPassed",
+    "UnoCalled",
+    "UnoCaught",
+]
+
+
+class DrawReason(Enum):
+    DEAL = "deal"
+    DRAW = "draw"
+    """An ordinary draw on the player's turn (one, or until playable)."""
+    PENALTY_CARD = "penalty-card"
+    """A Draw Two / Wild Draw Four (or a stack of them) hit this player."""
+    MISSED_UNO = "missed-uno"
+    FALSE_UNO = "false-uno"
+    CHALLENGE = "challenge"
+    ILLEGAL_PLAY = "illegal-play"
+    START_CARD = "start-card"
+    """A Draw Two turned up as the first card."""
+
+
+@dataclass(slots=True)
+class HandStarted:
+    dealer: int
+    first: int
+    """The seat whose turn it is once start-card effects are applied."""
+    players: int
+    hand_size: int
+    decks: int
+
+
+@dataclass(slots=True)
+class FirstPlayerDraw:
+    """One round of the highest-card draw for first player: the cards shown by ``seats``."""
+
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+
+
+@dataclass(slots=True)
+class StartCardTurned:
+    card: Card
+
+
+@dataclass(slots=True)
+class StartCardReplaced:
+    card: Card
+    """The card that may not start the pile; it went back into the deck."""
+
+
+@dataclass(slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    color: Color
+    """The colour in force after the card (the chosen one for a wild)."""
+    cards_left: int
+
+
+@dataclass(slots=True)
+class CardsDrawn:
+    seat: int
+    cards: tuple[Card, ...]
+    """Secret to everyone but ``seat``: render publicly as ``len(cards)``."""
+    reason: DrawReason
+
+
+@dataclass(slots=True)
+class Reshuffled:
+    """The discard pile (less its top card) was shuffled into a new draw pile."""
+
+    cards: int
+
+
+@dataclass(slots=True)
+class Skipped:
+    seat: int
+
+
+@dataclass(slots=True)
+class Reversed:
+    direction: int
+    """+1 for seat order, -1 for the other way."""
+
+
+@dataclass(slots=True)
+class ColorChosen:
+    seat: int
+    color: Color
+
+
+@dataclass(slots=True)
+class TurnPassed:
+    seat: int
+
+
+@dataclass(slots=True)
+class DrawPending:
+    """``seat`` must draw ``total`` unless they stack or challenge."""
+
+    seat: int
+    total: int
+
+
+@dataclass(slots=True)
+class UnoCalled:
+    seat: int
+    automatic: bool = False
+    """Called by the engine (``UnoCall.AUTO``)."""
+
+
+@dataclass(slots=True)
+class UnoCaught:
+    catcher: int
+    target: int
+    penalty: int
+
+
+@dataclass(slots=True)
+class ChallengeResolved:
+    challenger: int
+    offender: int
+    guilty: bool
+    """True when the offender held a card of the colour in force before their Wild Draw Four."""
+
+
+@dataclass(slots=True)
+class HandOutcome:
+    """How a hand ended: who went out and what every hand held."""
+
+    winner: int
+    remaining: tuple[tuple[Card, ...], ...]
+    points: tuple[int, ...]
+    """Points of the cards left in each seat's hand."""
+    scores: tuple[int, ...]
+    """What each seat scores for this hand under the rules' scoring."""
+    complete: bool = True
+    """False when a timed match cut the hand short (no winner: ``winner`` is -1)."""
+
+
+@dataclass(slots=True)
+class HandEnded:
+    outcome: HandOutcome
+
+
+@dataclass(slots=True)
+class MatchOutcome:
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    """Seats with the best total (more than one on a tie)."""
+    hands: int
+
+
+@dataclass(slots=True)
+class MatchEnded:
+    outcome: MatchOutcome
+
+
+Event = (
+    HandStarted
+    | FirstPlayerDraw
+    | StartCardTurned
+    | StartCardReplaced
+    | CardPlayed
+    | CardsDrawn
+    | Reshuffled
+    | Skipped
+    | Reversed
+    | ColorChosen
+    | TurnPassed
+    | DrawPending
+    | UnoCalled
+    | UnoCaught
+    | ChallengeResolved
+    | HandEnded
+    | MatchEnded
+)

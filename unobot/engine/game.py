@@ -1,0 +1,893 @@
+"""One hand of Uno: state, legal actions, ``apply(seat, action) -> events``, outcome.
+
+Pure: no I/O, no clock, and the only randomness is the ``random.Random`` passed in, so the same
+seed and the same actions give the same hand, card for card.
+
+Every action is checked in :meth:`Game.apply`, independently of :meth:`Game.legal_actions` (tests
+cross-check the two); a refused action raises a :class:`~unobot.engine.errors.UnoError` and
+leaves the state exactly as it was. The hot path (legal actions, play, draw) works on interned
+cards and cached action values and is written for speed: computer players simulate thousands of
+hands per move.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from random import Random
+
+from unobot.cards import CARDS, Card, Color, Rank, full_deck, shuffle
+from unobot.engine import errors
+from unobot.engine.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.events import (
+    CardPlayed,
+    CardsDrawn,
+    ChallengeResolved,
+    ColorChosen,
+    DrawPending,
+    DrawReason,
+    Event,
+    FirstPlayerDraw,
+    HandEnded,
+    HandOutcome,
+    HandStarted,
+    Reshuffled,
+    Reversed,
+    Skipped,
+    StartCardReplaced,
+    StartCardTurned,
+    TurnPassed,
+    UnoCalled,
+    UnoCaught,
+)
+from unobot.engine.rules import (
+    AfterDraw,
+    CatchWindow,
+    FirstPlayer,
+    HouseRules,
+    NoPlayableCard,
+    Scoring,
+    Stacking,
+    StartCard,
+    UnoCall,
+)
+
+__all__ = ["Game", "Phase"]
+
+
+class Phase(IntEnum):
+    """Where the player to move stands in their turn."""
+
+    PLAY = 0
+    """Play a card or draw."""
+    DRAWN = 1
+    """Has drawn (``Game.drawn``); may play as ``AfterDraw`` allows, or pass."""
+    PENDING = 2
+    """A Draw Two / Wild Draw Four total (``Game.pending``) is pending: stack, challenge or draw."""
+    CHOOSE_COLOR = 3
+    """A Wild started the pile: name the colour, then play."""
+    OVER = 4
+
+
+_PLAY, _DRAWN, _PENDING, _CHOOSE, _OVER = Phase
+_SKIP, _REVERSE, _DRAW_TWO, _WILD, _WD4 = (
+    Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.WILD, Rank.WILD_DRAW_FOUR,
+)  # fmt: skip
+_COLORS = tuple(Color)
+
+# Cached action values: legal_actions allocates no actions.
+_PLAY_ACT = tuple(Play(c) if not c.is_wild else None for c in CARDS)
+_PLAY_UNO = tuple(Play(c, uno=True) if not c.is_wild else None for c in CARDS)
+_WILD_ACTS = {c.code: tuple(Play(c, col) for col in _COLORS) for c in CARDS if c.is_wild}
+_WILD_UNO = {c.code: tuple(Play(c, col, True) for col in _COLORS) for c in CARDS if c.is_wild}
+_DRAW, _PASS, _CHALLENGE, _CALL = Draw(), Pass(), Challenge(), CallUno()
+_CATCH = tuple(Catch(i) for i in range(10))
+_CHOOSE_ACTS = tuple(ChooseColor(col) for col in _COLORS)
+_WD4_BIT = Card.of(None, _WD4).bit
+
+
+def _key(color: Color, rank: Rank) -> int:
+    return color * 16 + rank
+
+
+# _PLAYABLE[_key(colour in force, rank on top)]: bitmask of the cards that may be played on it.
+_PLAYABLE = [0] * 64
+for _col in _COLORS:
+    for _rank in Rank:
+        _PLAYABLE[_key(_col, _rank)] = sum(
+            c.bit for c in CARDS if c.is_wild or c.color is _col or c.rank is _rank
+        )
+_COLOR_MASK = tuple(sum(c.bit for c in CARDS if c.color is col) for col in _COLORS)
+
+# legal_actions for the PLAY and DRAWN phases is a pure function of a small key (which distinct
+# cards are playable, plus a few flags), so results are cached: a hand rarely has a new key.
+_UNO_FLAG, _DRAW_FLAG, _PASS_FLAG, _CALL_FLAG = 1 << 54, 1 << 55, 1 << 56, 1 << 57
+_CATCH_SHIFT = 58
+_CARDS_MASK = (1 << 54) - 1
+_LEGAL_CACHE: dict[int, tuple[Action, ...]] = {}
+# Per card code: its plays, and its plays with and without an UNO call.
+_ACTS = tuple(_WILD_ACTS[c.code] if c.is_wild else (_PLAY_ACT[c.code],) for c in CARDS)
+_ACTS_UNO = tuple(
+    (*_WILD_ACTS[c.code], *_WILD_UNO[c.code])
+    if c.is_wild
+    else (_PLAY_ACT[c.code], _PLAY_UNO[c.code])
+    for c in CARDS
+)
+_LEGAL_CACHE_MAX = 100_000
+
+
+def _build_legal(key: int) -> tuple[Action, ...]:
+    out: list[Action] = []
+    acts = _ACTS_UNO if key & _UNO_FLAG else _ACTS
+    cards = key & _CARDS_MASK
+    while cards:
+        low = cards & -cards
+        out.extend(acts[low.bit_length() - 1])
+        cards ^= low
+    if key & _DRAW_FLAG:
+        out.append(_DRAW)
+    if key & _PASS_FLAG:
+        out.append(_PASS)
+    if key & _CALL_FLAG:
+        out.append(_CALL)
+    catch = key >> _CATCH_SHIFT
+    if catch:
+        out.append(_CATCH[catch - 1])
+    if len(_LEGAL_CACHE) >= _LEGAL_CACHE_MAX:
+        _LEGAL_CACHE.clear()
+    result = _LEGAL_CACHE[key] = tuple(out)
+    return result
+
+
+class Game:
+    """The state of one hand and the only way to change it (``apply``).
+
+    Seats are numbered ``0 .. players-1`` in clockwise order; names belong to the table layer.
+    Attributes are public for reading (renderers, bots, tests) and must not be changed directly.
+    """
+
+    __slots__ = (
+        "_after",
+        "_armed",
+        "_bluff",
+        "_counts",
+        "_key",
+        "_manual",
+        "_masks",
+        "_mode",
+        "_must_drawn",
+        "_next_turn_window",
+        "_pending_d2",
+        "_pending_wd4",
+        "_sizes",
+        "_voluntary",
+        "color",
+        "current",
+        "dealer",
+        "direction",
+        "discard",
+        "draw_pile",
+        "drawn",
+        "exposed",
+        "n",
+        "outcome",
+        "pending",
+        "phase",
+        "rng",
+        "rules",
+        "wd4_guilty",
+        "wd4_offender",
+    )
+
+    rules: HouseRules
+    rng: Random
+    n: int
+    draw_pile: list[Card]
+    """The next card drawn is ``draw_pile[-1]``."""
+    discard: list[Card]
+    """The top card is ``discard[-1]``."""
+    color: Color
+    """The colour in force (the chosen one when a wild is on top)."""
+    current: int
+    direction: int
+    phase: Phase
+    drawn: Card | None
+    """The card drawn this turn that may now be played (phase DRAWN)."""
+    pending: int
+    """Cards the player to move must draw unless they stack or challenge (phase PENDING)."""
+    exposed: int
+    """Seat that went down to one card without calling UNO and can still be caught, or -1."""
+    wd4_offender: int
+    wd4_guilty: bool
+    outcome: HandOutcome | None
+    dealer: int
+
+    def __init__(self, players: int, rules: HouseRules, rng: Random) -> None:
+        """An empty table; use :meth:`deal` or :meth:`from_position` to get a playable hand."""
+        if not 2 <= players <= 10:
+            raise ValueError("Uno is played by 2 to 10 players")
+        if not rules.min_players <= players <= rules.max_players:
+            raise ValueError(
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players"
+            )
+        self.rules = rules
+        self.rng = rng
+        self.n = players
+        # A hand is a count per card code, plus the bitmask of codes held and its size: playing,
+        # drawing and legality checks are then a few integer operations, not list scans.
+        self._counts = [[0] * len(CARDS) for _ in range(players)]
+        self._sizes = [0] * players
+        self._masks = [0] * players
+        self.draw_pile = []
+        self.discard = []
+        self.color = Color.RED
+        self._key = 0
+        self.current = 0
+        self.dealer = players - 1
+        self.direction = 1
+        self.phase = _PLAY
+        self.drawn = None
+        self.pending = 0
+        self.exposed = -1
+        self._armed = -1
+        self.wd4_offender = -1
+        self.wd4_guilty = False
+        self.outcome = None
+        # Rule options read on the hot path, flattened once per hand.
+        self._manual = rules.uno_call is UnoCall.MANUAL
+        self._bluff = rules.wd4_challenge
+        self._voluntary = rules.voluntary_draw
+        self._mode = rules.no_playable
+        self._after = rules.after_draw
+        self._must_drawn = (
+            rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE
+            or rules.after_draw is AfterDraw.DRAWN_CARD_MUST
+        )
+        self._pending_d2 = rules.stacking is not Stacking.NONE
+        self._pending_wd4 = self._pending_d2 or rules.wd4_challenge
+        self._next_turn_window = rules.catch_window is CatchWindow.NEXT_TURN
+
+    # --- setting up ------------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls, players: int, rules: HouseRules, rng: Random, dealer: int = 0
+    ) -> tuple[Game, list[Event]]:
+        """Shuffle, choose the first player, deal and turn the start card.
+
+        Returns the game and the opening events (the highest-card draw, the start card and its
+        effects). ``dealer`` matters for ``FirstPlayer.LEFT_OF_DEALER``; with the other methods
+        the dealer becomes the seat before the chosen first player, so start-card effects
+        always hit "the player to the dealer's left".
+        """
+        game = cls(players, rules, rng)
+        events: list[Event] = []
+        method = rules.first_player
+        if method is FirstPlayer.HIGHEST_CARD:
+            dealer = game._highest_card_draw(events) - 1
+        elif method is FirstPlayer.RANDOM:
+            dealer = rng.randrange(players)
+        game.dealer = dealer % players
+        deck = full_deck(rules.decks_for(players))
+        shuffle(deck, rng)
+        size = rules.hand_size
+        for seat in range(players):
+            game._give(seat, deck[-size:])
+            del deck[-size:]
+        game.draw_pile = deck
+        game._turn_start_card(events)
+        return game, events
+
+    def _highest_card_draw(self, events: list[Event]) -> int:
+        """Everyone draws from a shuffled deck; the highest number starts, ties draw again."""
+        deck = full_deck()
+        contenders = list(range(self.n))
+        while True:
+            shuffle(deck, self.rng)
+            shown = tuple(deck[: len(contenders)])
+            events.append(FirstPlayerDraw(tuple(contenders), shown))
+            values = [c.rank if c.rank <= 9 else -1 for c in shown]
+            best = max(values)
+            if best < 0:
+                continue  # all specials: shuffle and draw again
+            contenders = [s for s, v in zip(contenders, values, strict=True) if v == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def _turn_start_card(self, events: list[Event]) -> None:
+        pile = self.draw_pile
+        mode = self.rules.start_card
+        while True:
+            card = pile.pop()
+            refused = (
+                card.rank is _WD4
+                or (card.is_wild and mode is not StartCard.OFFICIAL)
+                or (card.rank > 9 and mode is StartCard.REDRAW_SPECIALS)
+            )
+            if not refused:
+                break
+            events.append(StartCardReplaced(card))
+            pile.append(card)
+            shuffle(pile, self.rng)
+        self.discard = [card]
+        events.append(StartCardTurned(card))
+        first = (self.dealer + 1) % self.n
+        self.current = first
+        rank = card.rank
+        if card.is_wild:
+            self.phase = _CHOOSE
+            self._key = _key(self.color, rank)
+        else:
+            self.color = card.color  # type: ignore[assignment]
+            self._key = _key(card.color, rank)  # type: ignore[arg-type]
+            if rank is _SKIP:
+                events.append(Skipped(first))
+                self._advance(1)
+            elif rank is _REVERSE:
+                # The dealer starts and play goes the other way (with two players: a skip).
+                self.direction = -1
+                events.append(Reversed(-1))
+                self.current = self.dealer
+            elif rank is _DRAW_TWO:
+                events.append(
+                    CardsDrawn(first, self._draw(first, 2, events), DrawReason.START_CARD)
+                )
+                events.append(Skipped(first))
+                self._advance(1)
+        events.insert(
+            0, HandStarted(self.dealer, self.current, self.n, self.rules.hand_size,
+                           self.rules.decks_for(self.n))
+        )  # fmt: skip
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: HouseRules,
+        hands: list[list[Card]],
+        top: Card,
+        *,
+        color: Color | None = None,
+        draw_pile: list[Card] | None = None,
+        discard: list[Card] | None = None,
+        current: int = 0,
+        direction: int = 1,
+        rng: Random | None = None,
+        pending: int = 0,
+        phase: Phase = Phase.PLAY,
+        drawn: Card | None = None,
+        dealer: int | None = None,
+        wd4_guilty: bool = False,
+    ) -> Game:
+        """A hand in an exact position (tests, puzzles, computer players' determinisations).
+
+        ``draw_pile`` is given in drawing order (its first card is drawn first); ``discard`` holds
+        the cards under ``top``, bottom first.
+        """
+        game = cls(len(hands), rules, rng if rng is not None else Random(0))
+        for seat, hand in enumerate(hands):
+            game._give(seat, hand)
+        game.draw_pile = list(reversed(draw_pile or []))
+        game.discard = [*(discard or []), top]
+        if top.is_wild and color is None:
+            raise ValueError("a wild on top needs the colour in force")
+        game.color = color if color is not None else top.color  # type: ignore[assignment]
+        game._key = _key(game.color, top.rank)
+        game.current = current % game.n
+        game.direction = direction
+        game.pending = pending
+        game.phase = phase
+        game.drawn = drawn
+        game.dealer = (current - 1) % game.n if dealer is None else dealer
+        if phase is Phase.PENDING and top.rank is _WD4:
+            game.wd4_offender = (current - direction) % game.n
+            game.wd4_guilty = wd4_guilty
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy sharing only the immutable rules and the rng object."""
+        new = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._counts = [list(c) for c in self._counts]
+        new._sizes = list(self._sizes)
+        new._masks = list(self._masks)
+        new.draw_pile = list(self.draw_pile)
+        new.discard = list(self.discard)
+        return new
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Card:
+        return self.discard[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.phase is _OVER
+
+    def hand(self, seat: int) -> list[Card]:
+        """``seat``'s cards, sorted by colour then rank (wilds last)."""
+        out: list[Card] = []
+        for code, count in enumerate(self._counts[seat]):
+            if count:
+                out += [CARDS[code]] * count
+        return out
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Every seat's cards (a fresh copy: changing it changes nothing)."""
+        return [self.hand(seat) for seat in range(self.n)]
+
+    def hand_size(self, seat: int) -> int:
+        return self._sizes[seat]
+
+    def holds(self, seat: int, card: Card) -> int:
+        """How many copies of ``card`` ``seat`` holds."""
+        return self._counts[seat][card.code]
+
+    def counts(self) -> list[int]:
+        """Cards held by each seat."""
+        return list(self._sizes)
+
+    def next_seat(self, steps: int = 1) -> int:
+        return (self.current + self.direction * steps) % self.n
+
+    def is_playable(self, card: Card, seat: int) -> bool:
+        """Could ``seat`` put ``card`` on the pile now, turn and drawn-card limits aside?"""
+        if not _PLAYABLE[self._key] & card.bit:
+            return False
+        return not (
+            card.rank is _WD4 and not self._bluff and self._masks[seat] & _COLOR_MASK[self.color]
+        )
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Every action ``seat`` (default: the player to move) may take now without penalty.
+
+        Includes out-of-turn actions (calling UNO, catching a missed call). Wild cards appear
+        once per colour; with manual UNO calls, a play down to one card appears with and
+        without the call. The tuple is shared: don't rely on its identity.
+        """
+        if seat is None:
+            seat = self.current
+        phase = self.phase
+        if phase is _OVER:
+            return ()
+        exposed = self.exposed
+        if seat != self.current:
+            if exposed >= 0:
+                return (_CALL,) if exposed == seat else (_CATCH[exposed],)
+            return ()
+        if phase is _PLAY or phase is _DRAWN:
+            mask = self._masks[seat]
+            if phase is _PLAY or (self._after is AfterDraw.ANY_CARD and not self._must_drawn):
+                key = mask & _PLAYABLE[self._key]
+                if key & _WD4_BIT and not self._bluff and mask & _COLOR_MASK[self.color]:
+                    key ^= _WD4_BIT
+                if phase is _PLAY:
+                    if not key or self._voluntary:
+                        key |= _DRAW_FLAG
+                else:
+                    key |= _PASS_FLAG
+            else:
+                key = self.drawn.bit  # type: ignore[union-attr]
+                if not self._must_drawn:
+                    key |= _PASS_FLAG
+            if self._manual and self._sizes[seat] == 2:
+                key |= _UNO_FLAG
+                if self._armed != seat and exposed < 0:
+                    key |= _CALL_FLAG
+            if exposed >= 0:
+                key |= _CALL_FLAG if exposed == seat else (exposed + 1) << _CATCH_SHIFT
+            found = _LEGAL_CACHE.get(key)
+            return found if found is not None else _build_legal(key)
+        out: list[Action] = []
+        if phase is _PENDING:
+            out.append(_DRAW)
+            if self.discard[-1].rank is _WD4 and self._bluff:
+                out.append(_CHALLENGE)
+            if self._pending_d2:
+                key = 0
+                for c in self.hand(seat):
+                    if c.draw and self._stacks_on_top(c) and self.is_playable(c, seat):
+                        key |= c.bit
+                if self._manual and self._sizes[seat] == 2:
+                    key |= _UNO_FLAG
+                if key:
+                    out.extend(_LEGAL_CACHE.get(key) or _build_legal(key))
+        else:  # choose colour
+            out.extend(_CHOOSE_ACTS)
+        if exposed >= 0:
+            out.append(_CATCH[exposed] if exposed != seat else _CALL)
+        return tuple(out)
+
+    def _stacks_on_top(self, card: Card) -> bool:
+        """May ``card`` (a draw card) answer the pending draw under the stacking rule?"""
+        mode = self.rules.stacking
+        if mode is Stacking.NONE:
+            return False
+        if mode is Stacking.SAME:
+            return card.rank is self.discard[-1].rank
+        return True
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``seat``'s action; return what happened. Raises UnoError, changing nothing."""
+        if type(action) is Play and seat == self.current and self.phase is _PLAY:
+            # Fast path for the commonest move, a number card played in turn without a call;
+            # anything else (or anything this doesn't prove legal) takes the general path.
+            card = action.card
+            bit = card.bit
+            mask = self._masks[seat]
+            if (
+                card.rank <= 9
+                and mask & bit
+                and _PLAYABLE[self._key] & bit
+                and action.color is None
+                and not action.uno
+            ):
+                sizes = self._sizes
+                left = sizes[seat] - 1
+                if left > 1:
+                    sizes[seat] = left
+                    counts = self._counts[seat]
+                    code = card.code
+                    held = counts[code] - 1
+                    counts[code] = held
+                    if not held:
+                        self._masks[seat] = mask ^ bit
+                    self.discard.append(card)
+                    color = self.color = card.color
+                    self._key = card.key
+                    self.exposed = -1
+                    self.current = (seat + self.direction) % self.n
+                    self._armed = -1
+                    return [CardPlayed(seat, card, color, left)]  # type: ignore[arg-type]
+        if self.phase is _OVER:
+            raise errors.HandOver()
+        if not 0 <= seat < self.n:
+            raise errors.NotAPlayer()
+        kind = type(action)
+        if kind is Catch:
+            return self._catch(seat, action.target)  # type: ignore[union-attr]
+        if kind is CallUno:
+            return self._call_uno(seat)
+        if seat != self.current:
+            raise errors.NotYourTurn()
+        events: list[Event] = []
+        if kind is Play:
+            self._play(seat, action, events)  # type: ignore[arg-type]
+        elif kind is Draw:
+            self._draw_action(seat, events)
+        elif kind is Pass:
+            self._pass(seat, events)
+        elif kind is Challenge:
+            self._challenge(seat, events)
+        elif kind is ChooseColor:
+            if self.phase is not _CHOOSE:
+                raise errors.UnoError("the colour is already set")
+            color = action.color  # type: ignore[union-attr]
+            self.color = color
+            self._key = _key(color, self.discard[-1].rank)
+            self.phase = _PLAY
+            events.append(ColorChosen(seat, color))
+        else:
+            raise TypeError(f"not an action: {action!r}")
+        return events
+
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        card = action.card
+        phase = self.phase
+        mask = self._masks[seat]
+        if phase is _CHOOSE:
+            raise errors.MustChooseColor()
+        if not mask & card.bit:
+            raise errors.CardNotInHand(card)
+        chosen = action.color
+        if card.is_wild:
+            if chosen is None:
+                raise errors.ColorRequired(card)
+        elif chosen is not None:
+            raise errors.ColorNotNeeded(card)
+        if phase is _PENDING:
+            if not card.draw or not self._stacks_on_top(card):
+                raise errors.MustAnswerDraw(self.pending, self._stack_hint())
+        elif phase is _DRAWN and card is not self.drawn:
+            if self._must_drawn:
+                raise errors.MustPlayDrawnCard(self.drawn)
+            if self._after is not AfterDraw.ANY_CARD:
+                raise errors.OnlyDrawnCard(self.drawn)
+        if not _PLAYABLE[self._key] & card.bit:
+            raise errors.CardNotPlayable(card, self._top_text())
+        color = self.color
+        rank = card.rank
+        guilty = rank is _WD4 and mask & _COLOR_MASK[color] != 0
+        if guilty and not self._bluff:
+            raise errors.WildDrawFourNotAllowed(color)
+        left = self._sizes[seat] - 1
+        manual = self._manual
+        false_uno = action.uno and left > 1 and manual
+        rules = self.rules
+        if false_uno and not rules.false_uno_penalty:
+            raise errors.UnoNotNeeded()
+
+        # Validated: from here on the state changes.
+        self.exposed = -1  # any play closes the catch window (both window rules)
+        self._sizes[seat] = left
+        counts = self._counts[seat]
+        held = counts[card.code] - 1
+        counts[card.code] = held
+        if not held:
+            self._masks[seat] = mask ^ card.bit
+        self.discard.append(card)
+        color = chosen if chosen is not None else card.color  # type: ignore[assignment]
+        self.color = color
+        self._key = color * 16 + rank
+        events.append(CardPlayed(seat, card, color, left))
+        if left == 1:
+            if not manual:
+                events.append(UnoCalled(seat, True))
+            elif action.uno or self._armed == seat:
+                events.append(UnoCalled(seat))
+            else:
+                self.exposed = seat
+        elif left == 0:
+            self._finish(seat, card, events)
+            return
+        if false_uno:
+            drawn = self._draw(seat, rules.false_uno_penalty, events)
+            events.append(CardsDrawn(seat, drawn, DrawReason.FALSE_UNO))
+        if rank <= 9 or rank is _WILD:
+            self.current = (self.current + self.direction) % self.n
+            self.phase = _PLAY
+            self.drawn = None
+            self._armed = -1
+        elif rank is _SKIP:
+            events.append(Skipped(self.next_seat(1)))
+            self._advance(2)
+        elif rank is _REVERSE:
+            self.direction = -self.direction
+            events.append(Reversed(self.direction))
+            if self.n == 2:
+                events.append(Skipped(self.next_seat(1)))
+                self._advance(2)
+            else:
+                self._advance(1)
+        elif self._pending_d2 or (rank is _WD4 and self._pending_wd4):
+            self.pending += card.draw
+            if rank is _WD4:
+                self.wd4_offender = seat
+                self.wd4_guilty = guilty
+            self._advance(1)
+            self.phase = _PENDING
+            events.append(DrawPending(self.current, self.pending))
+        else:
+            victim = self.next_seat(1)
+            events.append(
+                CardsDrawn(victim, self._draw(victim, card.draw, events), DrawReason.PENALTY_CARD)
+            )
+            events.append(Skipped(victim))
+            self._advance(2)
+
+    def _draw_action(self, seat: int, events: list[Event]) -> None:
+        phase = self.phase
+        if phase is not _PLAY:
+            if phase is _PENDING:
+                if self._next_turn_window:
+                    self.exposed = -1
+                self._take_pending(seat, self.pending, events)
+                return
+            if phase is _DRAWN:
+                raise errors.AlreadyDrew()
+            raise errors.MustChooseColor()
+        playable_mask = _PLAYABLE[self._key]
+        if not self._voluntary and self._masks[seat] & playable_mask:
+            raise errors.DrawNotAllowed()
+        if self._next_turn_window:
+            self.exposed = -1
+        mode = self._mode
+        playable = None
+        if mode is NoPlayableCard.DRAW_UNTIL_PLAYABLE:
+            got: list[Card] = []
+            while True:
+                one = self._draw(seat, 1, events)
+                if not one:
+                    break
+                got.append(one[0])
+                if self.is_playable(one[0], seat):
+                    playable = one[0]
+                    break
+            events.append(CardsDrawn(seat, tuple(got), DrawReason.DRAW))
+        else:
+            pile = self.draw_pile
+            if pile and seat != self.exposed:
+                card = pile.pop()
+                self._counts[seat][card.code] += 1
+                self._sizes[seat] += 1
+                self._masks[seat] |= card.bit
+                events.append(CardsDrawn(seat, (card,), DrawReason.DRAW))
+            else:
+                one = self._draw(seat, 1, events)
+                events.append(CardsDrawn(seat, one, DrawReason.DRAW))
+                if not one:
+                    events.append(TurnPassed(seat))
+                    self._advance(1)
+                    return
+                card = one[0]
+            if mode is NoPlayableCard.DRAW_ONE:
+                if self._after is AfterDraw.ANY_CARD:
+                    if self._masks[seat] & playable_mask:
+                        playable = card
+                elif playable_mask & card.bit and (
+                    card.rank is not _WD4
+                    or self._bluff
+                    or not self._masks[seat] & _COLOR_MASK[self.color]
+                ):
+                    playable = card
+        if playable is None:
+            events.append(TurnPassed(seat))
+            self.current = (seat + self.direction) % self.n
+            self._armed = -1
+        else:
+            self.phase = _DRAWN
+            self.drawn = playable
+
+    def _pass(self, seat: int, events: list[Event]) -> None:
+        phase = self.phase
+        if phase is _PENDING:
+            raise errors.MustAnswerDraw(self.pending, self._stack_hint())
+        if phase is _CHOOSE:
+            raise errors.MustChooseColor()
+        if phase is not _DRAWN:
+            raise errors.CannotPass()
+        if self._must_drawn:
+            raise errors.MustPlayDrawnCard(self.drawn)
+        if self._next_turn_window:
+            self.exposed = -1
+        events.append(TurnPassed(seat))
+        self._advance(1)
+
+    def _challenge(self, seat: int, events: list[Event]) -> None:
+        if self.phase is not _PENDING or self.discard[-1].rank is not _WD4 or not self._bluff:
+            raise errors.CannotChallenge()
+        if self._next_turn_window:
+            self.exposed = -1
+        offender = self.wd4_offender
+        guilty = self.wd4_guilty
+        events.append(ChallengeResolved(seat, offender, guilty))
+        if guilty:
+            drawn = self._draw(offender, self.rules.challenge_guilty_draw, events)
+            events.append(CardsDrawn(offender, drawn, DrawReason.CHALLENGE))
+            self.pending -= 4
+            if self.pending > 0:
+                self._take_pending(seat, self.pending, events)
+            else:
+                self.pending = 0
+                self.phase = _PLAY
+        else:
+            drawn = self._draw(seat, self.rules.challenge_innocent_extra, events)
+            events.append(CardsDrawn(seat, drawn, DrawReason.CHALLENGE))
+            self._take_pending(seat, self.pending, events)
+
+    def _take_pending(self, seat: int, total: int, events: list[Event]) -> None:
+        events.append(CardsDrawn(seat, self._draw(seat, total, events), DrawReason.PENALTY_CARD))
+        events.append(Skipped(seat))
+        self.pending = 0
+        self._advance(1)
+
+    def _catch(self, seat: int, target: int) -> list[Event]:
+        if not self._manual or target != self.exposed or target == seat or self._sizes[target] != 1:
+            raise errors.CannotCatch()
+        events: list[Event] = []
+        penalty = self.rules.uno_penalty
+        self.exposed = -1
+        drawn = self._draw(target, penalty, events)
+        events.append(UnoCaught(seat, target, penalty))
+        events.append(CardsDrawn(target, drawn, DrawReason.MISSED_UNO))
+        return events
+
+    def _call_uno(self, seat: int) -> list[Event]:
+        if not self._manual:
+            raise errors.UnoNotNeeded("UNO is called automatically in this game")
+        left = self._sizes[seat]
+        if left == 1:
+            if self.exposed != seat:
+                return []  # already called: harmless
+            self.exposed = -1
+            return [UnoCalled(seat)]
+        if left == 2 and seat == self.current and (self.phase is _PLAY or self.phase is _DRAWN):
+            self._armed = seat  # said just before laying the next-to-last card
+            return [UnoCalled(seat)]
+        penalty = self.rules.false_uno_penalty
+        if not penalty:
+            raise errors.UnoNotNeeded()
+        events: list[Event] = []
+        drawn = self._draw(seat, penalty, events)
+        events.append(CardsDrawn(seat, drawn, DrawReason.FALSE_UNO))
+        return events
+
+    def penalize(self, seat: int, cards: int, reason: DrawReason) -> list[Event]:
+        """Make ``seat`` draw ``cards`` as a penalty the table decided (e.g. an illegal play)."""
+        if self.phase is _OVER:
+            raise errors.HandOver()
+        events: list[Event] = []
+        drawn = self._draw(seat, cards, events)
+        events.append(CardsDrawn(seat, drawn, reason))
+        return events
+
+    # --- mechanics -------------------------------------------------------------------------
+
+    def _advance(self, steps: int) -> None:
+        self.current = (self.current + self.direction * steps) % self.n
+        self.phase = _PLAY
+        self.drawn = None
+        self._armed = -1
+
+    def _draw(self, seat: int, count: int, events: list[Event]) -> tuple[Card, ...]:
+        """Move up to ``count`` cards to ``seat``'s hand, reshuffling the discards when needed.
+
+        Fewer come back only when every other card is in someone's hand.
+        """
+        if count <= 0:
+            return ()
+        pile = self.draw_pile
+        if len(pile) >= count:
+            got = pile[-count:]
+            del pile[-count:]
+            got.reverse()
+        else:
+            got = []
+            for _ in range(count):
+                if not pile:
+                    discard = self.discard
+                    if len(discard) < 2:
+                        break
+                    under = discard[:-1]
+                    del discard[:-1]
+                    shuffle(under, self.rng)
+                    pile.extend(under)
+                    events.append(Reshuffled(len(under)))
+                got.append(pile.pop())
+        self._give(seat, got)
+        if seat == self.exposed:
+            self.exposed = -1
+        return tuple(got)
+
+    def _give(self, seat: int, cards: list[Card]) -> None:
+        counts = self._counts[seat]
+        mask = self._masks[seat]
+        for c in cards:
+            counts[c.code] += 1
+            mask |= c.bit
+        self._masks[seat] = mask
+        self._sizes[seat] += len(cards)
+
+    def _finish(self, seat: int, card: Card, events: list[Event]) -> None:
+        if card.draw:
+            victim = self.next_seat(1)
+            total = card.draw + (self.pending if self.phase is _PENDING else 0)
+            events.append(
+                CardsDrawn(victim, self._draw(victim, total, events), DrawReason.PENALTY_CARD)
+            )
+        self.pending = 0
+        self.phase = _OVER
+        self.exposed = -1
+        remaining = tuple(tuple(self.hand(s)) for s in range(self.n))
+        points = tuple(sum(c.points for c in h) for h in remaining)
+        if self.rules.scoring is Scoring.WINNER_COLLECTS:
+            scores = tuple(sum(points) if s == seat else 0 for s in range(self.n))
+        else:
+            scores = points
+        self.outcome = HandOutcome(seat, remaining, points, scores)
+        events.append(HandEnded(self.outcome))
+
+    def _top_text(self) -> str:
+        top = self.discard[-1]
+        return f"{top} ({self.color})" if top.is_wild else str(top)
+
+    def _stack_hint(self) -> str:
+        mode = self.rules.stacking
+        if mode is Stacking.NONE:
+            return ""
+        if mode is Stacking.SAME:
+            return "WD4" if self.discard[-1].rank is _WD4 else "Draw Two"
+        return "Draw Two or WD4"

@@ -1,0 +1,99 @@
+"""A match: hands dealt one after another to a target score, with running totals.
+
+The engine has no clock: for a timed match the table calls :meth:`Match.end_by_time` when the
+time is up, and the unfinished hand counts as its rules say.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from unobot.engine import errors
+from unobot.engine.actions import Action
+from unobot.engine.events import Event, HandEnded, HandOutcome, MatchEnded, MatchOutcome
+from unobot.engine.game import Game
+from unobot.engine.rules import HouseRules, Scoring
+
+__all__ = ["Match"]
+
+
+class Match:
+    """Hands to ``rules.target_score`` (or one hand when there is no target and no time limit).
+
+    With ``Scoring.WINNER_COLLECTS`` the highest total wins once someone reaches the target; with
+    ``Scoring.OWN_POINTS`` reaching the target ends the match and the lowest total wins.
+    """
+
+    def __init__(self, players: int, rules: HouseRules, rng: Random, dealer: int = 0) -> None:
+        Game(players, rules, rng)  # validates the player count against the rules
+        self.players = players
+        self.rules = rules
+        self.rng = rng
+        self.dealer = dealer % players
+        self.totals = [0] * players
+        self.hands: list[HandOutcome] = []
+        self.game: Game | None = None
+        self.outcome: MatchOutcome | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def hand_in_progress(self) -> bool:
+        return self.game is not None and not self.game.over
+
+    def start_hand(self) -> list[Event]:
+        """Deal the next hand (the dealer moves one seat on after each hand)."""
+        if self.over:
+            raise errors.UnoError("the match is over")
+        if self.hand_in_progress:
+            raise errors.UnoError("a hand is already being played")
+        if self.game is not None:
+            self.dealer = (self.dealer + 1) % self.players
+        self.game, events = Game.deal(self.players, self.rules, self.rng, self.dealer)
+        return events
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action to the current hand; adds the match's end when the hand decides it."""
+        if self.game is None:
+            raise errors.UnoError("no hand has been dealt")
+        events = self.game.apply(seat, action)
+        if events and isinstance(events[-1], HandEnded):
+            events.extend(self._record(events[-1].outcome))
+        return events
+
+    def _record(self, outcome: HandOutcome) -> list[Event]:
+        self.hands.append(outcome)
+        for seat, score in enumerate(outcome.scores):
+            self.totals[seat] += score
+        rules = self.rules
+        target = rules.target_score
+        if target:
+            if max(self.totals) >= target:
+                return [self._end()]
+        elif not rules.time_limit_minutes:
+            return [self._end()]
+        return []
+
+    def end_by_time(self) -> list[Event]:
+        """The time is up: an unfinished hand counts (each keeps own points) and the match ends."""
+        if self.over:
+            return []
+        game = self.game
+        if game is not None and not game.over and self.rules.scoring is Scoring.OWN_POINTS:
+            points = tuple(sum(c.points for c in h) for h in game.hands)
+            incomplete = HandOutcome(
+                -1, tuple(tuple(h) for h in game.hands), points, points, complete=False
+            )
+            self.hands.append(incomplete)
+            for seat, score in enumerate(points):
+                self.totals[seat] += score
+        return [self._end()]
+
+    def _end(self) -> MatchEnded:
+        totals = tuple(self.totals)
+        best = min(totals) if self.rules.scoring is Scoring.OWN_POINTS else max(totals)
+        winners = tuple(s for s, t in enumerate(totals) if t == best)
+        self.outcome = MatchOutcome(totals, winners, len(self.hands))
+        return MatchEnded(self.outcome)

@@ -1,0 +1,256 @@
+"""House rules as data: one frozen value holds every option the source documents disagree on.
+
+Each rule set in ``shared/RULES.md`` is a preset of the same engine, so a channel can start from a
+preset and change one option with ``dataclasses.replace`` (``HouseRules.with_option`` parses the
+text a player types for it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+__all__ = [
+    "PRESETS",
+    "AfterDraw",
+    "CatchWindow",
+    "FirstPlayer",
+    "HouseRules",
+    "NoPlayableCard",
+    "Scoring",
+    "Stacking",
+    "StartCard",
+    "UnoCall",
+    "preset",
+]
+
+
+class FirstPlayer(Enum):
+    """Who starts a hand."""
+
+    LEFT_OF_DEALER = "left-of-dealer"
+    """The player after the dealer (001, 002, 004); the dealer moves on one seat each hand."""
+    HIGHEST_CARD = "highest-card"
+    """Everyone draws a card, the highest number starts; specials ignored, redraw on ties (000)."""
+    RANDOM = "random"
+
+
+class StartCard(Enum):
+    """What the first card turned up does."""
+
+    OFFICIAL = "official"
+    """Skip/Draw Two hit the first player, Reverse: the dealer starts the other way, Wild: the
+    first player names the colour, Wild Draw Four: back in the deck and redraw (001, 004)."""
+    REDRAW_WILDS = "redraw-wilds"
+    """A Wild or Wild Draw Four is replaced by another card; action cards act as OFFICIAL (000)."""
+    REDRAW_SPECIALS = "redraw-specials"
+    """Only a number card may start the pile: anything else is replaced."""
+
+
+class NoPlayableCard(Enum):
+    """What a player does when they cannot (or choose not to) play."""
+
+    DRAW_ONE = "draw-one"
+    """Draw one card; what may follow is set by ``AfterDraw`` (001, 003, 004)."""
+    DRAW_UNTIL_PLAYABLE = "draw-until-playable"
+    """Draw until a playable card comes, then play it (000)."""
+    DRAW_ONE_END_TURN = "draw-one-end-turn"
+    """Draw one card and the turn ends (001: "pick one card up and skip their turn")."""
+
+
+class AfterDraw(Enum):
+    """What a player may do after drawing one card (with ``NoPlayableCard.DRAW_ONE``)."""
+
+    DRAWN_CARD_MAY = "drawn-card-may"
+    """May play the drawn card if it can be played, or keep it and pass (002, 004)."""
+    DRAWN_CARD_MUST = "drawn-card-must"
+    """Must play the drawn card if it can be played (000)."""
+    ANY_CARD = "any-card"
+    """May play any playable card from the hand, or pass (the original IRC bot, 003)."""
+
+
+class Stacking(Enum):
+    """Whether a draw card can be answered with another to pass the total on."""
+
+    NONE = "none"
+    """Take the consequences (002, official)."""
+    SAME = "same"
+    """+2 on +2 and +4 on +4, never mixed; the total carries on (000, 004's house rule)."""
+    ANY = "any"
+    """Any draw card on any draw card (a common house rule)."""
+
+
+class UnoCall(Enum):
+    """How "UNO" is called when a player goes down to one card."""
+
+    AUTO = "auto"
+    """The bot calls it for them (the original IRC bot)."""
+    MANUAL = "manual"
+    """The player calls it; others may catch a missed call within ``catch_window``."""
+
+
+class CatchWindow(Enum):
+    """Until when a missed UNO call can be caught."""
+
+    NEXT_TURN = "next-turn"
+    """Until the next player begins their turn by drawing or playing (001, 002, 004)."""
+    NEXT_CARD = "next-card"
+    """Until the next card is played by anyone ("HALT!", 000)."""
+
+
+class Scoring(Enum):
+    """Who gets the points left in the losers' hands."""
+
+    WINNER_COLLECTS = "winner-collects"
+    """The hand's winner scores everyone else's cards; first to ``target_score`` wins."""
+    OWN_POINTS = "own-points"
+    """Each player keeps the points of their own cards; low is good; the lowest total wins."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """Every rule option, with the official game as the default."""
+
+    name: str = "official"
+    first_player: FirstPlayer = FirstPlayer.LEFT_OF_DEALER
+    start_card: StartCard = StartCard.OFFICIAL
+    no_playable: NoPlayableCard = NoPlayableCard.DRAW_ONE
+    after_draw: AfterDraw = AfterDraw.DRAWN_CARD_MAY
+    voluntary_draw: bool = False
+    """May a player draw while holding a playable card (002)?"""
+    stacking: Stacking = Stacking.NONE
+    wd4_challenge: bool = True
+    """With a challenge the Wild Draw Four may be played as a bluff and challenged; without one
+    the engine refuses a Wild Draw Four while the player holds the current colour."""
+    challenge_guilty_draw: int = 4
+    """Cards the bluffer draws when a challenge succeeds (the victim then plays normally)."""
+    challenge_innocent_extra: int = 2
+    """Cards a wrong challenger draws on top of the pending total; they also lose the turn."""
+    uno_call: UnoCall = UnoCall.MANUAL
+    uno_penalty: int = 2
+    catch_window: CatchWindow = CatchWindow.NEXT_TURN
+    false_uno_penalty: int = 0
+    """Cards drawn for calling UNO while holding more than one card (001: 3); 0 = just refused."""
+    illegal_play_penalty: int = 0
+    """Cards drawn for trying a card that can't be played (001: 2); 0 = just refused."""
+    target_score: int = 500
+    """Match ends when a total reaches this; 0 = a single hand."""
+    scoring: Scoring = Scoring.WINNER_COLLECTS
+    time_limit_minutes: int = 0
+    """A timed match (001: 60, 002: a round); 0 = untimed. The table owns the clock."""
+    min_players: int = 2
+    max_players: int = 10
+    hand_size: int = 7
+    double_deck_above: int = 0
+    """Play with two decks above this many players (the original IRC bot: 4); 0 = never."""
+
+    def decks_for(self, players: int) -> int:
+        return 2 if self.double_deck_above and players > self.double_deck_above else 1
+
+    def differences(self, other: HouseRules | None = None) -> dict[str, Any]:
+        """Options that differ from ``other`` (by default, from this rule set's named preset)."""
+        base = other if other is not None else PRESETS.get(self.name, HouseRules())
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def with_option(self, option: str, value: str) -> HouseRules:
+        """A copy with one option set from text (``stacking same``, ``target_score 251``)."""
+        key = option.strip().lower().replace("-", "_")
+        fields = {f.name: f for f in dataclasses.fields(self) if f.name != "name"}
+        if key not in fields:
+            raise ValueError(f"no rule option '{option[:30]}'; options: {', '.join(fields)}")
+        kind = type(getattr(self, key))
+        text = value.strip().lower()
+        parsed: Any
+        if issubclass(kind, Enum):
+            choices = {m.value: m for m in kind}
+            if text not in choices:
+                raise ValueError(f"{key} is one of: {', '.join(choices)}")
+            parsed = choices[text]
+        elif kind is bool:
+            if text not in ("on", "off", "yes", "no", "true", "false", "1", "0"):
+                raise ValueError(f"{key} is on or off")
+            parsed = text in ("on", "yes", "true", "1")
+        else:
+            if not text.isdigit() or len(text) > 5:
+                raise ValueError(f"{key} is a whole number")
+            parsed = int(text)
+        new = dataclasses.replace(self, **{key: parsed})
+        new.validate()
+        return new
+
+    def validate(self) -> None:
+        """Raise ValueError for combinations no game can be played with."""
+        if not 2 <= self.min_players <= self.max_players <= 10:
+            raise ValueError("players per table must satisfy 2 <= min <= max <= 10")
+        if not 1 <= self.hand_size <= 15:
+            raise ValueError("hand size is 1 to 15")
+        for name in (
+            "uno_penalty",
+            "false_uno_penalty",
+            "illegal_play_penalty",
+            "challenge_guilty_draw",
+            "challenge_innocent_extra",
+        ):
+            if not 0 <= getattr(self, name) <= 10:
+                raise ValueError(f"{name} is 0 to 10")
+
+
+PRESETS: dict[str, HouseRules] = {
+    "official": HouseRules(),
+    "irc-classic": HouseRules(
+        name="irc-classic",
+        start_card=StartCard.OFFICIAL,
+        after_draw=AfterDraw.ANY_CARD,
+        wd4_challenge=False,
+        uno_call=UnoCall.AUTO,
+        target_score=0,
+        double_deck_above=4,
+    ),
+    "ocuk-tournament": HouseRules(
+        name="ocuk-tournament",
+        first_player=FirstPlayer.HIGHEST_CARD,
+        start_card=StartCard.REDRAW_WILDS,
+        no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
+        after_draw=AfterDraw.DRAWN_CARD_MUST,
+        stacking=Stacking.SAME,
+        wd4_challenge=False,
+        uno_penalty=4,
+        catch_window=CatchWindow.NEXT_CARD,
+        target_score=251,
+        min_players=3,
+    ),
+    "bac-tournament": HouseRules(
+        name="bac-tournament",
+        voluntary_draw=True,
+        wd4_challenge=False,
+        target_score=0,
+        scoring=Scoring.OWN_POINTS,
+        min_players=4,
+        max_players=5,
+    ),
+    "knockout": HouseRules(
+        name="knockout",
+        after_draw=AfterDraw.DRAWN_CARD_MUST,
+        challenge_innocent_extra=2,
+        false_uno_penalty=3,
+        illegal_play_penalty=2,
+        target_score=0,
+        scoring=Scoring.OWN_POINTS,
+        time_limit_minutes=60,
+        max_players=4,
+    ),
+}
+
+
+def preset(name: str) -> HouseRules:
+    """A named preset; ValueError naming the choices for anything else."""
+    try:
+        return PRESETS[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"no preset '{name[:30]}'; presets: {', '.join(PRESETS)}") from None
