@@ -1,0 +1,69 @@
+"""The contract between the bot's core and the network: records in, lines out.
+
+The IRC adapter (``irc_adapter.py``, the only module importing ``irc``) turns server events into
+:class:`Incoming` records and implements :class:`Transport`; tests use a fake transport that
+records what would be sent. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+__all__ = ["Incoming", "Kind", "Scheduler", "Transport"]
+
+
+class Kind(Enum):
+    MESSAGE = "message"
+    """PRIVMSG to a channel (``target`` is the channel) or to the bot (``target`` is its nick)."""
+    JOIN = "join"
+    PART = "part"
+    QUIT = "quit"
+    """``target`` is empty: the user left every channel (netsplit or quit)."""
+    KICK = "kick"
+    """``nick`` was kicked from ``target`` (``text`` is the reason)."""
+    NICK = "nick"
+    """``nick`` is now ``new_nick``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    kind: Kind
+    nick: str
+    target: str = ""
+    text: str = ""
+    userhost: str = ""
+    """``user@host`` of the sender, when known (for admin hostmasks)."""
+    account: str | None = None
+    """Services account (IRCv3 account-tag / extended-join / WHOX), when the network tells."""
+    new_nick: str = ""
+    is_op: bool = False
+    """Whether ``nick`` is a channel operator in ``target`` (for commands such as .unostop)."""
+
+    @property
+    def private(self) -> bool:
+        return self.kind is Kind.MESSAGE and not self.target.startswith(("#", "&", "+", "!"))
+
+
+class Transport(Protocol):
+    """Where the core sends text. Implementations queue, split and sanitise; never block."""
+
+    nickname: str
+
+    def privmsg(self, target: str, text: str) -> None: ...
+
+    def notice(self, target: str, text: str) -> None: ...
+
+
+class Scheduler(Protocol):
+    """Timers for turn timeouts and grace periods; the reactor's scheduler, or a fake clock."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+        """Run ``callback`` after ``delay`` seconds; returns a handle for ``cancel``."""
+        ...
+
+    def cancel(self, handle: object) -> None: ...
+
+    def now(self) -> float: ...
