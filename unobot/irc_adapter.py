@@ -1,0 +1,577 @@
+"""The network edge: the only module that imports ``irc`` (jaraco).
+
+It turns server events into :class:`~unobot.transport.Incoming` records for the core and
+implements :class:`~unobot.transport.Transport` (queued, split, sanitised output) and
+:class:`~unobot.transport.Scheduler` (timers on the reactor). Everything runs on one thread,
+the reactor's; :meth:`IrcAdapter.call_soon_threadsafe` is the only door in from other threads.
+
+Why each piece is here (see shared/IRC-NOTES.md for the measurements):
+
+- Output goes through :class:`~unobot.outbox.Outbox`, drained by timers on the reactor's
+  scheduler, because strict servers (inspircd) disconnect a client whose unprocessed input
+  passes 8 KB and ``connection.set_rate_limit`` would ``time.sleep`` inside the reactor.
+- Incoming bytes are decoded with ``LenientDecodingLineBuffer``: one latin-1 byte from a user
+  otherwise raises ``UnicodeDecodeError`` and ends ``process_forever``.
+- Every call into the core (and every timer callback) is wrapped: an exception is logged, the
+  user gets a short apology at most, and the bot lives on. The reactor loop itself is ours, so an
+  exception from the library's own handlers cannot end it either.
+- Reconnects use a fresh ``ExponentialBackoff`` per adapter (the library's default argument is
+  one shared instance with 60-300 s intervals) and a new one after every successful
+  registration, so a flaky network does not push the next retry to minutes.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import logging
+import random
+import socket
+import ssl
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import irc.bot
+import irc.client
+import irc.connection
+import irc.schedule
+import more_itertools
+from jaraco.stream.buffer import LenientDecodingLineBuffer
+from tempora import schedule as tempora_schedule
+
+from unobot.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
+from unobot.transport import Incoming, Kind
+
+__all__ = ["IrcAdapter", "IrcSettings", "ServerSettings"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """One server to try; the adapter cycles through the list on every reconnect."""
+
+    host: str
+    port: int = 0
+    """0 means the usual port: 6697 with TLS, 6667 without."""
+    tls: bool = False
+    tls_verify: bool = True
+    """Check the certificate chain and host name (default). False accepts any certificate."""
+    tls_ca_file: str | None = None
+    """Trust this PEM file (e.g. a self-signed server certificate) instead of the system CAs."""
+    password: str | None = None
+    """Server password (PASS). Not sent when SASL is used: the library uses it for SASL then."""
+
+    @property
+    def effective_port(self) -> int:
+        return self.port or (6697 if self.tls else 6667)
+
+
+@dataclass(frozen=True)
+class IrcSettings:
+    """Everything the adapter needs to reach a network, typed (the TOML loader builds this)."""
+
+    servers: tuple[ServerSettings, ...]
+    nick: str = "unobot"
+    alt_nicks: tuple[str, ...] = ()
+    """Tried in order when the nick is taken; then ``_`` is appended."""
+    username: str | None = None
+    realname: str = "unobot - Uno for IRC"
+    channels: Mapping[str, str] = field(default_factory=dict)
+    """Channel -> key ("" for none)."""
+    sasl_login: str | None = None
+    sasl_password: str | None = None
+    nickserv_password: str | None = None
+    nickserv_nick: str = "NickServ"
+    burst: int = 4
+    rate: float = 1.0
+    """Lines per second after the burst; 0 = unlimited (only for servers without flood limits)."""
+    line_bytes: int = 400
+    reconnect_min: float = 2.0
+    reconnect_max: float = 120.0
+    connect_timeout: float = 15.0
+    ping_interval: float = 120.0
+    """Silence after which we PING the server; twice this and we reconnect."""
+    apology: str = "Sorry, something went wrong with that command."
+    apology_interval: float = 30.0
+    """At most one apology per nick in this many seconds (no apology floods)."""
+
+
+class _Handle:
+    """A cancellable timer: tempora's commands compare as datetimes, so we flag instead."""
+
+    __slots__ = ("callback", "cancelled")
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.cancelled = False
+
+
+class _SafeScheduler(irc.schedule.DefaultScheduler):
+    """The reactor's scheduler, but a raising timer is logged and dropped.
+
+    Why: tempora's ``run_pending`` leaves a command that raised at the head of the queue, so it
+    would raise again on every loop turn and no later timer would ever run.
+    """
+
+    def run(self, command: Any) -> None:
+        try:
+            command.target()
+        except Exception:
+            log.exception("error in a timer (ignored)")
+
+
+class _Reactor(irc.client.Reactor):
+    scheduler_class = _SafeScheduler
+
+
+class _TimeoutFactory(irc.connection.Factory):
+    """``irc.connection.Factory`` with a connect timeout.
+
+    Why: the stock factory connects a blocking socket without a timeout, so an unreachable
+    server would freeze the reactor (and every game timer) for the OS default of minutes.
+    """
+
+    def __init__(self, timeout: float, wrapper: Callable[[socket.socket], Any]) -> None:
+        super().__init__(wrapper=wrapper)
+        self.timeout = timeout
+
+    def connect(self, server_address: tuple[str, int]) -> Any:
+        sock = socket.create_connection(server_address, timeout=self.timeout)
+        try:
+            wrapped = self.wrapper(sock)  # TLS handshake, bounded by the same timeout
+        except BaseException:
+            sock.close()
+            raise
+        wrapped.settimeout(None)  # the reactor selects before reading
+        return wrapped
+
+
+def _tls_wrapper(server: ServerSettings) -> Callable[[socket.socket], Any]:
+    if not server.tls:
+        return irc.connection.identity
+    ctx = ssl.create_default_context(cafile=server.tls_ca_file)
+    if not server.tls_verify:
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+    return functools.partial(ctx.wrap_socket, server_hostname=server.host)
+
+
+class _Bot(irc.bot.SingleServerIRCBot):
+    """SingleServerIRCBot with per-server TLS/password and CTCP replies through the outbox."""
+
+    reactor_class = _Reactor
+
+    def __init__(self, adapter: IrcAdapter, settings: IrcSettings) -> None:
+        specs = [irc.bot.ServerSpec(s.host, s.effective_port, s.password) for s in settings.servers]
+        super().__init__(
+            specs,
+            settings.nick,
+            settings.realname,
+            recon=adapter._fresh_backoff(),
+        )
+        self.adapter = adapter
+        self.settings = settings
+        # Our own cycle of ServerSettings (TLS options per server); jump_server advances it.
+        self.servers = more_itertools.peekable(itertools.cycle(settings.servers))
+        self.connection.buffer_class = LenientDecodingLineBuffer
+
+    def _connect(self) -> None:
+        """Connect to the server at the front of the list (the library's, plus TLS/SASL/timeout)."""
+        server: ServerSettings = self.servers.peek()
+        cfg = self.settings
+        use_sasl = bool(cfg.sasl_login and cfg.sasl_password)
+        nick = self.adapter._start_nick()
+        log.info("connecting to %s:%s (tls=%s)", server.host, server.effective_port, server.tls)
+        try:
+            self.connect(
+                server.host,
+                server.effective_port,
+                nick,
+                cfg.sasl_password if use_sasl else server.password,
+                username=cfg.username,
+                ircname=cfg.realname,
+                connect_factory=_TimeoutFactory(cfg.connect_timeout, _tls_wrapper(server)),
+                sasl_login=cfg.sasl_login if use_sasl else None,
+            )
+        except (irc.client.ServerConnectionError, OSError) as exc:
+            log.warning("connect to %s:%s failed: %s", server.host, server.effective_port, exc)
+            self.connection._handle_event(
+                irc.client.Event("disconnect", self.connection.server, "", [str(exc)])
+            )
+
+    def on_ctcp(self, connection: irc.client.ServerConnection, event: irc.client.Event) -> None:
+        """Answer VERSION/PING like the library, but queued (lowest lane) so CTCP can't flood us."""
+        nick = event.source.nick
+        args = event.arguments
+        if args[0] == "VERSION":
+            self.adapter._outbox.push("CTCPREPLY", nick, "VERSION unobot", Lane.CHANNEL)
+        elif args[0] == "PING" and len(args) > 1:
+            self.adapter._outbox.push("CTCPREPLY", nick, "PING " + args[1][:64], Lane.CHANNEL)
+        self.adapter._schedule_drain()
+
+
+class IrcAdapter:
+    """One network connection: Transport + Scheduler for the core, Incoming records out of it.
+
+    ``on_incoming`` is called on the reactor thread for every message, join, part, quit, kick
+    and nick change (including the bot's own joins, so the core can notice a rejoin).
+    """
+
+    def __init__(self, settings: IrcSettings, on_incoming: Callable[[Incoming], None]) -> None:
+        if not settings.servers:
+            raise ValueError("at least one server is needed")
+        self.settings = settings
+        self.on_incoming = on_incoming
+        self._outbox = Outbox(settings.burst, settings.rate, settings.line_bytes)
+        self._nicks = [settings.nick, *settings.alt_nicks]
+        self._nick_index = 0
+        self._tried_nick = settings.nick
+        self._registered = False
+        self._drain_timer: object | None = None
+        self._last_rx = time.monotonic()
+        self._calls: deque[Callable[[], None]] = deque()
+        self._stop = threading.Event()
+        self._apologised: dict[str, float] = {}
+        self.connects = 0
+        """Successful registrations so far (tests and monitoring read it)."""
+        self.disconnects = 0
+        self.sent_lines = 0
+        self._bot = _Bot(self, settings)
+        self._conn = self._bot.connection
+        self._reactor = self._bot.reactor
+        self._install_handlers()
+
+    # -- Transport -------------------------------------------------------------------------
+    @property
+    def nickname(self) -> str:
+        """The nick we have now (may be an alternate), else the configured one."""
+        return self._conn.get_nickname() if self._registered else self.settings.nick
+
+    def privmsg(self, target: str, text: str) -> None:
+        """Queue a PRIVMSG; it is sanitised, split to ``line_bytes`` and sent by the bucket."""
+        self._outbox.push("PRIVMSG", target, text)
+        self._schedule_drain()
+
+    def notice(self, target: str, text: str) -> None:
+        """Queue a NOTICE (to a nick: the private lane, sent before channel chatter)."""
+        self._outbox.push("NOTICE", target, text)
+        self._schedule_drain()
+
+    def join(self, channel: str, key: str = "") -> None:
+        """Join ``channel`` now (queued); for rejoins after reconnects list it in the settings."""
+        self._outbox.push("JOIN", channel, key)
+        self._schedule_drain()
+
+    def is_op(self, channel: str, nick: str) -> bool:
+        """Whether ``nick`` holds @ (or & / ~) in ``channel``, as the library tracks it."""
+        chan = self._bot.channels.get(channel)
+        if chan is None:
+            return False
+        return bool(chan.is_oper(nick) or chan.is_admin(nick) or chan.is_owner(nick))
+
+    @property
+    def connected(self) -> bool:
+        """Registered on a server (welcome received) and not yet disconnected."""
+        return self._registered and self._conn.is_connected()
+
+    @property
+    def joined(self) -> list[str]:
+        return list(self._bot.channels.keys())
+
+    @property
+    def queued(self) -> int:
+        return len(self._outbox)
+
+    # -- Scheduler -------------------------------------------------------------------------
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+        """Run ``callback`` on the reactor after ``delay`` s; exceptions are logged, not raised."""
+        handle = _Handle(callback)
+        self._reactor.scheduler.execute_after(max(0.0, delay), lambda: self._fire(handle))
+        return handle
+
+    def cancel(self, handle: object) -> None:
+        if isinstance(handle, _Handle):
+            handle.cancelled = True
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def _fire(self, handle: _Handle) -> None:
+        if handle.cancelled:
+            return
+        handle.cancelled = True
+        self._guard("timer", handle.callback)
+
+    # -- running ---------------------------------------------------------------------------
+    def call_soon_threadsafe(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the reactor thread at the next loop turn (≤ 0.2 s)."""
+        self._calls.append(fn)
+
+    def run(self) -> None:
+        """Connect and run the reactor loop until :meth:`stop`. Blocks; never raises."""
+        self._guard("connect", self._bot._connect)
+        while not self._stop.is_set():
+            try:
+                self._reactor.process_once(timeout=self._select_timeout())
+                while self._calls:
+                    self._guard("call", self._calls.popleft())
+            except Exception:
+                log.exception("error in the reactor loop; carrying on")
+        self._shutdown()
+
+    def stop(self, message: str = "Bye") -> None:
+        """Ask the loop to quit (from any thread); the loop sends QUIT and closes."""
+        self._quit_message = message
+        self._stop.set()
+
+    def _shutdown(self) -> None:
+        self._bot.recon = _NoReconnect()
+        try:
+            if self._conn.is_connected():
+                self._conn.quit(getattr(self, "_quit_message", "Bye"))
+            self._conn.close()
+        except Exception:
+            log.exception("error while closing")
+
+    def disconnect(self, message: str = "Reconnecting") -> None:
+        """Drop the connection; the reconnect strategy brings it back."""
+        self._conn.disconnect(message)
+
+    def _select_timeout(self) -> float:
+        """Sleep in select until the next timer is due, 0.2 s at most (for threadsafe calls)."""
+        queue = getattr(self._reactor.scheduler, "queue", None)
+        if not queue:
+            return 0.2
+        delay = (queue[0] - tempora_schedule.now()).total_seconds()
+        return min(0.2, max(0.0, delay))
+
+    # -- output ----------------------------------------------------------------------------
+    def _schedule_drain(self) -> None:
+        """Arm one timer for when the bucket allows the next line (none if one is armed)."""
+        if self._drain_timer is not None or not self._registered:
+            return
+        now = time.monotonic()
+        when = self._outbox.next_time(now)
+        if when is None:
+            return
+        # Even "now" goes through the scheduler: a handler's whole output is queued first, so
+        # private hands overtake channel lines queued earlier in the same handler.
+        self._drain_timer = self.call_later(max(0.0, when - now), self._drain)
+
+    def _drain(self) -> None:
+        self._drain_timer = None
+        if not self.connected:
+            return  # kept queued; the next welcome re-arms the drain
+        for line in self._outbox.due(time.monotonic()):
+            self._send(line)
+            if not self._conn.is_connected():
+                return
+        self._schedule_drain()
+
+    def _send(self, line: Line) -> None:
+        conn = self._conn
+        try:
+            if line.command == "PRIVMSG":
+                conn.privmsg(line.target, line.text)
+            elif line.command == "NOTICE":
+                conn.notice(line.target, line.text)
+            elif line.command == "JOIN":
+                conn.join(line.target, line.text)
+            elif line.command == "CTCPREPLY":
+                conn.ctcp_reply(line.target, line.text)
+            elif line.command == "NICK":
+                conn.nick(line.target)
+            else:
+                conn.send_items(line.command, line.target, line.text and ":" + line.text)
+            self.sent_lines += 1
+        except irc.client.ServerNotConnectedError:
+            log.info("not connected; dropped %s to %s", line.command, line.target)
+        except (irc.client.MessageTooLong, irc.client.InvalidCharacters) as exc:
+            log.error("dropped %s to %s: %s", line.command, line.target, exc)
+
+    # -- input -----------------------------------------------------------------------------
+    def _install_handlers(self) -> None:
+        conn = self._conn
+        handlers: dict[str, Callable[[Any, irc.client.Event], None]] = {
+            "all_raw_messages": self._on_raw,
+            "welcome": self._on_welcome,
+            "nicknameinuse": self._on_nick_refused,
+            "erroneusnickname": self._on_nick_refused,
+            "unavailresource": self._on_nick_refused,
+            "disconnect": self._on_disconnect,
+            "login_failed": self._on_login_failed,
+            "saslsuccess": lambda c, e: log.info("SASL login succeeded"),
+            "pubmsg": self._on_message,
+            "privmsg": self._on_message,
+            "join": self._on_membership,
+            "part": self._on_membership,
+            "quit": self._on_membership,
+            "kick": self._on_membership,
+            "nick": self._on_membership,
+        }
+        for name, fn in handlers.items():
+            conn.add_global_handler(name, self._guarded(name, fn), 0)
+        self.call_later(min(30.0, self.settings.ping_interval / 2), self._keepalive)
+
+    def _guarded(
+        self, name: str, fn: Callable[[Any, irc.client.Event], None]
+    ) -> Callable[[Any, irc.client.Event], None]:
+        def handler(conn: Any, event: irc.client.Event) -> None:
+            self._guard(name, lambda: fn(conn, event))
+
+        return handler
+
+    def _guard(self, what: str, fn: Callable[[], None]) -> bool:
+        """Call ``fn``; log any exception instead of letting it end the reactor loop."""
+        try:
+            fn()
+            return True
+        except Exception:
+            log.exception("error in %s (ignored, the bot carries on)", what)
+            return False
+
+    def _on_raw(self, conn: Any, event: irc.client.Event) -> None:
+        self._last_rx = time.monotonic()
+
+    def _start_nick(self) -> str:
+        self._nick_index = 0
+        self._tried_nick = self._nicks[0]
+        return self._tried_nick
+
+    def _on_nick_refused(self, conn: Any, event: irc.client.Event) -> None:
+        """433/432/437 before registration: try the next alternate, then append ``_``."""
+        if self._registered:
+            return  # a later NICK (regaining the main nick) failed: keep the one we have
+        self._nick_index += 1
+        if self._nick_index < len(self._nicks):
+            nick = self._nicks[self._nick_index]
+        elif event.type == "nicknameinuse" and len(self._tried_nick) < 16:
+            nick = self._tried_nick + "_"
+        else:
+            nick = f"{self.settings.nick[:9]}{random.randrange(1000):03d}"
+        log.info("nick %s refused (%s); trying %s", self._tried_nick, event.type, nick)
+        self._tried_nick = nick
+        conn.nick(nick)
+
+    def _on_welcome(self, conn: Any, event: irc.client.Event) -> None:
+        self._registered = True
+        self.connects += 1
+        self._bot.recon = self._fresh_backoff()
+        now = time.monotonic()
+        self._last_rx = now
+        self._outbox.reset(now)
+        log.info("registered as %s on %s", conn.get_nickname(), conn.get_server_name())
+        cfg = self.settings
+        if cfg.nickserv_password and not (cfg.sasl_login and cfg.sasl_password):
+            # CONTROL lane: identified before the JOINs below (some channels need +r).
+            self._outbox.push(
+                "PRIVMSG", cfg.nickserv_nick, f"IDENTIFY {cfg.nickserv_password}", Lane.CONTROL
+            )
+        for channel, key in cfg.channels.items():
+            self._outbox.push("JOIN", channel, key or "")
+        if self._drain_timer is not None:  # armed on the previous connection
+            self.cancel(self._drain_timer)
+            self._drain_timer = None
+        self._schedule_drain()
+
+    def _on_login_failed(self, conn: Any, event: irc.client.Event) -> None:
+        log.error("SASL login failed: %s", " ".join(event.arguments))
+
+    def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
+        was = self._registered
+        self._registered = False
+        self.disconnects += 1
+        log.warning(
+            "disconnected (%s)%s",
+            " ".join(event.arguments),
+            "" if self._stop.is_set() else "; reconnecting" if was else "; retrying",
+        )
+
+    def _keepalive(self) -> None:
+        """PING after ``ping_interval`` of silence; reconnect after twice that; regain nick."""
+        try:
+            if self._conn.is_connected():
+                idle = time.monotonic() - self._last_rx
+                if idle > 2 * self.settings.ping_interval:
+                    log.warning("no data from the server for %.0f s; reconnecting", idle)
+                    self._conn.disconnect("Ping timeout")
+                elif idle > self.settings.ping_interval:
+                    self._conn.ping(self._conn.get_server_name() or "keepalive")
+                elif self._registered and self._conn.get_nickname() != self.settings.nick:
+                    self._outbox.push("NICK", self.settings.nick, "")
+                    self._schedule_drain()
+        finally:
+            self.call_later(min(30.0, self.settings.ping_interval / 2), self._keepalive)
+
+    def _account(self, event: irc.client.Event) -> str | None:
+        for tag in event.tags or ():
+            if tag.get("key") == "account":
+                return tag.get("value") or None
+        return None
+
+    def _on_message(self, conn: Any, event: irc.client.Event) -> None:
+        source = event.source
+        nick = source.nick if source else ""
+        target = event.target or ""
+        is_op = target.startswith(CHANNEL_PREFIXES) and self.is_op(target, nick)
+        record = Incoming(
+            Kind.MESSAGE,
+            nick,
+            target,
+            event.arguments[0] if event.arguments else "",
+            userhost=source.userhost if source and "@" in source else "",
+            account=self._account(event),
+            is_op=is_op,
+        )
+        self._deliver(record)
+
+    def _on_membership(self, conn: Any, event: irc.client.Event) -> None:
+        source = event.source
+        nick = source.nick if source else ""
+        userhost = source.userhost if source and "@" in source else ""
+        args = event.arguments
+        kind = event.type
+        if kind == "join":
+            record = Incoming(Kind.JOIN, nick, event.target or "", userhost=userhost)
+        elif kind == "part":
+            record = Incoming(Kind.PART, nick, event.target or "", args[0] if args else "")
+        elif kind == "quit":
+            record = Incoming(Kind.QUIT, nick, "", args[0] if args else "", userhost=userhost)
+        elif kind == "kick":
+            record = Incoming(
+                Kind.KICK,
+                args[0] if args else "",
+                event.target or "",
+                args[1] if len(args) > 1 else "",
+            )
+        else:  # nick
+            record = Incoming(Kind.NICK, nick, "", userhost=userhost, new_nick=event.target or "")
+        self._deliver(record)
+
+    def _deliver(self, record: Incoming) -> None:
+        """Hand a record to the core; on an exception, log it and apologise (rarely)."""
+        if self._guard(f"on_incoming({record.kind.value})", lambda: self.on_incoming(record)):
+            return
+        if record.kind is Kind.MESSAGE and record.nick and self.settings.apology:
+            now = time.monotonic()
+            last = self._apologised.get(record.nick)
+            if last is None or now - last >= self.settings.apology_interval:
+                self._apologised[record.nick] = now
+                self.notice(record.nick, self.settings.apology)
+
+    def _fresh_backoff(self) -> irc.bot.ExponentialBackoff:
+        return irc.bot.ExponentialBackoff(
+            min_interval=self.settings.reconnect_min, max_interval=self.settings.reconnect_max
+        )
+
+
+class _NoReconnect(irc.bot.ReconnectStrategy):
+    """Used while shutting down: a deliberate quit must not reconnect."""
+
+    def run(self, bot: Any) -> None:
+        return None
