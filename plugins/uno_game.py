@@ -1,0 +1,181 @@
+"""The game commands: ``.uno .join .deal .leave .play .draw .pass .cards .top .unostop``, the
+colour preference and help.
+
+Handlers are thin: they read the arguments, call one table method and publish its update. Rules
+live in the engine, seats and timers in the table, wording in ``render_irc``; mistakes raise
+``UnoError`` and the dispatcher answers them privately.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from unobot.cards import parse_color, parse_play
+from unobot.casemap import irc_eq
+from unobot.engine.errors import UnoError
+from unobot.engine.rules import UnoCall
+from unobot.plugin import command, example, in_channel, in_game, in_table
+from unobot.render_irc import Cards, HandNotice, fit, hand_lines, status_text
+
+if TYPE_CHECKING:
+    from unobot.bot import Context
+
+
+@command("uno")
+@in_channel
+def uno(ctx: Context) -> None:
+    """Open a game here; during a game with manual UNO calls, call UNO."""
+    table = ctx.find_table()
+    if table is None:
+        assert ctx.channel is not None
+        ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident)
+        return
+    if table.dealt and table.has(ctx.nick) and table.config.rules.uno_call is UnoCall.MANUAL:
+        ctx.publish(table, table.call_uno(ctx.nick, ctx.now))
+        return
+    if table.dealt:
+        raise UnoError("a game is being played here: wait for the next one")
+    raise UnoError(f"a game is open here: {ctx.prefix}join to play")
+
+
+@command("join", "ujoin")
+@in_channel
+@in_table
+def join(ctx: Context) -> None:
+    ctx.publish(ctx.table, ctx.table.join(ctx.nick, ctx.ident, ctx.now))
+
+
+@command("deal")
+@in_channel
+@in_table
+def deal(ctx: Context) -> None:
+    ctx.publish(ctx.table, ctx.table.deal(ctx.nick, ctx.now))
+
+
+@command("leave")
+@in_table
+def leave(ctx: Context) -> None:
+    ctx.publish(ctx.table, ctx.table.leave(ctx.nick, ctx.now))
+
+
+@command("play", "p")
+@example(".p b 9")
+@example(".p r s")
+@example(".play w g")
+@example(".play wd4 b")
+@in_game
+def play(ctx: Context) -> None:
+    card, color = parse_play(ctx.args)
+    ctx.publish(ctx.table, ctx.table.play(ctx.nick, card, color, ctx.now))
+
+
+@command("draw", "d")
+@in_game
+def draw(ctx: Context) -> None:
+    ctx.publish(ctx.table, ctx.table.draw(ctx.nick, ctx.now))
+
+
+@command("pass", "pa")
+@in_game
+def pass_(ctx: Context) -> None:
+    ctx.publish(ctx.table, ctx.table.pass_turn(ctx.nick, ctx.now))
+
+
+@command("color", "colour", "co")
+@example(".color g")
+@in_game
+def color(ctx: Context) -> None:
+    """Name the colour when the first card turned up is a Wild."""
+    ctx.publish(ctx.table, ctx.table.choose_color(ctx.nick, parse_color(ctx.args), ctx.now))
+
+
+@command("challenge", "ch")
+@in_game
+def challenge(ctx: Context) -> None:
+    ctx.publish(ctx.table, ctx.table.challenge(ctx.nick, ctx.now))
+
+
+@command("catch")
+@example(".catch bob")
+@in_game
+def catch(ctx: Context) -> None:
+    if not ctx.args:
+        raise UnoError(f"catch whom? e.g. {ctx.prefix}catch nick")
+    ctx.publish(ctx.table, ctx.table.catch(ctx.nick, ctx.args.split()[0], ctx.now))
+
+
+@command("cards")
+@in_game
+def cards(ctx: Context) -> None:
+    """Your hand (if you play) and everyone's card count, privately."""
+    table = ctx.table
+    status = table.status()
+    if status is None:
+        raise UnoError("no hand is being played")
+    fmt = Cards(ctx.bot.colors_for(table)(ctx.nick))
+    counts = ", ".join(f"{nick} {n}" for nick, n in status.counts)
+    public = f"Cards: {counts}. {status_text(status, fmt, ctx.prefix)}"
+    if table.has(ctx.nick):
+        mine = hand_lines(HandNotice(table.hand_of(ctx.nick)), fmt)
+        lines = fit(f"{' '.join(mine)} | {public}")
+    else:
+        lines = fit(public)
+    for line in lines:
+        ctx.reply(line)
+
+
+@command("top")
+@in_game
+def top(ctx: Context) -> None:
+    status = ctx.table.status()
+    if status is None:
+        raise UnoError("no hand is being played")
+    fmt = Cards(ctx.bot.colors_for(ctx.table)(ctx.nick))
+    ctx.reply(status_text(status, fmt, ctx.prefix))
+
+
+@command("unostop")
+@in_table
+def unostop(ctx: Context) -> None:
+    """The starter, a bot admin or a channel operator may stop; anyone once the game is idle."""
+    table = ctx.table
+    idle = table.idle_for(ctx.now)
+    allowed = (
+        irc_eq(ctx.nick, table.starter)
+        or ctx.is_admin
+        or (ctx.incoming.is_op and ctx.channel is not None)
+        or idle >= table.config.idle_stop
+    )
+    if not allowed:
+        wait = int(table.config.idle_stop - idle) + 1
+        raise UnoError(
+            f"only {table.starter}, an operator or a bot admin can stop this game "
+            f"(anyone after {wait}s without a move)"
+        )
+    ctx.publish(table, table.stop(ctx.nick))
+
+
+@command("pce-on")
+def colors_on(ctx: Context) -> None:
+    ctx.bot.settings.set_colors(ctx.ident, True)
+    ctx.reply("Your cards will be shown in colour.")
+
+
+@command("pce-off")
+def colors_off(ctx: Context) -> None:
+    ctx.bot.settings.set_colors(ctx.ident, False)
+    ctx.reply("Your cards will be shown as plain letters.")
+
+
+@command("uno-help", "unohelp")
+def help_(ctx: Context) -> None:
+    p = ctx.prefix
+    ctx.reply(
+        f"Uno: {p}uno opens a game, {p}join, {p}deal, {p}leave, {p}unostop; "
+        f"{p}pce-on/{p}pce-off: cards in colour or plain."
+    )
+    ctx.reply(
+        f"Play: {p}p b 9, {p}p r s (skip), {p}p g r (reverse), {p}p y d2, {p}p w g (wild, "
+        f"green), {p}p wd4 b; {p}draw/{p}d, {p}pass/{p}pa."
+    )
+    ctx.reply(f"Info: {p}cards (your hand, everyone's count), {p}top. Your hand comes by NOTICE.")

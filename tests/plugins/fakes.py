@@ -1,0 +1,203 @@
+"""A transport that records what would be sent, a manual clock, and players who read it.
+
+The players (:class:`Agent`) know only what a person on IRC would: the NOTICEs sent to them and
+the channel's lines. They track their hand from the notices and their own plays, read the top
+card and whose turn it is from the channel, and choose a legal-looking card from that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from random import Random
+
+from unobot.bot import Bot, BotConfig
+from unobot.cards import Card, Color, Rank
+from unobot.settings import MemorySettings
+from unobot.transport import Incoming, Kind
+
+_CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
+
+
+def strip_codes(text: str) -> str:
+    return _CODES.sub("", text)
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    kind: str
+    target: str
+    text: str
+
+
+class FakeTransport:
+    nickname = "unobot"
+
+    def __init__(self) -> None:
+        self.sent: list[Sent] = []
+
+    def privmsg(self, target: str, text: str) -> None:
+        self.sent.append(Sent("privmsg", target, text))
+
+    def notice(self, target: str, text: str) -> None:
+        self.sent.append(Sent("notice", target, text))
+
+
+class FakeScheduler:
+    """A clock that moves only when a test says so, running timers that come due in order."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.time = start
+        self._queue: dict[int, tuple[float, int, Callable[[], None]]] = {}
+        self._ids = 0
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+        self._ids += 1
+        self._queue[self._ids] = (self.time + delay, self._ids, callback)
+        return self._ids
+
+    def cancel(self, handle: object) -> None:
+        self._queue.pop(handle, None)  # type: ignore[arg-type]
+
+    def now(self) -> float:
+        return self.time
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def advance(self, seconds: float) -> None:
+        target = self.time + seconds
+        while True:
+            due = [v for v in self._queue.values() if v[0] <= target]
+            if not due:
+                break
+            when, handle, callback = min(due)
+            del self._queue[handle]
+            self.time = max(self.time, when)
+            callback()
+        self.time = target
+
+
+class Harness:
+    """A bot wired to fakes, with helpers to speak as users and read what was sent."""
+
+    def __init__(self, seed: int = 1, config: BotConfig | None = None) -> None:
+        self.transport = FakeTransport()
+        self.clock = FakeScheduler()
+        self.settings = MemorySettings()
+        self.bot = Bot(self.transport, self.clock, self.settings, config, rng=Random(seed))
+        self.mark = 0
+
+    @property
+    def sent(self) -> list[Sent]:
+        return self.transport.sent
+
+    def say(self, nick: str, text: str, channel: str = "#uno", **extra: object) -> list[Sent]:
+        """``nick`` says ``text`` in ``channel``; returns what the bot sent in answer."""
+        return self._feed(Incoming(Kind.MESSAGE, nick, channel, text, **extra))  # type: ignore[arg-type]
+
+    def pm(self, nick: str, text: str) -> list[Sent]:
+        return self._feed(Incoming(Kind.MESSAGE, nick, "unobot", text))
+
+    def event(self, kind: Kind, nick: str, target: str = "", **extra: object) -> list[Sent]:
+        return self._feed(Incoming(kind, nick, target, **extra))  # type: ignore[arg-type]
+
+    def advance(self, seconds: float) -> list[Sent]:
+        start = len(self.sent)
+        self.clock.advance(seconds)
+        return self.sent[start:]
+
+    def _feed(self, incoming: Incoming) -> list[Sent]:
+        start = len(self.sent)
+        self.bot.handle(incoming)
+        return self.sent[start:]
+
+    def start(self, nicks: list[str], channel: str = "#uno") -> list[Sent]:
+        """Open, join and deal; returns the lines of the deal."""
+        self.say(nicks[0], ".uno", channel)
+        for nick in nicks[1:]:
+            self.say(nick, ".join", channel)
+        return self.say(nicks[0], ".deal", channel)
+
+
+def channel_lines(sent: list[Sent], channel: str = "#uno") -> list[str]:
+    return [strip_codes(s.text) for s in sent if s.kind == "privmsg" and s.target == channel]
+
+
+def notices(sent: list[Sent], nick: str) -> list[str]:
+    return [strip_codes(s.text) for s in sent if s.kind == "notice" and s.target == nick]
+
+
+_STATUS = re.compile(r"Top: (\S+?)(?: \((red|yellow|green|blue)\))?\. (\S+?)('s turn| picks| must)")
+_HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
+
+
+@dataclass
+class Agent:
+    """One player who acts only on what the bot told them."""
+
+    nick: str
+    rng: Random
+    hand: list[Card] = field(default_factory=list)
+    _expect: int = 0
+
+    def read_notice(self, text: str) -> None:
+        m = _HAND.search(text)
+        if m:
+            self._expect = int(m.group(1))
+            self.hand = [Card.parse(t) for t in m.group(2).split()]
+        elif len(self.hand) < self._expect and re.fullmatch(r"[RYGBWD0-9 ]+", text):
+            self.hand += [Card.parse(t) for t in text.split()]
+
+    def choose(self, top: Card, color: Color, drawn: bool) -> str:
+        """The command to send: a playable card, else draw, else (after drawing) pass."""
+        matching = [
+            c
+            for c in self.hand
+            if c.color is color or (c.rank is top.rank and not top.is_wild) or c.is_wild
+        ]
+        if any(c.color is color for c in self.hand):
+            matching = [c for c in matching if c.rank is not Rank.WILD_DRAW_FOUR]
+        if not matching:
+            return ".pass" if drawn else ".draw"
+        card = self.rng.choice(matching)
+        if card.is_wild:
+            counts = Counter(c.color for c in self.hand if c.color is not None)
+            pick = counts.most_common(1)[0][0] if counts else Color.BLUE
+            return f".play {card.text.lower()} {pick.letter.lower()}"
+        # vary the forms players type
+        form = self.rng.randrange(3)
+        letter = card.color.letter.lower() if card.color is not None else ""
+        rank = card.text[1:].lower()
+        return [f".p {letter} {rank}", f".play {card.text}", f".p {letter}{rank}"][form]
+
+    def played(self, command: str) -> None:
+        from unobot.cards import parse_play
+
+        card, _ = parse_play(command.split(" ", 1)[1])
+        self.hand.remove(card)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the channel last said about the game."""
+
+    top: Card
+    color: Color
+    turn: str
+    phase: str
+    """``turn``, ``picks`` (choose the colour) or ``must`` (draw the pending cards)."""
+
+
+def read_status(lines: list[str]) -> Seen | None:
+    for line in reversed(lines):
+        m = _STATUS.search(line)
+        if m:
+            top = Card.parse(m.group(1))
+            color = Color[m.group(2).upper()] if m.group(2) else top.color
+            assert color is not None
+            return Seen(top, color, m.group(3), m.group(4).strip(" '"))
+    return None

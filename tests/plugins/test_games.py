@@ -1,0 +1,118 @@
+"""Complete games played through commands only, by players who see only their own NOTICEs and
+the channel; with the bot's output measured (lines per turn, bytes per line, secrecy)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+import pytest
+
+from tests.plugins.fakes import Agent, Harness, Sent, channel_lines, notices, read_status
+from unobot.bot import BotConfig
+from unobot.casemap import irc_lower
+from unobot.table import TableConfig
+
+
+@dataclass
+class Played:
+    lines: int
+    turns: int
+    winner_line: str
+    sent: list[Sent]
+
+
+def play_game(h: Harness, nicks: list[str], channel: str = "#uno", seed: int = 0) -> Played:
+    """Deal and play to the end; every move chosen from what the bot told that player."""
+    agents = {irc_lower(n): Agent(n, Random(seed * 100 + i)) for i, n in enumerate(nicks)}
+    start = len(h.sent)
+    out = h.start(nicks, channel)
+    first = len(h.sent) - len(out)
+
+    def feed(batch: list[Sent]) -> None:
+        for line in batch:
+            if line.kind == "notice" and irc_lower(line.target) in agents:
+                agents[irc_lower(line.target)].read_notice(notices([line], line.target)[0])
+
+    feed(out)
+    seen = read_status(channel_lines(out, channel))
+    turns = 0
+    drawn = False
+    key = irc_lower(channel)
+    for _ in range(5000):
+        table = h.bot.tables.get(key)
+        if table is None:
+            break
+        for agent in agents.values():  # what the notices told them is their real hand
+            assert sorted(agent.hand, key=lambda c: c.code) == list(table.hand_of(agent.nick))
+        assert seen is not None
+        agent = agents[irc_lower(seen.turn)]
+        if seen.phase == "picks":
+            command = ".color " + "rygb"[Random(seed).randrange(4)]
+        elif seen.phase == "must":
+            command = ".draw"
+        else:
+            command = agent.choose(seen.top, seen.color, drawn)
+        out = h.say(agent.nick, command, channel)
+        said = channel_lines(out, channel)
+        replies = [t for t in notices(out, agent.nick) if "Your cards" not in t]
+        assert not replies, (command, replies, agent.hand, seen)
+        if command.startswith((".p ", ".play")):
+            agent.played(command)
+        feed(out)
+        if said:
+            turns += 1
+            drawn = False
+            seen = read_status(said) or seen
+        else:
+            drawn = True
+    else:
+        pytest.fail("game did not end")
+    sent = h.sent[first:]
+    winner = next(t for t in channel_lines(sent, channel) if "wins the hand" in t)
+    assert len(h.sent) - start >= len(sent)
+    return Played(len(sent), turns, winner, sent)
+
+
+def check_secrecy_and_size(played: Played, nicks: list[str]) -> None:
+    for line in played.sent:
+        assert len(line.text.encode()) <= 400, line
+        assert "\r" not in line.text and "\n" not in line.text
+        if line.kind == "privmsg":
+            assert "Your cards" not in line.text and "You drew" not in line.text
+        elif "Your cards" in line.text:
+            assert line.target in nicks
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_complete_games(players: int) -> None:
+    nicks = ["alice", "Bob", "carol[m]", "dave", "erin", "frank"][:players]
+    for seed in range(3):
+        h = Harness(seed)
+        played = play_game(h, nicks, seed=seed)
+        assert "wins the hand" in played.winner_line
+        check_secrecy_and_size(played, nicks)
+        assert not h.bot.tables and h.clock.pending == 0
+
+
+def lines_per_turn(config: BotConfig | None, games: int = 30) -> float:
+    lines = turns = 0
+    for seed in range(games):
+        h = Harness(1000 + seed, config)
+        played = play_game(h, ["alice", "bob", "carol", "dave"], seed=seed)
+        check_secrecy_and_size(played, ["alice", "bob", "carol", "dave"])
+        lines += played.lines
+        turns += played.turns
+    return lines / turns
+
+
+def test_four_player_games_average_at_most_two_lines_per_turn() -> None:
+    average = lines_per_turn(None)
+    print(f"lines per turn, 4 players: {average:.2f}")
+    assert average <= 2.0
+
+
+def test_hand_after_every_play_costs_about_one_more_line_per_turn() -> None:
+    eager = lines_per_turn(BotConfig(table=TableConfig(hand_after_play=True)), games=10)
+    print(f"lines per turn with hand_after_play: {eager:.2f}")
+    assert 2.0 < eager < 3.2

@@ -1,0 +1,264 @@
+"""The bot's core: what the IRC adapter drives. Records in (``handle``), lines out (transport).
+
+One :class:`~unobot.table.Table` per channel, keyed by the folded channel name, and nothing
+shared between them. Tables say when they need waking (``Table.deadlines``); the bot keeps one
+scheduler handle per deadline and reschedules after every change, so the table stays free of
+clocks and callbacks. Everything runs on the caller's thread (the reactor's).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from random import Random
+from types import ModuleType
+
+from unobot.casemap import irc_eq, irc_lower
+from unobot.dispatch import Dispatcher
+from unobot.render_irc import Line, render_update
+from unobot.settings import MemorySettings, SettingsStore
+from unobot.table import Table, TableConfig, Update
+from unobot.transport import Incoming, Kind, Scheduler, Transport
+
+__all__ = ["Bot", "BotConfig", "Context"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class BotConfig:
+    prefix: str = "."
+    table: TableConfig = field(default_factory=TableConfig)
+    admins: frozenset[str] = frozenset()
+    """``nick!user@host`` patterns (``*`` and ``?`` wildcards) or ``$a:account`` entries."""
+    channel_colors: bool = True
+    """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
+
+
+@dataclass(slots=True)
+class Context:
+    """One command being handled: who said what where, and how to answer."""
+
+    bot: Bot
+    incoming: Incoming
+    command: str
+    args: str
+
+    @property
+    def nick(self) -> str:
+        return self.incoming.nick
+
+    @property
+    def channel(self) -> str | None:
+        """The channel the command was said in; None in a private message."""
+        return None if self.incoming.private else self.incoming.target
+
+    @property
+    def now(self) -> float:
+        return self.bot.scheduler.now()
+
+    @property
+    def ident(self) -> str:
+        """Key for this player's preferences: the services account if known, else the nick."""
+        return self.bot.ident(self.incoming)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.bot.is_admin(self.incoming)
+
+    @property
+    def prefix(self) -> str:
+        return self.bot.config.prefix
+
+    def find_table(self) -> Table | None:
+        """The channel's table, or in private the one table the sender sits at."""
+        return self.bot.table_for(self.channel, self.nick)
+
+    @property
+    def table(self) -> Table:
+        table = self.find_table()
+        if table is None:  # guards run first, so this is a plugin bug
+            raise RuntimeError("command needs a table but has no guard")
+        return table
+
+    def reply(self, text: str) -> None:
+        """A private answer (NOTICE): mistakes and personal information never go to a channel."""
+        self.bot.send(Line("notice", self.nick, text))
+
+    def publish(self, table: Table, update: Update) -> None:
+        self.bot.publish(table, update)
+
+
+class Bot:
+    """Holds the tables and turns incoming records into table actions and outgoing lines."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        scheduler: Scheduler,
+        settings: SettingsStore | None = None,
+        config: BotConfig | None = None,
+        *,
+        rng: Random | None = None,
+        plugins: Iterable[ModuleType] | None = None,
+    ) -> None:
+        self.transport = transport
+        self.scheduler = scheduler
+        self.settings: SettingsStore = settings if settings is not None else MemorySettings()
+        self.config = config or BotConfig()
+        self.rng = rng or Random()
+        if plugins is None:
+            from plugins import uno_game
+
+            plugins = [uno_game]
+        self.dispatcher = Dispatcher(self.config.prefix, plugins)
+        self.tables: dict[str, Table] = {}
+        self._timers: dict[tuple[str, str], tuple[float, object]] = {}
+
+    # --- input -----------------------------------------------------------------------------
+
+    def handle(self, incoming: Incoming) -> None:
+        """Act on one record from the adapter. Never raises: a bug is logged, not fatal."""
+        try:
+            self._handle(incoming)
+        except Exception:
+            log.exception("failed to handle %r", incoming)
+
+    def _handle(self, incoming: Incoming) -> None:
+        kind = incoming.kind
+        if kind is Kind.MESSAGE:
+            self._message(incoming)
+        elif kind is Kind.NICK:
+            for table in self.tables.values():
+                table.rename(incoming.nick, incoming.new_nick)
+        elif irc_eq(incoming.nick, self.transport.nickname):
+            if kind in (Kind.PART, Kind.KICK):
+                self._drop(irc_lower(incoming.target))  # the bot itself left: nobody to play
+        elif kind is Kind.JOIN:
+            table = self.tables.get(irc_lower(incoming.target))
+            if table is not None:
+                self.publish(table, table.arrive(incoming.nick))
+        elif kind in (Kind.PART, Kind.KICK):
+            table = self.tables.get(irc_lower(incoming.target))
+            if table is not None:
+                self.publish(table, table.depart(incoming.nick, self.scheduler.now()))
+        elif kind is Kind.QUIT:
+            for table in list(self.tables.values()):
+                if table.has(incoming.nick):
+                    self.publish(table, table.depart(incoming.nick, self.scheduler.now()))
+
+    def _message(self, incoming: Incoming) -> None:
+        found = self.dispatcher.find(incoming.text)
+        if found is None:
+            return
+        handler, args = found
+        ctx = Context(self, incoming, handler.name, args)
+        if not incoming.private:  # a player who speaks in the channel is back
+            table = self.tables.get(irc_lower(incoming.target))
+            if table is not None:
+                self.publish(table, table.arrive(incoming.nick))
+        self.dispatcher.run(handler, ctx)
+
+    # --- tables ----------------------------------------------------------------------------
+
+    def table_for(self, channel: str | None, nick: str) -> Table | None:
+        if channel is not None:
+            return self.tables.get(irc_lower(channel))
+        seated = [t for t in self.tables.values() if t.has(nick)]
+        return seated[0] if len(seated) == 1 else None
+
+    def open_table(self, channel: str, nick: str, ident: str) -> Table:
+        key = irc_lower(channel)
+        if key in self.tables:
+            raise ValueError(f"{channel} already has a table")
+        seed = self.rng.getrandbits(64)
+        table = Table(channel, nick, ident, self.scheduler.now(), self.config.table, Random(seed))
+        self.tables[key] = table
+        self.publish(table, table.open_update())
+        return table
+
+    def publish(self, table: Table, update: Update) -> None:
+        """Send what an update says, then reschedule the table's timers (or drop the table)."""
+        lines = render_update(
+            update,
+            table.channel,
+            self.colors_for(table),
+            channel_colors=self.config.channel_colors,
+            prefix=self.config.prefix,
+        )
+        for line in lines:
+            self.send(line)
+        key = irc_lower(table.channel)
+        if table.finished:
+            if self.tables.get(key) is table:
+                self._drop(key)
+        else:
+            self._sync_timers(key, table)
+
+    def colors_for(self, table: Table):
+        def colors(nick: str) -> bool:
+            player = table.player(nick)
+            return self.settings.colors(player.key if player else irc_lower(nick))
+
+        return colors
+
+    def _drop(self, key: str) -> None:
+        self.tables.pop(key, None)
+        for timer in [t for t in self._timers if t[0] == key]:
+            self.scheduler.cancel(self._timers.pop(timer)[1])
+
+    # --- timers ----------------------------------------------------------------------------
+
+    def _sync_timers(self, key: str, table: Table) -> None:
+        wanted = table.deadlines()
+        for timer in [t for t in self._timers if t[0] == key]:
+            due, handle = self._timers[timer]
+            if wanted.get(timer[1]) != due:
+                self.scheduler.cancel(handle)
+                del self._timers[timer]
+        now = self.scheduler.now()
+        for name, due in wanted.items():
+            if (key, name) not in self._timers:
+                handle = self.scheduler.call_later(
+                    max(0.0, due - now), lambda k=key, n=name: self._fire(k, n)
+                )
+                self._timers[(key, name)] = (due, handle)
+
+    def _fire(self, key: str, name: str) -> None:
+        self._timers.pop((key, name), None)
+        table = self.tables.get(key)
+        if table is None:
+            return
+        try:
+            self.publish(table, table.on_timer(name, self.scheduler.now()))
+        except Exception:
+            log.exception("timer %s for %s failed", name, key)
+            self._sync_timers(key, table)
+
+    # --- output and identity ---------------------------------------------------------------
+
+    def send(self, line: Line) -> None:
+        """Send one line; CR, LF and NUL become spaces so no text can start a new IRC line."""
+        text = line.text.replace("\r", " ").replace("\n", " ").replace("\0", " ")
+        if line.kind == "notice":
+            self.transport.notice(line.target, text)
+        else:
+            self.transport.privmsg(line.target, text)
+
+    def ident(self, incoming: Incoming) -> str:
+        if incoming.account:
+            return "$a:" + irc_lower(incoming.account)
+        return irc_lower(incoming.nick)
+
+    def is_admin(self, incoming: Incoming) -> bool:
+        mask = irc_lower(f"{incoming.nick}!{incoming.userhost}")
+        account = "$a:" + irc_lower(incoming.account) if incoming.account else None
+        for entry in self.config.admins:
+            pattern = irc_lower(entry)
+            if pattern == account or (
+                not pattern.startswith("$a:") and fnmatch.fnmatchcase(mask, pattern)
+            ):
+                return True
+        return False

@@ -1,0 +1,97 @@
+"""From a line of text to a handler call: prefix, command name, guards, errors.
+
+This is the one place where user mistakes become replies: an ``UnoError`` or ``CardParseError``
+raised by a guard or a handler goes back to the sender privately, with the game unchanged (the
+engine and the table validate before changing anything). Anything else is a bug: it is logged
+with its traceback and the sender gets a short apology, so no traceback ever reaches a channel
+and one bad command never stops the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from unobot.cards import CardParseError
+from unobot.engine.errors import UnoError
+from unobot.plugin import CommandMeta, meta_of
+
+if TYPE_CHECKING:
+    from unobot.bot import Context
+
+__all__ = ["APOLOGY", "Dispatcher", "Handler", "parse_command"]
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong with that command."
+_MAX_ARGS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    name: str
+    """The name the handler was registered under first (``play`` for ``.p``)."""
+    func: Callable[[Context], Any]
+    meta: CommandMeta
+
+
+def parse_command(text: str, prefix: str) -> tuple[str, str] | None:
+    """``(name, args)`` for ``".P  b 9"`` -> ``("p", "b 9")``; None if not a command.
+
+    The name is lower-cased; ``args`` is stripped and cut short: nothing a player types needs
+    more, and it bounds what an error message could ever quote back.
+    """
+    if not prefix or not text.startswith(prefix):
+        return None
+    body = text[len(prefix) :]
+    if not body or body[0].isspace():
+        return None
+    name, _, args = body.partition(" ")
+    return name.lower(), args.strip()[:_MAX_ARGS]
+
+
+class Dispatcher:
+    """Commands collected from plugin modules; ``run`` calls one safely."""
+
+    def __init__(self, prefix: str = ".", modules: Iterable[ModuleType] = ()) -> None:
+        self.prefix = prefix
+        self.handlers: dict[str, Handler] = {}
+        for module in modules:
+            self.register_module(module)
+
+    def register_module(self, module: ModuleType) -> None:
+        """Register every decorated function in ``module``."""
+        for value in vars(module).values():
+            meta = meta_of(value) if callable(value) else None
+            if meta is not None and meta.names:
+                self.register(value, meta)
+
+    def register(self, func: Callable[[Context], Any], meta: CommandMeta) -> None:
+        handler = Handler(meta.names[0], func, meta)
+        for name in meta.names:
+            if name in self.handlers:
+                raise ValueError(f"command {name!r} is registered twice")
+            self.handlers[name] = handler
+
+    def find(self, text: str) -> tuple[Handler, str] | None:
+        """The handler a message asks for and its argument text, or None (not for us)."""
+        parsed = parse_command(text, self.prefix)
+        if parsed is None:
+            return None
+        handler = self.handlers.get(parsed[0])
+        return None if handler is None else (handler, parsed[1])
+
+    def run(self, handler: Handler, ctx: Context) -> None:
+        """Check guards and call the handler, answering mistakes and bugs privately."""
+        try:
+            for check in handler.meta.guards:
+                check(ctx)
+            handler.func(ctx)
+        except (UnoError, CardParseError) as err:
+            ctx.reply(str(err) or "you can't do that now")
+        except Exception:
+            log.exception("command %r from %s failed", handler.name, ctx.nick)
+            ctx.reply(APOLOGY)

@@ -1,0 +1,337 @@
+"""Table updates -> IRC lines: one channel line per action where it fits, private hand notices.
+
+The channel hears, in one line, everything an action caused (``alice plays RD2, bob draws 2 and
+is skipped. Top: RD2. carol's turn.``): one line per turn keeps busy channels readable and keeps
+the bot under flood limits. Hands go only by NOTICE to their owner, written in the notation
+``.play`` accepts, in mIRC colours unless the player turned them off. Every line is at most
+:data:`LIMIT` bytes, split between words so a card is never cut in two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from unobot.cards import Card, Color
+from unobot.engine import Phase
+from unobot.engine import events as ev
+from unobot.render import hand_text
+from unobot.table import (
+    Away,
+    Back,
+    Dealt,
+    EngineEvents,
+    HandNotice,
+    Joined,
+    Left,
+    Opened,
+    Removed,
+    Status,
+    Stopped,
+    TableEvent,
+    TimedOut,
+    Update,
+    Warned,
+)
+
+__all__ = [
+    "LIMIT",
+    "Cards",
+    "Line",
+    "channel_text",
+    "fit",
+    "hand_lines",
+    "render_update",
+    "status_text",
+]
+
+LIMIT = 400
+"""Bytes per line: servers cut relayed lines near 470 bytes including the prefix."""
+
+_MIRC = {Color.RED: "04", Color.YELLOW: "08", Color.GREEN: "03", Color.BLUE: "12"}
+_RESET = "\x0f"  # not \x03: a digit after a bare \x03 would be read as a colour code
+_BOLD = "\x02"
+_NEW_SENTENCE = "\x00"  # marks a fragment that starts a sentence of its own (never sent)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    kind: str
+    """``privmsg`` or ``notice``."""
+    target: str
+    text: str
+
+
+class Cards:
+    """Writes cards in plain notation or with mIRC colour codes."""
+
+    def __init__(self, colors: bool) -> None:
+        self.colors = colors
+
+    def card(self, card: Card) -> str:
+        if not self.colors:
+            return card.text
+        if card.color is None:
+            return f"{_BOLD}{card.text}{_RESET}"
+        return f"\x03{_MIRC[card.color]}{card.text}{_RESET}"
+
+    def color(self, color: Color) -> str:
+        return f"\x03{_MIRC[color]}{color}{_RESET}" if self.colors else str(color)
+
+    def hand(self, cards: Iterable[Card]) -> str:
+        return " ".join(self.card(c) for c in sorted(cards, key=lambda c: c.code))
+
+    def top(self, card: Card, color: Color) -> str:
+        return f"{self.card(card)} ({self.color(color)})" if card.is_wild else self.card(card)
+
+
+def fit(text: str, limit: int = LIMIT) -> list[str]:
+    """Split ``text`` into lines of at most ``limit`` UTF-8 bytes, between words."""
+    if len(text.encode()) <= limit:
+        return [text]
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if len(candidate.encode()) <= limit:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while len(word.encode()) > limit:  # a single overlong word (never a card): cut it
+            cut = word.encode()[:limit].decode(errors="ignore")
+            lines.append(cut)
+            word = word[len(cut) :]
+        current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+# --- hands -----------------------------------------------------------------------------------
+
+
+def hand_lines(notice: HandNotice, fmt: Cards) -> list[str]:
+    """``You drew G5. Your cards (8): R1 ...``, split at card boundaries."""
+    head = f"You drew {fmt.hand(notice.new)}. " if notice.new else ""
+    return fit(f"{head}Your cards ({len(notice.cards)}): {fmt.hand(notice.cards)}")
+
+
+# --- channel ---------------------------------------------------------------------------------
+
+
+def _plural(n: int, word: str = "card") -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+_REASON = {
+    ev.DrawReason.MISSED_UNO: " for not calling UNO",
+    ev.DrawReason.FALSE_UNO: " for a false UNO",
+    ev.DrawReason.CHALLENGE: " (challenge)",
+    ev.DrawReason.ILLEGAL_PLAY: " for an illegal play",
+}
+
+
+def _engine_fragments(batch: EngineEvents, fmt: Cards) -> list[str]:
+    """Short phrases for one action's engine events, merging the ones that belong together."""
+    names = batch.names
+    events = batch.events
+    out: list[str] = []
+    i = 0
+    while i < len(events):
+        e = events[i]
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        i += 1
+        match e:
+            case ev.CardPlayed(seat=seat, card=card, color=color, cards_left=left):
+                text = f"{names[seat]} plays {fmt.card(card)}"
+                if card.is_wild:
+                    text += f" and picks {fmt.color(color)}"
+                if left == 2:
+                    text += " (2 cards left)"
+                out.append(text)
+            case ev.UnoCalled(seat=seat):
+                if out and out[-1].startswith(f"{names[seat]} plays "):
+                    out[-1] += " (UNO!)"
+                else:
+                    out.append(f"{names[seat]} calls UNO")
+            case ev.CardsDrawn(seat=seat, cards=cards, reason=reason):
+                n = len(cards)
+                who = names[seat]
+                if type(nxt) is ev.Skipped and nxt.seat == seat:
+                    out.append(f"{who} draws {n} and is skipped")
+                    i += 1
+                elif reason is ev.DrawReason.DRAW and type(nxt) is ev.TurnPassed:
+                    out.append(f"{who} draws {'a card' if n == 1 else n} and passes")
+                    i += 1
+                elif reason is ev.DrawReason.DRAW:
+                    out.append(f"{who} draws {'a card' if n == 1 else _plural(n)}")
+                elif reason is not ev.DrawReason.MISSED_UNO:  # UnoCaught says it
+                    out.append(f"{who} draws {n}{_REASON.get(reason, '')}")
+            case ev.Skipped(seat=seat):
+                out.append(f"{names[seat]} is skipped")
+            case ev.Reversed():
+                out.append("play reverses")
+            case ev.ColorChosen(seat=seat, color=color):
+                out.append(f"{names[seat]} picks {fmt.color(color)}")
+            case ev.TurnPassed(seat=seat):
+                out.append(f"{names[seat]} passes")
+            case ev.DrawPending(seat=seat, total=total):
+                out.append(f"{names[seat]} must draw {total}")
+            case ev.UnoCaught(catcher=c, target=t, penalty=p):
+                out.append(f"{names[c]} catches {names[t]} without UNO: {names[t]} draws {p}")
+            case ev.ChallengeResolved(challenger=c, offender=o, guilty=guilty):
+                verdict = "it was a bluff" if guilty else "it was fair"
+                out.append(f"{names[c]} challenges {names[o]}'s WD4: {verdict}")
+            case ev.Reshuffled():
+                out.append("the discards are shuffled into a new draw pile")
+            case ev.StartCardTurned(card=card):
+                out.append(f"{_NEW_SENTENCE}First card {fmt.card(card)}")
+            case ev.StartCardReplaced(card=card):
+                out.append(f"{fmt.card(card)} goes back in the deck")
+            case ev.FirstPlayerDraw(seats=seats, cards=cards):
+                shown = ", ".join(
+                    f"{names[s]} {fmt.card(c)}" for s, c in zip(seats, cards, strict=True)
+                )
+                out.append(f"draw for first player: {shown}")
+            case ev.HandEnded(outcome=outcome):
+                out.append(_NEW_SENTENCE + _hand_ended(outcome, names, fmt))
+            case ev.MatchEnded(outcome=outcome):
+                if outcome.hands > 1 or len(outcome.winners) != 1:
+                    out.append(_NEW_SENTENCE + _match_ended(outcome, names))
+    return out
+
+
+def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> str:
+    if outcome.winner >= 0:
+        head = f"{names[outcome.winner]} wins the hand"
+        if outcome.scores[outcome.winner] and max(outcome.scores) == sum(outcome.scores):
+            head += f" and {outcome.scores[outcome.winner]} points"
+    else:
+        head = "Time is up"
+    rest = [
+        f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
+        for s, cards in enumerate(outcome.remaining)
+        if cards
+    ]
+    return f"{head}! Left: {'; '.join(rest)}" if rest else f"{head}!"
+
+
+def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
+    who = " and ".join(names[s] for s in outcome.winners)
+    totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(outcome.totals))
+    return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'} the match! Totals: {totals}"
+
+
+def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
+    match event:
+        case Opened(starter=starter, lobby_seconds=secs):
+            return (
+                f"{starter} opens a game of Uno: {prefix}join to play; {starter} deals with "
+                f"{prefix}deal (anyone after {secs}s)"
+            )
+        case Joined(nick=nick, players=n):
+            return f"{nick} joins ({_plural(n, 'player')})"
+        case Left(nick=nick, starter=starter):
+            return f"{nick} leaves" + (f"; {starter} now deals" if starter else "")
+        case Dealt(players=players, rules=rules, hand_number=number):
+            hand = f"hand {number}" if number > 1 else f"Uno ({rules})"
+            return f"{hand}: {', '.join(players)}"
+        case Warned(nick=nick, seconds=secs):
+            return f"{nick}: your turn, {secs}s left"
+        case TimedOut(nick=nick):
+            return f"{nick} ran out of time"
+        case Away(nick=nick, seconds=secs):
+            return f"{nick} left: their seat is held for {secs}s"
+        case Back(nick=nick):
+            return f"{nick} is back"
+        case Removed(nick=nick, why=why):
+            return f"{nick} is out ({why}), their cards go under the draw pile"
+        case Stopped(by=by):
+            return f"{by} stopped the game"
+    return None
+
+
+def status_text(status: Status, fmt: Cards, prefix: str = ".") -> str:
+    """``Top: W (blue). bob's turn.``, plus who has UNO and what the player to move must do."""
+    text = f"Top: {fmt.top(status.top, status.color)}. "
+    if status.phase is Phase.CHOOSE_COLOR:
+        text += f"{status.current} picks the colour ({prefix}color r/y/g/b)."
+    elif status.phase is Phase.PENDING:
+        text += f"{status.current} must draw {status.pending} ({prefix}draw)."
+    else:
+        text += f"{status.current}'s turn."
+    uno = [nick for nick, n in status.counts if n == 1]
+    if uno:
+        text += f" UNO: {', '.join(uno)}."
+    return text
+
+
+def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
+    """The update's channel text as one string (split with :func:`fit` to send it).
+
+    An action's engine events form one sentence of clauses (``alice plays RD2, bob draws 2 and
+    is skipped.``); the end of a hand and table events are sentences of their own.
+    """
+    sentences: list[str] = []
+    clauses: list[str] = []
+
+    def flush() -> None:
+        if clauses:
+            sentences.append(_sentence(", ".join(clauses)))
+            clauses.clear()
+
+    for event in update.events:
+        if type(event) is not EngineEvents:
+            flush()
+            text = _table_fragment(event, fmt, prefix)
+            if text:
+                sentences.append(_sentence(text))
+            continue
+        for fragment in _engine_fragments(event, fmt):
+            if fragment.startswith(_NEW_SENTENCE):
+                flush()
+                sentences.append(_sentence(fragment[1:]))
+            elif clauses and _continues(clauses[-1], fragment):
+                clauses[-1] += " and " + fragment.split(" ", 1)[1]
+            else:
+                clauses.append(fragment)
+    flush()
+    if update.status is not None and sentences:
+        sentences.append(status_text(update.status, fmt, prefix))
+    return " ".join(sentences)
+
+
+def _continues(previous: str, fragment: str) -> bool:
+    """``bob draws a card`` + ``bob plays G5`` -> ``bob draws a card and plays G5``."""
+    who, _, did = previous.partition(" ")
+    return did == "draws a card" and fragment.startswith(f"{who} ")
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith(("!", ".", "?")) else text + "."
+
+
+def render_update(
+    update: Update,
+    channel: str,
+    colors_for: Callable[[str], bool],
+    *,
+    channel_colors: bool = True,
+    prefix: str = ".",
+) -> list[Line]:
+    """Every line an update produces: the channel's first, then each changed hand."""
+    lines = [
+        Line("privmsg", channel, text)
+        for text in fit(channel_text(update, Cards(channel_colors), prefix))
+        if text
+    ]
+    for nick, notice in update.hands.items():
+        fmt = Cards(colors_for(nick))
+        lines.extend(Line("notice", nick, text) for text in hand_lines(notice, fmt))
+    return lines
+
+
+def plain_hand(cards: Iterable[Card]) -> str:
+    """The hand in plain notation (same as :func:`unobot.render.hand_text`)."""
+    return hand_text(list(cards))
