@@ -1,0 +1,255 @@
+"""The IRC adapter against real servers (miniircd, ngircd, inspircd) and real client sockets."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from tests.e2e.client import TestClient
+from tests.e2e.conftest import BotHarness, bot_settings, unique
+from tests.e2e.servers import IrcServer
+from unobot.irc_adapter import IrcAdapter
+from unobot.transport import Incoming, Kind
+
+MakeBot = Callable[..., BotHarness]
+MakeClient = Callable[..., TestClient]
+
+
+def test_messages_in_and_out(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    """Channel/private messages arrive as Incoming records; notices and channel lines go out."""
+    channel = unique("#uno")
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    me = bot.adapter.nickname
+    alice = make_client(irc_server)
+    alice.join(channel)
+    bot.wait_record(lambda r: r.kind is Kind.JOIN and r.nick == alice.nick)
+
+    alice.privmsg(channel, ".uno please")
+    rec = bot.wait_record(lambda r: r.kind is Kind.MESSAGE and r.text == ".uno please")
+    assert (rec.nick, rec.target, rec.private) == (alice.nick, channel, False)
+    assert rec.userhost.endswith("@127.0.0.1")
+
+    alice.privmsg(me, "psst")
+    rec = bot.wait_record(lambda r: r.text == "psst")
+    assert rec.private and rec.target == me
+
+    bot.call(lambda: bot.adapter.notice(alice.nick, "Your hand: \x0304R5\x0f \x0309G2\x0f"))
+    bot.call(lambda: bot.adapter.privmsg(channel, "alice plays R5"))
+    note = alice.wait_for(lambda m: m.command == "NOTICE" and m.nick == me)
+    assert note.target == alice.nick and note.text == "Your hand: \x0304R5\x0f \x0309G2\x0f"
+    line = alice.wait_for(lambda m: m.command == "PRIVMSG" and m.nick == me)
+    assert line.target == channel and line.text == "alice plays R5"
+
+    bob = make_client(irc_server)
+    bob.join(channel)
+    new = unique("bob")
+    bob.send(f"NICK {new}")
+    rec = bot.wait_record(lambda r: r.kind is Kind.NICK and r.nick == bob.nick)
+    assert rec.new_nick == new
+    bob.send(f"PART {channel} :bored")
+    rec = bot.wait_record(lambda r: r.kind is Kind.PART and r.nick == new)
+    assert rec.target == channel
+    alice.send("QUIT :bye")
+    rec = bot.wait_record(lambda r: r.kind is Kind.QUIT and r.nick == alice.nick)
+    assert rec.target == ""
+
+
+def test_is_op_where_the_server_has_ops(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    if irc_server.kind == "miniircd":
+        pytest.skip("miniircd has no channel operators")
+    channel = unique("#ops")
+    alice = make_client(irc_server)
+    alice.join(channel)  # first in: alice is @
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    bob = make_client(irc_server)
+    bob.join(channel)
+    alice.privmsg(channel, "stop the game")
+    bob.privmsg(channel, "me too")
+    assert bot.wait_record(lambda r: r.text == "stop the game").is_op
+    assert not bot.wait_record(lambda r: r.text == "me too").is_op
+
+
+def test_kick_record(irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient) -> None:
+    if irc_server.kind == "miniircd":
+        pytest.skip("miniircd has no KICK")
+    channel = unique("#kick")
+    alice = make_client(irc_server)
+    alice.join(channel)
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    bob = make_client(irc_server)
+    bob.join(channel)
+    alice.send(f"KICK {channel} {bob.nick} :no cheating")
+    rec = bot.wait_record(lambda r: r.kind is Kind.KICK)
+    assert (rec.nick, rec.target, rec.text) == (bob.nick, channel, "no cheating")
+
+
+def test_user_text_cannot_inject_protocol_lines(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    channel = unique("#inj")
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    me = bot.adapter.nickname
+    alice = make_client(irc_server)
+    alice.join(channel)
+    evil = f"hi\r\nPRIVMSG {channel} :injected\r\nQUIT :pwned\x00\nJOIN #evil\rend"
+    bot.call(lambda: bot.adapter.privmsg(channel, evil))
+    bot.call(lambda: bot.adapter.notice(f"{alice.nick}\r\nQUIT :x", "target attack"))
+    bot.call(lambda: bot.adapter.privmsg(channel, "after"))
+    alice.wait_for(lambda m: m.command == "PRIVMSG" and m.text == "after")
+    from_bot = [m for m in alice.snapshot() if m.nick == me]
+    texts = [m.text for m in from_bot if m.command == "PRIVMSG"]
+    assert texts[0].startswith("hi  PRIVMSG") and "QUIT :pwned" in texts[0]
+    assert "\x00" not in texts[0] and texts[0].endswith("end")
+    assert "injected" not in texts[1:]
+    assert not [m for m in from_bot if m.command in ("QUIT", "JOIN") and m.target != channel]
+    assert bot.adapter.connected and bot.adapter.disconnects == 0
+    assert "#evil" not in [c.lower() for c in bot.joined()]
+
+
+def test_long_output_is_split_at_words_within_400_bytes(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    bot = make_bot(bot_settings(irc_server, rate=0))
+    bot.wait(lambda: bot.adapter.connected)
+    me = bot.adapter.nickname
+    alice = make_client(irc_server)
+    cards = [f"\x03{c:02d}{'é' if c % 2 else 'R'}{i}\x0f" for i, c in enumerate(range(300))]
+    bot.call(lambda: bot.adapter.notice(alice.nick, " ".join(cards)))
+    expected_words = len(cards)
+    got: list[str] = []
+    deadline = time.monotonic() + 10
+    while len(got) < expected_words and time.monotonic() < deadline:
+        lines = [m.text for m in alice.received("NOTICE", me)]
+        got = [w for t in lines for w in t.split(" ")]
+        time.sleep(0.05)
+    assert got == cards
+    assert all(len(t.encode()) <= 400 for t in (m.text for m in alice.received("NOTICE", me)))
+
+
+@pytest.mark.parametrize("irc_server", ["miniircd", "inspircd"], indirect=True)
+def test_oversized_and_invalid_utf8_input_does_not_kill_the_adapter(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    """A 10 KB line and latin-1/garbage bytes. (Not ngircd: it spins on >2 KB lines.)"""
+    channel = unique("#bytes")
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    alice = make_client(irc_server)
+    alice.join(channel)
+    # inspircd drops a client whose line passes its 8 KB recvq: 6 KB there (it cuts to 512).
+    size = 10_000 if irc_server.kind == "miniircd" else 6_000
+    alice.send_bytes(f"PRIVMSG {channel} :".encode() + b"x" * size + b"\r\n")
+    alice.send_bytes(f"PRIVMSG {channel} :caf".encode() + b"\xe9 \xff\xfe\xc3 ok\r\n")
+    alice.send_bytes(f"PRIVMSG {bot.adapter.nickname} :".encode() + b"\x80\x81\r\n")
+    alice.privmsg(channel, "still alive?")
+    bot.wait_record(lambda r: r.text == "still alive?", timeout=15)
+    texts = [r.text for r in bot.seen() if r.kind is Kind.MESSAGE]
+    assert any(t.startswith("xxxx") for t in texts)
+    assert any(t.startswith("caf") and t.endswith(" ok") for t in texts)
+    assert bot.adapter.connected and bot.adapter.disconnects == 0
+
+
+def test_handler_exception_is_logged_and_answered_with_an_apology(
+    make_bot: MakeBot, make_client: MakeClient, fresh_server: Callable[[str], IrcServer]
+) -> None:
+    server = fresh_server("miniircd")
+
+    def handler(adapter: IrcAdapter, record: Incoming) -> None:
+        if record.text == "boom":
+            raise RuntimeError("bug in a plugin")
+        if record.text == "ping":
+            adapter.notice(record.nick, "pong")
+
+    bot = make_bot(bot_settings(server), handler)
+    bot.wait(lambda: bot.adapter.connected)
+    me = bot.adapter.nickname
+    alice = make_client(server)
+    alice.privmsg(me, "boom")
+    alice.privmsg(me, "boom")
+    alice.privmsg(me, "ping")
+    alice.wait_for(lambda m: m.command == "NOTICE" and m.text == "pong")
+    notices = [m.text for m in alice.received("NOTICE", me)]
+    assert notices == [bot.adapter.settings.apology, "pong"]  # one apology, no traceback
+    assert bot.adapter.connected and bot.thread.is_alive()
+
+
+def test_nick_in_use_takes_the_alternates(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    taken = unique("unonick")
+    alt = taken + "a"
+    make_client(irc_server, taken)
+    first = make_bot(bot_settings(irc_server, nick=taken, alt_nicks=(alt,)))
+    first.wait(lambda: first.adapter.connected, 15)
+    assert first.adapter.nickname == alt
+    second = make_bot(bot_settings(irc_server, nick=taken, alt_nicks=(alt,)))
+    second.wait(lambda: second.adapter.connected, 15)
+    assert second.adapter.nickname == alt + "_"
+
+
+def test_reconnects_and_rejoins_after_server_restart(
+    irc_server: IrcServer,
+    make_bot: MakeBot,
+    make_client: MakeClient,
+    fresh_server: Callable[[str], IrcServer],
+) -> None:
+    server = fresh_server(irc_server.kind)  # a private one: we are going to restart it
+    channel, key = unique("#re"), "sesame"
+    bot = make_bot(bot_settings(server, channels={channel: key}))
+    bot.wait_joined(channel, 15)
+    server.restart()
+    began = time.monotonic()
+    bot.wait(lambda: bot.adapter.connects >= 2, 20, "reconnect")
+    bot.wait_joined(channel, 15)
+    took = time.monotonic() - began
+    alice = make_client(server)
+    alice.send(f"JOIN {channel} {key}")
+    alice.wait_for(lambda m: m.command == "366")
+    alice.privmsg(channel, "welcome back")
+    bot.wait_record(lambda r: r.text == "welcome back")
+    assert took < 15
+
+
+def test_reconnects_after_the_connection_is_killed(
+    make_bot: MakeBot, make_client: MakeClient, fresh_server: Callable[[str], IrcServer]
+) -> None:
+    server = fresh_server("miniircd")
+    channel = unique("#kill")
+    bot = make_bot(bot_settings(server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    # What a dropped link looks like to the reactor: the socket dies under it.
+    bot.call(lambda: bot.adapter._conn.socket.shutdown(2))
+    bot.wait(lambda: bot.adapter.connects >= 2, 15, "reconnect")
+    bot.wait_joined(channel)
+    alice = make_client(server)
+    alice.join(channel)
+    alice.privmsg(channel, "hi again")
+    bot.wait_record(lambda r: r.text == "hi again")
+    assert bot.adapter.disconnects >= 1
+
+
+def test_nickserv_identify_goes_before_the_joins(
+    make_bot: MakeBot, make_client: MakeClient, fresh_server: Callable[[str], IrcServer]
+) -> None:
+    server = fresh_server("miniircd")
+    services = make_client(server, "NickServ")  # a stand-in that just records what it gets
+    channel = unique("#ns")
+    services.join(channel)
+    bot = make_bot(bot_settings(server, channels={channel: ""}, nickserv_password="s3cret"))
+    bot.wait_joined(channel)
+    me = bot.adapter.nickname
+    ident = services.wait_for(lambda m: m.command == "PRIVMSG" and m.nick == me)
+    assert ident.text == "IDENTIFY s3cret"
+    lines = services.snapshot()
+    join_at = next(i for i, m in enumerate(lines) if m.command == "JOIN" and m.nick == me)
+    assert lines.index(ident) < join_at
