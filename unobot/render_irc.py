@@ -113,7 +113,7 @@ def fit(text: str, limit: int = LIMIT) -> list[str]:
 
 def hand_lines(notice: HandNotice, fmt: Cards) -> list[str]:
     """``You drew G5. Your cards (8): R1 ...``, split at card boundaries."""
-    head = f"You drew {fmt.hand(notice.new)}. " if notice.new else ""
+    head = f"You drew {fmt.hand(notice.new)} | " if notice.new else ""
     return fit(f"{head}Your cards ({len(notice.cards)}): {fmt.hand(notice.cards)}")
 
 

@@ -1,0 +1,241 @@
+"""Commands one by one: lobby, refusals answered privately, rights, preferences, help."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.plugins.fakes import Harness, channel_lines, notices, read_status, strip_codes
+from unobot.bot import BotConfig
+from unobot.cards import Card
+from unobot.casemap import irc_lower
+from unobot.dispatch import APOLOGY, parse_command
+from unobot.engine import DrawReason
+from unobot.render_irc import Cards, HandNotice, fit, hand_lines
+from unobot.table import Table, TableConfig
+
+
+def table(h: Harness, channel: str = "#uno") -> Table:
+    return h.bot.tables[irc_lower(channel)]
+
+
+def only_notice_to(out: list, nick: str) -> str:
+    assert [s.kind for s in out] == ["notice"], out
+    assert out[0].target == nick
+    return strip_codes(out[0].text)
+
+
+def test_lobby_open_join_deal() -> None:
+    h = Harness()
+    out = h.say("alice", ".UNO")
+    assert "alice opens a game" in channel_lines(out)[0]
+    assert "already in" in only_notice_to(h.say("alice", ".join"), "alice")
+    assert "players are needed" in only_notice_to(h.say("alice", ".deal"), "alice")
+    h.say("bob", ".ujoin")
+    out = h.say("carol", ".Join")
+    assert channel_lines(out) == ["carol joins (3 players)."]
+    # only the starter deals until the lobby timer runs out
+    assert "alice deals" in only_notice_to(h.say("bob", ".deal"), "bob")
+    h.advance(61)
+    out = h.say("bob", ".deal")
+    assert "Uno (irc-classic): alice, bob, carol" in channel_lines(out)[0]
+    for nick in ("alice", "bob", "carol"):
+        (hand,) = notices(out, nick)
+        assert hand.startswith("Your cards (7): ")
+    assert "is being played here" in only_notice_to(h.say("dave", ".uno"), "dave")
+    assert "already been dealt" in only_notice_to(h.say("dave", ".join"), "dave")
+
+
+def test_lobby_leave_passes_the_deal_and_closes_when_empty() -> None:
+    h = Harness()
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    out = h.say("alice", ".leave")
+    assert channel_lines(out) == ["alice leaves; bob now deals."]
+    h.say("bob", ".leave")
+    assert not h.bot.tables
+
+
+def test_commands_outside_a_game_are_answered_privately() -> None:
+    h = Harness()
+    for text in (".play r 5", ".p b9", ".draw", ".pass", ".cards", ".top"):
+        reply = only_notice_to(h.say("zed", text), "zed")
+        assert "no Uno game" in reply
+    assert "no Uno game here" in only_notice_to(h.say("zed", ".deal"), "zed")
+    assert "no Uno game here" in only_notice_to(h.say("zed", ".unostop"), "zed")
+    assert "in the game's channel" in only_notice_to(h.pm("zed", ".uno"), "zed")
+    assert h.say("zed", "hello .uno") == [] and h.say("zed", ". uno") == []
+    assert h.say("zed", ".unknowncommand") == []
+
+
+def dealt(seed: int = 5, players: int = 3) -> tuple[Harness, Table]:
+    h = Harness(seed)
+    h.start(["alice", "bob", "carol", "dave"][:players])
+    return h, table(h)
+
+
+def snapshot(t: Table) -> tuple:
+    game = t.game
+    assert game is not None
+    return (game.current, game.phase, game.top, game.color, tuple(map(tuple, game.hands)))
+
+
+def test_mistakes_get_a_private_reply_and_change_nothing() -> None:
+    h, t = dealt()
+    game = t.game
+    assert game is not None
+    current = t.players[game.current].nick
+    other = t.players[(game.current + 1) % 3].nick
+    hand = t.hand_of(current)
+    missing = next(c for c in map(Card.parse, ["R7", "Y7", "G7", "B7", "R1"]) if c not in hand)
+    unplayable = [c for c in hand if not c.is_wild and not game.is_playable(c, game.current)]
+    before = snapshot(t)
+    cases = [
+        (other, ".p r 5", "not your turn (it is " + current),
+        (current, f".p {missing.text}", f"you have no {missing.text}"),
+        (current, ".p x 5", "'x 5' is not a card"),
+        (current, ".p", "which card?"),
+        (current, ".pass", "you can't pass"),
+        ("zed", ".p r 5", "you are not playing"),
+    ]
+    if unplayable:
+        cases.append((current, f".play {unplayable[0].text}", "does not match"))
+    for nick, text, expected in cases:
+        reply = only_notice_to(h.say(nick, text), nick)
+        assert expected in reply, (text, reply)
+        assert snapshot(t) == before
+
+
+def test_wild_needs_a_colour_and_accepts_the_usual_forms() -> None:
+    h, t = dealt()
+    game = t.game
+    assert game is not None
+    seat = game.current
+    nick = t.players[seat].nick
+    wild = Card.parse("W")
+    game._give(seat, [wild])  # test setup: deal the player a wild
+    assert "name a colour" in only_notice_to(h.say(nick, ".play w"), nick)
+    out = h.say(nick, ".PLAY W G")
+    assert "plays W and picks green" in channel_lines(out)[0]
+    assert read_status(channel_lines(out)).color.name == "GREEN"  # type: ignore[union-attr]
+
+
+def test_unexpected_errors_are_logged_and_answered_with_an_apology(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    h, t = dealt()
+
+    def boom(*args: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(Table, "draw", boom)
+    nick = t.players[t.game.current].nick  # type: ignore[union-attr]
+    reply = only_notice_to(h.say(nick, ".draw"), nick)
+    assert reply == APOLOGY
+    assert "secret internals" in caplog.text
+    assert all("Traceback" not in s.text for s in h.sent)
+
+
+def test_cards_and_top_are_private() -> None:
+    h, _ = dealt()
+    out = h.say("bob", ".cards")
+    assert len(out) == 1 and out[0].kind == "notice" and out[0].target == "bob"
+    text = strip_codes(out[0].text)
+    assert text.startswith("Your cards (7): ")
+    assert "Cards: alice 7, bob 7, carol 7." in text and "Top: " in text
+    out = h.pm("carol", ".top")
+    assert out[0].kind == "notice" and strip_codes(out[0].text).startswith("Top: ")
+    # a spectator gets the counts but no hand
+    assert "Your cards" not in only_notice_to(h.say("zed", ".cards"), "zed")
+
+
+def test_unostop_rights() -> None:
+    h, _ = dealt()
+    assert "only alice" in only_notice_to(h.say("bob", ".unostop"), "bob")
+    out = h.say("bob", ".unostop", is_op=True)
+    assert channel_lines(out) == ["bob stopped the game."]
+    assert not h.bot.tables
+
+    h, _ = dealt()
+    h.say("zed", ".unostop", userhost="z@admin.example")
+    assert h.bot.tables  # not an admin
+    h.bot.config = BotConfig(admins=frozenset({"zed!*@admin.example"}))
+    h.say("zed", ".unostop", userhost="z@admin.example")
+    assert not h.bot.tables
+
+    h = Harness(config=BotConfig(table=TableConfig(turn_timeout=1000)))
+    h.start(["alice", "bob"])
+    h.advance(299)  # anyone may stop once nobody has moved for 300 s
+    assert "only alice" in only_notice_to(h.say("zed", ".unostop"), "zed")
+    h.advance(1)
+    h.say("zed", ".unostop")
+    assert not h.bot.tables
+
+    h, _t = dealt()
+    assert channel_lines(h.say("alice", ".unostop")) == ["alice stopped the game."]
+
+
+def test_colour_preference_per_player_and_plain_hands() -> None:
+    h = Harness()
+    assert "plain letters" in only_notice_to(h.pm("bob", ".pce-off"), "bob")
+    out = h.start(["alice", "bob"])
+    (alice,) = [s.text for s in out if s.target == "alice"]
+    (bob,) = [s.text for s in out if s.target == "bob"]
+    assert "\x03" in alice
+    assert "\x03" not in bob and "\x02" not in bob and "\x0f" not in bob
+    h.say("Bob", ".pce-on")
+    out = h.say("bob", ".cards")
+    assert "\x03" in out[0].text
+
+
+def test_help_is_private_and_short() -> None:
+    h = Harness()
+    for text in (".uno-help", ".unohelp", ".UNOHELP"):
+        out = h.say("zed", text)
+        assert 1 <= len(out) <= 3
+        assert all(s.kind == "notice" and s.target == "zed" for s in out)
+        assert all(len(s.text.encode()) <= 400 for s in out)
+        assert ".p b 9" in out[1].text and ".draw" in out[1].text
+
+
+def test_prefix_is_configurable_and_parsing_is_case_insensitive() -> None:
+    assert parse_command(".P  b 9 ", ".") == ("p", "b 9")
+    assert parse_command("!play r s", "!") == ("play", "r s")
+    assert parse_command(".", ".") is None and parse_command(". p", ".") is None
+    h = Harness(config=BotConfig(prefix="!"))
+    assert h.say("alice", ".uno") == []
+    assert "opens a game" in channel_lines(h.say("alice", "!uno"))[0]
+
+
+def test_no_line_injection_from_user_text() -> None:
+    h, t = dealt()
+    nick = t.players[t.game.current].nick  # type: ignore[union-attr]
+    out = h.say(nick, ".p r\r\nPRIVMSG #uno :pwned\x00")
+    assert len(out) == 1 and out[0].kind == "notice"
+    assert "\r" not in out[0].text and "\n" not in out[0].text and "\x00" not in out[0].text
+
+
+def test_lines_are_split_at_card_boundaries() -> None:
+    many = [Card.parse(t) for t in ["R1", "R2", "Y3", "G4", "BS", "BR", "BD2", "W", "WD4"]] * 12
+    for colors in (True, False):
+        lines = hand_lines(HandNotice(tuple(many), tuple(many[:20])), Cards(colors))
+        assert len(lines) > 1
+        for line in lines:
+            assert len(line.encode()) <= 400
+        words = " ".join(strip_codes(x) for x in lines).split()
+        cards = [w for w in words if w in {"R1", "R2", "Y3", "G4", "BS", "BR", "BD2", "W", "WD4"}]
+        assert len(cards) == len(many) + 20
+    assert fit("x" * 900) == ["x" * 400, "x" * 400, "x" * 100]
+
+
+def test_big_hands_and_end_of_game_lines_stay_under_400_bytes() -> None:
+    h, t = dealt(players=4)
+    game = t.game
+    assert game is not None
+    nick = t.players[game.current].nick
+    game.penalize(game.current, 50, DrawReason.DRAW)
+    out = h.say(nick, ".cards")
+    assert len(out) >= 2
+    assert all(len(s.text.encode()) <= 400 for s in out)
+    out = h.say(nick, ".leave")
+    out += h.say("alice" if nick != "alice" else "bob", ".unostop")
+    assert all(len(s.text.encode()) <= 400 for s in out)
