@@ -473,7 +473,7 @@ class Game:
                     key |= _PASS_FLAG
             if self._manual and self._sizes[seat] == 2:
                 key |= _UNO_FLAG
-                if self._armed != seat and exposed < 0:
+                if self._armed != seat:
                     key |= _CALL_FLAG
             if exposed >= 0:
                 key |= _CALL_FLAG if exposed == seat else (exposed + 1) << _CATCH_SHIFT
@@ -791,10 +791,12 @@ class Game:
         left = self._sizes[seat]
         if left == 1:
             if self.exposed != seat:
-                return []  # already called: harmless
+                raise errors.UnoNotNeeded("your UNO is already called")
             self.exposed = -1
             return [UnoCalled(seat)]
         if left == 2 and seat == self.current and (self.phase is _PLAY or self.phase is _DRAWN):
+            if self._armed == seat:
+                raise errors.UnoNotNeeded("your UNO is already called")
             self._armed = seat  # said just before laying the next-to-last card
             return [UnoCalled(seat)]
         penalty = self.rules.false_uno_penalty
