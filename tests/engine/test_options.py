@@ -33,6 +33,7 @@ from unobot.engine import (
     Pass,
     Phase,
     Play,
+    Reshuffled,
     Skipped,
     Stacking,
     TurnPassed,
@@ -438,3 +439,12 @@ def test_penalize_after_the_hand_is_over_is_refused() -> None:
     with pytest.raises(errors.HandOver, match="this hand is over"):
         game.penalize(1, 2, DrawReason.ILLEGAL_PLAY)
     assert hand(game, 1) == "B3"
+
+
+def test_draw_until_playable_reshuffles_when_the_pile_runs_out() -> None:
+    game = position("top=R5 discard=R1 | alice*: G1 | bob: B3 | pile=Y1", UNTIL_PLAYABLE)
+    events = game.apply(0, Draw())
+    assert events == [Reshuffled(1), CardsDrawn(0, cards("Y1 R1"), DrawReason.DRAW)]
+    assert game.drawn is card("R1")
+    assert game.discard == [card("R5")]
+    assert game.draw_pile == []

@@ -14,6 +14,7 @@ import pytest
 from tests.engine.helpers import OFFICIAL, B, G, R, Y, find_seed, of_type, refuse, rules
 from unobot.cards import Card, Rank, full_deck
 from unobot.engine import (
+    PRESETS,
     CardsDrawn,
     ChooseColor,
     ColorChosen,
@@ -312,4 +313,15 @@ def test_deal_respects_hand_size_and_double_deck() -> None:
     assert isinstance(events[0], HandStarted)
     assert events[0].decks == 2 and events[0].hand_size == 5
     assert game.counts()[0] == 5
+    assert_all_cards_accounted(game)
+
+
+def test_irc_classic_doubles_the_deck_above_four_players() -> None:
+    classic = PRESETS["irc-classic"]
+    game, events = Game.deal(5, classic, Random(1))
+    assert isinstance(events[0], HandStarted) and events[0].decks == 2
+    assert len(game.draw_pile) + len(game.discard) + sum(game.counts()) == 216
+    assert_all_cards_accounted(game)
+    game, events = Game.deal(4, classic, Random(1))
+    assert isinstance(events[0], HandStarted) and events[0].decks == 1
     assert_all_cards_accounted(game)
