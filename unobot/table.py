@@ -603,13 +603,20 @@ class Table:
         return update
 
     def _forfeit(self, leaver: int) -> list[Event]:
-        """End the hand and match for the last player standing, scored as if they went out."""
+        """End the hand and match for the last player standing, scored as if they went out.
+
+        With winner-collects scoring the winner's own cards don't count (nor are they shown, as
+        if laid down); with own-points scoring everyone keeps the points in their hand.
+        """
         assert self.match is not None
         game = self._running()
         winner = 1 - leaver
-        remaining = tuple(tuple(game.hand(s)) for s in range(game.n))
+        collects = game.rules.scoring is Scoring.WINNER_COLLECTS
+        remaining = tuple(
+            () if collects and s == winner else tuple(game.hand(s)) for s in range(game.n)
+        )
         points = tuple(sum(c.points for c in hand) for hand in remaining)
-        if game.rules.scoring is Scoring.WINNER_COLLECTS:
+        if collects:
             scores = tuple(sum(points) if s == winner else 0 for s in range(game.n))
         else:
             scores = points

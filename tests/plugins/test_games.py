@@ -22,56 +22,75 @@ class Played:
     sent: list[Sent]
 
 
-def play_game(h: Harness, nicks: list[str], channel: str = "#uno", seed: int = 0) -> Played:
-    """Deal and play to the end; every move chosen from what the bot told that player."""
-    agents = {irc_lower(n): Agent(n, Random(seed * 100 + i)) for i, n in enumerate(nicks)}
-    start = len(h.sent)
-    out = h.start(nicks, channel)
-    first = len(h.sent) - len(out)
+class Driver:
+    """One channel's game, advanced one command at a time by the agent whose turn it is."""
 
-    def feed(batch: list[Sent]) -> None:
+    def __init__(self, h: Harness, nicks: list[str], channel: str = "#uno", seed: int = 0):
+        self.h = h
+        self.channel = channel
+        self.seed = seed
+        self.agents = {irc_lower(n): Agent(n, Random(seed * 100 + i)) for i, n in enumerate(nicks)}
+        self.turns = 0
+        self.drawn = False
+        out = h.start(nicks, channel)
+        self.first = len(h.sent) - len(out)
+        self.feed(out)
+        self.seen = read_status(channel_lines(out, channel))
+
+    def feed(self, batch: list[Sent]) -> None:
         for line in batch:
-            if line.kind == "notice" and irc_lower(line.target) in agents:
-                agents[irc_lower(line.target)].read_notice(notices([line], line.target)[0])
+            if line.kind == "notice" and irc_lower(line.target) in self.agents:
+                self.agents[irc_lower(line.target)].read_notice(notices([line], line.target)[0])
 
-    feed(out)
-    seen = read_status(channel_lines(out, channel))
-    turns = 0
-    drawn = False
-    key = irc_lower(channel)
-    for _ in range(5000):
-        table = h.bot.tables.get(key)
-        if table is None:
-            break
-        for agent in agents.values():  # what the notices told them is their real hand
+    @property
+    def running(self) -> bool:
+        return irc_lower(self.channel) in self.h.bot.tables
+
+    def step(self) -> None:
+        table = self.h.bot.tables[irc_lower(self.channel)]
+        for agent in self.agents.values():  # what the notices told them is their real hand
             assert sorted(agent.hand, key=lambda c: c.code) == list(table.hand_of(agent.nick))
+        seen = self.seen
         assert seen is not None
-        agent = agents[irc_lower(seen.turn)]
+        agent = self.agents[irc_lower(seen.turn)]
         if seen.phase == "picks":
-            command = ".color " + "rygb"[Random(seed).randrange(4)]
+            command = ".color " + "rygb"[Random(self.seed).randrange(4)]
         elif seen.phase == "must":
             command = ".draw"
         else:
-            command = agent.choose(seen.top, seen.color, drawn)
-        out = h.say(agent.nick, command, channel)
-        said = channel_lines(out, channel)
+            command = agent.choose(seen.top, seen.color, self.drawn)
+        out = self.h.say(agent.nick, command, self.channel)
+        said = channel_lines(out, self.channel)
         replies = [t for t in notices(out, agent.nick) if "Your cards" not in t]
         assert not replies, (command, replies, agent.hand, seen)
+        assert all(s.target in (self.channel, agent.nick) or s.kind == "notice" for s in out)
         if command.startswith((".p ", ".play")):
             agent.played(command)
-        feed(out)
+        self.feed(out)
         if said:
-            turns += 1
-            drawn = False
-            seen = read_status(said) or seen
+            self.turns += 1
+            self.drawn = False
+            self.seen = read_status(said) or seen
         else:
-            drawn = True
-    else:
-        pytest.fail("game did not end")
-    sent = h.sent[first:]
-    winner = next(t for t in channel_lines(sent, channel) if "wins the hand" in t)
-    assert len(h.sent) - start >= len(sent)
-    return Played(len(sent), turns, winner, sent)
+            self.drawn = True
+
+    def finish(self) -> Played:
+        for _ in range(5000):
+            if not self.running:
+                break
+            self.step()
+        else:
+            pytest.fail("game did not end")
+        sent = [
+            s for s in self.h.sent[self.first :] if s.target == self.channel or s.kind == "notice"
+        ]
+        winner = next(t for t in channel_lines(sent, self.channel) if "wins the hand" in t)
+        return Played(len(sent), self.turns, winner, sent)
+
+
+def play_game(h: Harness, nicks: list[str], channel: str = "#uno", seed: int = 0) -> Played:
+    """Deal and play to the end; every move chosen from what the bot told that player."""
+    return Driver(h, nicks, channel, seed).finish()
 
 
 def check_secrecy_and_size(played: Played, nicks: list[str]) -> None:
