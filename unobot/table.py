@@ -235,6 +235,7 @@ class Table:
         self.turn_started = now
         self.warned = False
         self.hand_number = 0
+        self._turn_seat = -1
         self._deferred: list[TableEvent] = []
 
     def open_update(self) -> Update:
@@ -431,7 +432,8 @@ class Table:
             update.hands.setdefault(names[actor], HandNotice(tuple(game.hand(actor))))
         if events:
             self.last_activity = now
-            self._new_turn(now)
+            if actor is not None or game.current != self._turn_seat:
+                self._new_turn(now)  # an out-of-turn UNO call doesn't reset the mover's clock
         batch = EngineEvents(tuple(events), names) if events else None
         if defer and batch is not None:
             # A draw that leaves the drawer to decide: the channel hears of it together with
@@ -458,6 +460,8 @@ class Table:
     def _new_turn(self, now: float) -> None:
         self.turn_started = now
         self.warned = False
+        game = self.game
+        self._turn_seat = game.current if game is not None else -1
 
     def deadlines(self) -> dict[str, float]:
         """When the bot should call :meth:`on_timer`, by timer name."""

@@ -70,7 +70,7 @@ class Driver:
         if said:
             self.turns += 1
             self.drawn = False
-            self.seen = read_status(said) or seen
+            self.seen = read_status([" ".join(said)]) or seen
         else:
             self.drawn = True
 
@@ -84,7 +84,8 @@ class Driver:
         sent = [
             s for s in self.h.sent[self.first :] if s.target == self.channel or s.kind == "notice"
         ]
-        winner = next(t for t in channel_lines(sent, self.channel) if "wins the hand" in t)
+        said = channel_lines(sent, self.channel)
+        winner = next((t for t in said if "wins the" in t), "")
         return Played(len(sent), self.turns, winner, sent)
 
 
@@ -135,3 +136,22 @@ def test_hand_after_every_play_costs_about_one_more_line_per_turn() -> None:
     eager = lines_per_turn(BotConfig(table=TableConfig(hand_after_play=True)), games=10)
     print(f"lines per turn with hand_after_play: {eager:.2f}")
     assert 2.0 < eager < 3.2
+
+
+@pytest.mark.parametrize("name", ["official", "ocuk-tournament", "bac-tournament", "knockout"])
+def test_other_presets_play_to_the_end(name: str) -> None:
+    """Multi-hand matches deal the next hand by themselves; pending draws are answered."""
+    from unobot.engine import preset
+
+    nicks = ["alice", "bob", "carol", "dave"]
+    h = Harness(11, BotConfig(table=TableConfig(rules=preset(name), turn_timeout=5000)))
+    driver = Driver(h, nicks, seed=3)
+    if preset(name).time_limit_minutes:  # a timed match: play a while, then time runs out
+        for _ in range(300):
+            driver.step()
+        out = h.advance(3600)
+        assert "wins the match! Totals: " in " ".join(channel_lines(out))
+    played = driver.finish()
+    assert "wins the" in played.winner_line
+    check_secrecy_and_size(played, nicks)
+    assert not h.bot.tables and h.clock.pending == 0
