@@ -179,11 +179,6 @@ def test_every_error_message_is_short_and_plain() -> None:
     assert str(errors.CannotCatch("bob")) == "there is nobody called bob to catch"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: legal_actions offers Catch to a non-player seat that apply refuses"
-    " with NotAPlayer (game.py:455-457)",
-)
 @pytest.mark.parametrize("seat", [-1, 3])
 def test_non_player_has_no_legal_actions_during_a_catch_window(seat: int) -> None:
     game = position("top=R5 | alice*: R7 R8 | bob: B3 B4 | carol: Y1 Y2 | pile=G9 R9")

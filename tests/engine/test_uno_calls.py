@@ -269,13 +269,9 @@ def test_false_uno_refused_when_the_penalty_is_zero() -> None:
     refuse(game, 1, CallUno(), errors.UnoNotNeeded, "more than one card")
 
 
-# --- engine bugs --------------------------------------------------------------------------------
+# --- regressions (bugs these tests found) -------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: Catch(-1) is not range-checked and punishes the last seat (game.py:778)",
-)
 def test_catch_with_a_negative_seat_is_refused() -> None:
     # Carol called UNO properly and holds one card; nobody is exposed.
     game = position("top=R5 | alice*: R7 R2 G3 | bob: G1 G2 G3 | carol: Y1 | pile=B1 B2 B3")

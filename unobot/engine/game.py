@@ -12,8 +12,10 @@ hands per move.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 from random import Random
+from typing import Any
 
 from unobot.cards import CARDS, Card, Color, Rank, full_deck, shuffle
 from unobot.engine import errors
@@ -449,11 +451,26 @@ class Game:
         if seat is None:
             seat = self.current
         phase = self.phase
+        if (
+            phase is _PLAY
+            and seat == self.current
+            and self.exposed < 0
+            and (self._sizes[seat] != 2 or not self._manual)
+        ):
+            # The common case, kept short: the player to move, nobody to catch, no UNO to call.
+            mask = self._masks[seat]
+            key = mask & _PLAYABLE[self._key]
+            if key & _WD4_BIT and not self._bluff and mask & _COLOR_MASK[self.color]:
+                key ^= _WD4_BIT
+            if not key or self._voluntary:
+                key |= _DRAW_FLAG
+            found = _LEGAL_CACHE.get(key)
+            return found if found is not None else _build_legal(key)
         if phase is _OVER:
             return ()
         exposed = self.exposed
         if seat != self.current:
-            if exposed >= 0:
+            if exposed >= 0 and 0 <= seat < self.n:
                 return (_CALL,) if exposed == seat else (_CATCH[exposed],)
             return ()
         if phase is _PLAY or phase is _DRAWN:
@@ -547,32 +564,27 @@ class Game:
         if not 0 <= seat < self.n:
             raise errors.NotAPlayer()
         kind = type(action)
-        if kind is Catch:
-            return self._catch(seat, action.target)  # type: ignore[union-attr]
-        if kind is CallUno:
-            return self._call_uno(seat)
+        handler = _TURN_ACTIONS.get(kind)
+        if handler is None:
+            if kind is Catch:
+                return self._catch(seat, action.target)  # type: ignore[union-attr]
+            if kind is CallUno:
+                return self._call_uno(seat)
+            raise TypeError(f"not an action: {action!r}")
         if seat != self.current:
             raise errors.NotYourTurn()
         events: list[Event] = []
-        if kind is Play:
-            self._play(seat, action, events)  # type: ignore[arg-type]
-        elif kind is Draw:
-            self._draw_action(seat, events)
-        elif kind is Pass:
-            self._pass(seat, events)
-        elif kind is Challenge:
-            self._challenge(seat, events)
-        elif kind is ChooseColor:
-            if self.phase is not _CHOOSE:
-                raise errors.UnoError("the colour is already set")
-            color = action.color  # type: ignore[union-attr]
-            self.color = color
-            self._key = _key(color, self.discard[-1].rank)
-            self.phase = _PLAY
-            events.append(ColorChosen(seat, color))
-        else:
-            raise TypeError(f"not an action: {action!r}")
+        handler(self, seat, action, events)
         return events
+
+    def _choose_color(self, seat: int, action: ChooseColor, events: list[Event]) -> None:
+        if self.phase is not _CHOOSE:
+            raise errors.UnoError("the colour is already set")
+        color = action.color
+        self.color = color
+        self._key = _key(color, self.discard[-1].rank)
+        self.phase = _PLAY
+        events.append(ColorChosen(seat, color))
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
@@ -626,7 +638,9 @@ class Game:
         if left == 1:
             if not manual:
                 events.append(UnoCalled(seat, True))
-            elif action.uno or self._armed == seat:
+            elif self._armed == seat:
+                pass  # called just before this play: UnoCalled was sent then
+            elif action.uno:
                 events.append(UnoCalled(seat))
             else:
                 self.exposed = seat
@@ -668,7 +682,7 @@ class Game:
             events.append(Skipped(victim))
             self._advance(2)
 
-    def _draw_action(self, seat: int, events: list[Event]) -> None:
+    def _draw_action(self, seat: int, action: Draw, events: list[Event]) -> None:
         phase = self.phase
         if phase is not _PLAY:
             if phase is _PENDING:
@@ -731,7 +745,7 @@ class Game:
             self.phase = _DRAWN
             self.drawn = playable
 
-    def _pass(self, seat: int, events: list[Event]) -> None:
+    def _pass(self, seat: int, action: Pass, events: list[Event]) -> None:
         phase = self.phase
         if phase is _PENDING:
             raise errors.MustAnswerDraw(self.pending, self._stack_hint())
@@ -746,7 +760,7 @@ class Game:
         events.append(TurnPassed(seat))
         self._advance(1)
 
-    def _challenge(self, seat: int, events: list[Event]) -> None:
+    def _challenge(self, seat: int, action: Challenge, events: list[Event]) -> None:
         if self.phase is not _PENDING or self.discard[-1].rank is not _WD4 or not self._bluff:
             raise errors.CannotChallenge()
         if self._next_turn_window:
@@ -764,8 +778,10 @@ class Game:
                 self.pending = 0
                 self.phase = _PLAY
         else:
-            drawn = self._draw(seat, self.rules.challenge_innocent_extra, events)
-            events.append(CardsDrawn(seat, drawn, DrawReason.CHALLENGE))
+            extra = self.rules.challenge_innocent_extra
+            if extra:
+                drawn = self._draw(seat, extra, events)
+                events.append(CardsDrawn(seat, drawn, DrawReason.CHALLENGE))
             self._take_pending(seat, self.pending, events)
 
     def _take_pending(self, seat: int, total: int, events: list[Event]) -> None:
@@ -775,7 +791,13 @@ class Game:
         self._advance(1)
 
     def _catch(self, seat: int, target: int) -> list[Event]:
-        if not self._manual or target != self.exposed or target == seat or self._sizes[target] != 1:
+        if (
+            not self._manual
+            or target < 0
+            or target != self.exposed
+            or target == seat
+            or self._sizes[target] != 1
+        ):
             raise errors.CannotCatch()
         events: list[Event] = []
         penalty = self.rules.uno_penalty
@@ -893,3 +915,12 @@ class Game:
         if mode is Stacking.SAME:
             return "WD4" if self.discard[-1].rank is _WD4 else "Draw Two"
         return "Draw Two or WD4"
+
+
+_TURN_ACTIONS: dict[type, Callable[[Game, int, Any, list[Event]], None]] = {
+    Play: Game._play,
+    Draw: Game._draw_action,
+    Pass: Game._pass,
+    Challenge: Game._challenge,
+    ChooseColor: Game._choose_color,
+}
