@@ -239,3 +239,12 @@ def test_big_hands_and_end_of_game_lines_stay_under_400_bytes() -> None:
     out = h.say(nick, ".leave")
     out += h.say("alice" if nick != "alice" else "bob", ".unostop")
     assert all(len(s.text.encode()) <= 400 for s in out)
+
+
+def test_dot_uno_calls_uno_in_a_game_with_manual_calls() -> None:
+    from unobot.engine import preset
+
+    h = Harness(2, BotConfig(table=TableConfig(rules=preset("official"))))
+    h.start(["alice", "bob"])
+    reply = only_notice_to(h.say("bob", ".uno"), "bob")
+    assert "more than one card" in reply
