@@ -150,13 +150,13 @@ def irc_server(request: pytest.FixtureRequest, _server_cache: dict[str, IrcServe
 
 
 @pytest.fixture
-def fresh_server() -> Iterator[Callable[[str], IrcServer]]:
+def fresh_server() -> Iterator[Callable[..., IrcServer]]:
     """Start a private server of a kind (for tests that restart or break it)."""
     started: list[IrcServer] = []
 
-    def make(kind: str) -> IrcServer:
+    def make(kind: str, tls: bool = False) -> IrcServer:
         require(kind)
-        server = start_server(kind)
+        server = start_server(kind, tls=tls)
         started.append(server)
         return server
 

@@ -102,6 +102,27 @@ class IrcServer:
     proc: subprocess.Popen[bytes] | None = None
     start_seconds: float = 0.0
     """Wall time from spawn until the port accepted a connection (measured, for the report)."""
+    tls: bool = False
+    """TLS-only listener with a fresh self-signed certificate for 127.0.0.1 (miniircd only)."""
+
+    @property
+    def cert_file(self) -> Path:
+        """The server's self-signed certificate (PEM), for clients that pin it."""
+        return self.workdir / "cert.pem"
+
+    def _make_cert(self) -> Path:
+        combined = self.workdir / "server.pem"
+        if not combined.exists():
+            key = self.workdir / "key.pem"
+            args = "req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1"
+            args += " -addext subjectAltName=IP:127.0.0.1"
+            subprocess.run(
+                ["openssl", *args.split(), "-keyout", str(key), "-out", str(self.cert_file)],
+                check=True,
+                capture_output=True,
+            )
+            combined.write_bytes(key.read_bytes() + self.cert_file.read_bytes())
+        return combined
 
     def command(self) -> list[str]:
         exe = _which(self.kind)
@@ -111,7 +132,11 @@ class IrcServer:
             cmd = [exe, "--listen", self.host, "--ports", str(self.port)]
             if os.geteuid() == 0:  # miniircd refuses to run as root without --setuid
                 cmd += ["--setuid", "root"]
+            if self.tls:
+                cmd += ["--ssl-pem-file", str(self._make_cert())]
             return cmd
+        if self.tls:
+            raise ValueError("TLS test servers are miniircd only")
         if self.kind == "ngircd":
             piddir = self.workdir / "run"
             piddir.mkdir(exist_ok=True)
@@ -181,13 +206,13 @@ class IrcServer:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def start_server(kind: str) -> IrcServer:
+def start_server(kind: str, tls: bool = False) -> IrcServer:
     """Start ``kind`` on a free port; raises :class:`ServerMissing` if it is not installed."""
     if kind not in SERVER_KINDS:
         raise ValueError(f"unknown server kind {kind!r}")
     if _which(kind) is None:
         raise ServerMissing(kind)
-    server = IrcServer(kind, free_port())
+    server = IrcServer(kind, free_port(), tls=tls)
     try:
         server.start()
     except BaseException:
