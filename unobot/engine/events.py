@@ -29,6 +29,7 @@ __all__ = [
     "MatchOutcome",
     "Reshuffled",
     "Reversed",
+    "SeatRemoved",
     "Skipped",
     "StartCardReplaced",
     "StartCardTurned",
@@ -140,6 +141,15 @@ class UnoCalled:
     seat: int
     automatic: bool = False
     """Called by the engine (``UnoCall.AUTO``)."""
+
+
+@dataclass(slots=True)
+class SeatRemoved:
+    """``seat`` left the hand; their ``cards`` went under the draw pile. Seats after it are
+    renumbered one lower from the next event on."""
+
+    seat: int
+    cards: int
 
 
 @dataclass(slots=True)

@@ -34,6 +34,7 @@ from unobot.engine.events import (
     HandStarted,
     Reshuffled,
     Reversed,
+    SeatRemoved,
     Skipped,
     StartCardReplaced,
     StartCardTurned,
@@ -829,6 +830,90 @@ class Game:
         events.append(CardsDrawn(seat, drawn, DrawReason.FALSE_UNO))
         return events
 
+    # --- the table's interventions (timeouts, players leaving) ------------------------------
+
+    def force_pass(self, seat: int) -> list[Event]:
+        """End an idle player's turn (turn timer): they draw one card and the turn moves on.
+
+        Whatever the phase: a colour still to choose is the one they hold most, a pending draw
+        is taken, a drawn card is kept. Unlike ``Draw`` this works while they hold a playable
+        card, and unlike ``Pass`` it works when the rules say the drawn card must be played.
+        """
+        if self.phase is _OVER:
+            raise errors.HandOver()
+        if seat != self.current:
+            raise errors.NotYourTurn()
+        events: list[Event] = []
+        if self.phase is _CHOOSE:
+            held = [0, 0, 0, 0]
+            for card in self.hand(seat):
+                if card.color is not None:
+                    held[card.color] += 1
+            self._choose_color(seat, _CHOOSE_ACTS[held.index(max(held))], events)
+        if self.phase is _PENDING:
+            self._take_pending(seat, self.pending, events)
+            return events
+        if self.phase is _PLAY:
+            events.append(CardsDrawn(seat, self._draw(seat, 1, events), DrawReason.DRAW))
+        self.exposed = -1 if self._next_turn_window else self.exposed
+        events.append(TurnPassed(seat))
+        self._advance(1)
+        return events
+
+    def remove_seat(self, seat: int) -> list[Event]:
+        """Take ``seat`` out of the hand (they left the channel); play goes on without them.
+
+        Their cards go under the draw pile and seats after theirs are renumbered one lower. If
+        it was their turn, the next player's turn begins (a pending draw they faced lapses).
+        Needs three or more players: with two, use :meth:`forfeit`.
+        """
+        if self.phase is _OVER:
+            raise errors.HandOver()
+        if not 0 <= seat < self.n:
+            raise errors.NotAPlayer()
+        if self.n <= 2:
+            raise ValueError("with two players, the one who stays wins: use forfeit()")
+        cards = self.hand(seat)
+        was_turn = seat == self.current
+        if was_turn:
+            self.current = (seat + self.direction) % self.n
+            self.phase = _PLAY if self.phase is not _CHOOSE else _CHOOSE
+            self.pending = 0
+            self.drawn = None
+        self.draw_pile[:0] = cards
+        del self._counts[seat], self._masks[seat], self._sizes[seat]
+        self.n -= 1
+
+        def renumber(s: int) -> int:
+            return s - 1 if s > seat else (-1 if s == seat else s)
+
+        self.current = renumber(self.current)
+        self.dealer = renumber(self.dealer) % self.n
+        self.exposed = renumber(self.exposed)
+        self.wd4_offender = renumber(self.wd4_offender)
+        self._armed = renumber(self._armed)
+        return [SeatRemoved(seat, len(cards))]
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """End the hand with ``seat`` giving up: the other player of two wins it.
+
+        Scored as if the winner had gone out: the loser's cards count as left in hand (the
+        winner's own cards score nothing).
+        """
+        if self.phase is _OVER:
+            raise errors.HandOver()
+        if not 0 <= seat < self.n:
+            raise errors.NotAPlayer()
+        if self.n != 2:
+            raise ValueError("forfeit ends a two-player hand: use remove_seat() with more")
+        winner = 1 - seat
+        self._counts[winner] = [0] * len(CARDS)
+        self._masks[winner] = 0
+        self._sizes[winner] = 0
+        events: list[Event] = []
+        self._finish(winner, None, events)
+        return events
+
     def penalize(self, seat: int, cards: int, reason: DrawReason) -> list[Event]:
         """Make ``seat`` draw ``cards`` as a penalty the table decided (e.g. an illegal play)."""
         if self.phase is _OVER:
@@ -885,8 +970,8 @@ class Game:
         self._masks[seat] = mask
         self._sizes[seat] += len(cards)
 
-    def _finish(self, seat: int, card: Card, events: list[Event]) -> None:
-        if card.draw:
+    def _finish(self, seat: int, card: Card | None, events: list[Event]) -> None:
+        if card is not None and card.draw:
             victim = self.next_seat(1)
             total = card.draw + (self.pending if self.phase is _PENDING else 0)
             events.append(

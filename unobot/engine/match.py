@@ -91,9 +91,45 @@ class Match:
                 self.totals[seat] += score
         return [self._end()]
 
-    def _end(self) -> MatchEnded:
+    def remove_player(self, seat: int) -> list[Event]:
+        """``seat`` leaves the match for good (left the channel, timed out twice).
+
+        With three or more players the hand goes on without them (their cards under the draw
+        pile) and their total is dropped; seats after theirs are renumbered one lower, also in
+        ``totals`` (past ``hands`` keep the old numbering). With two, the other player wins the
+        hand and the match.
+        """
+        if self.over:
+            raise errors.UnoError("the match is over")
+        if self.players <= 2:
+            winner = 1 - seat
+            events: list[Event] = []
+            if self.hand_in_progress:
+                assert self.game is not None
+                hand_end = self.game.forfeit(seat)
+                events += hand_end
+                self.hands.append(hand_end[-1].outcome)  # type: ignore[union-attr]
+                for s, score in enumerate(self.hands[-1].scores):
+                    self.totals[s] += score
+            events.append(self._end(winners=(winner,)))
+            return events
+        events = []
+        if self.hand_in_progress:
+            assert self.game is not None
+            events += self.game.remove_seat(seat)
+        elif self.game is not None:
+            self.game = None  # the next hand is dealt for the players left
+        del self.totals[seat]
+        self.players -= 1
+        if self.dealer > seat:
+            self.dealer -= 1
+        self.dealer %= self.players
+        return events
+
+    def _end(self, winners: tuple[int, ...] | None = None) -> MatchEnded:
         totals = tuple(self.totals)
-        best = min(totals) if self.rules.scoring is Scoring.OWN_POINTS else max(totals)
-        winners = tuple(s for s, t in enumerate(totals) if t == best)
+        if winners is None:
+            best = min(totals) if self.rules.scoring is Scoring.OWN_POINTS else max(totals)
+            winners = tuple(s for s, t in enumerate(totals) if t == best)
         self.outcome = MatchOutcome(totals, winners, len(self.hands))
         return MatchEnded(self.outcome)
