@@ -253,3 +253,55 @@ def test_nickserv_identify_goes_before_the_joins(
     lines = services.snapshot()
     join_at = next(i for i, m in enumerate(lines) if m.command == "JOIN" and m.nick == me)
     assert lines.index(ident) < join_at
+
+
+def test_private_notices_overtake_channel_lines_queued_earlier(
+    make_bot: MakeBot, make_client: MakeClient, fresh_server: Callable[[str], IrcServer]
+) -> None:
+    server = fresh_server("miniircd")
+    channel = unique("#prio")
+    bot = make_bot(bot_settings(server, channels={channel: ""}, burst=1, rate=20))
+    bot.wait_joined(channel)
+    me = bot.adapter.nickname
+    alice = make_client(server)
+    alice.join(channel)
+
+    def deal() -> None:  # one handler's output: chatter first, hands last
+        for i in range(5):
+            bot.adapter.privmsg(channel, f"chatter {i}")
+        bot.adapter.notice(alice.nick, "your hand")
+
+    bot.call(deal)
+    alice.wait_for(lambda m: m.text == "chatter 4")
+    order = [m.text for m in alice.snapshot() if m.nick == me and m.command != "JOIN"]
+    assert order == ["your hand"] + [f"chatter {i}" for i in range(5)]
+
+
+def test_scheduler_timers_run_on_the_reactor_cancel_and_survive_errors(
+    make_bot: MakeBot, fresh_server: Callable[[str], IrcServer]
+) -> None:
+    server = fresh_server("miniircd")
+    bot = make_bot(bot_settings(server))
+    bot.wait(lambda: bot.adapter.connected)
+    fired: list[tuple[str, float]] = []
+    adapter = bot.adapter
+
+    def boom() -> None:
+        raise RuntimeError("a buggy turn timer")
+
+    def arm() -> float:
+        now = adapter.now()
+        adapter.call_later(0.05, boom)
+        handle = adapter.call_later(0.1, lambda: fired.append(("cancelled", adapter.now())))
+        adapter.call_later(0.2, lambda: fired.append(("late", adapter.now())))
+        adapter.call_later(0.1, lambda: fired.append(("early", adapter.now())))
+        adapter.cancel(handle)
+        return now
+
+    armed = bot.call(arm)
+    bot.wait(lambda: len(fired) >= 2, 5, "timers")
+    time.sleep(0.2)
+    assert [name for name, _ in fired] == ["early", "late"]
+    assert 0.1 <= fired[0][1] - armed < 0.5
+    assert 0.2 <= fired[1][1] - armed < 0.6
+    assert adapter.connected and bot.thread.is_alive()
