@@ -126,7 +126,27 @@ class _SafeScheduler(irc.schedule.DefaultScheduler):
 
 
 class _Reactor(irc.client.Reactor):
+    """The library's reactor with a safe scheduler and guarded event handlers.
+
+    Why: a handler that raises (ours, or the library's channel tracking on an odd NAMES reply)
+    would otherwise abort ``process_data`` and lose the rest of the lines read in that chunk.
+    """
+
     scheduler_class = _SafeScheduler
+
+    def _handle_event(self, connection: Any, event: irc.client.Event) -> None:
+        with self.mutex:
+            handlers = sorted(
+                self.handlers.get("all_events", []) + self.handlers.get(event.type, [])
+            )
+            for handler in handlers:
+                try:
+                    result = handler.callback(connection, event)
+                except Exception:
+                    log.exception("error in the %s handler %r (ignored)", event.type, handler)
+                    continue
+                if result == "NO MORE":
+                    return
 
 
 class _TimeoutFactory(irc.connection.Factory):
@@ -208,6 +228,8 @@ class _Bot(irc.bot.SingleServerIRCBot):
         """Answer VERSION/PING like the library, but queued (lowest lane) so CTCP can't flood us."""
         nick = event.source.nick
         args = event.arguments
+        if len(self.adapter._outbox) > 20:
+            return  # busy (or a CTCP flood): game output first, no replies
         if args[0] == "VERSION":
             self.adapter._outbox.push("CTCPREPLY", nick, "VERSION unobot", Lane.CHANNEL)
         elif args[0] == "PING" and len(args) > 1:

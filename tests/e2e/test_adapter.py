@@ -305,3 +305,22 @@ def test_scheduler_timers_run_on_the_reactor_cancel_and_survive_errors(
     assert 0.1 <= fired[0][1] - armed < 0.5
     assert 0.2 <= fired[1][1] - armed < 0.6
     assert adapter.connected and bot.thread.is_alive()
+
+
+def test_library_handler_errors_do_not_lose_the_bot(
+    irc_server: IrcServer,
+    make_bot: MakeBot,
+    make_client: MakeClient,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """NAMES for a channel the bot is not in makes the library's tracker raise KeyError."""
+    other = unique("#other")
+    alice = make_client(irc_server)
+    alice.join(other)
+    bot = make_bot(bot_settings(irc_server))
+    bot.wait(lambda: bot.adapter.connected, 15)
+    bot.call(lambda: bot.adapter._conn.names([other]))
+    alice.privmsg(bot.adapter.nickname, "still there?")
+    bot.wait_record(lambda r: r.text == "still there?")
+    assert bot.adapter.connected and bot.thread.is_alive()
+    assert "namreply" in caplog.text  # the library's handler did raise, and was contained
