@@ -494,6 +494,10 @@ class IrcAdapter:
             self._outbox.push(
                 "PRIVMSG", cfg.nickserv_nick, f"IDENTIFY {cfg.nickserv_password}", Lane.CONTROL
             )
+        # IRCv3 (3.1 allows it after registration): who is logged in to which services account,
+        # for admin checks by account. Requested one by one: an unknown cap NAKs its whole REQ.
+        for cap in ("account-tag", "extended-join"):
+            self._outbox.push("CAP", "REQ", cap)
         for channel, key in cfg.channels.items():
             self._outbox.push("JOIN", channel, key or "")
         if self._drain_timer is not None:  # armed on the previous connection
@@ -559,7 +563,11 @@ class IrcAdapter:
         args = event.arguments
         kind = event.type
         if kind == "join":
-            record = Incoming(Kind.JOIN, nick, event.target or "", userhost=userhost)
+            # extended-join: arguments are [account or "*", realname]
+            account = args[0] if args and args[0] != "*" else self._account(event)
+            record = Incoming(
+                Kind.JOIN, nick, event.target or "", userhost=userhost, account=account
+            )
         elif kind == "part":
             record = Incoming(Kind.PART, nick, event.target or "", args[0] if args else "")
         elif kind == "quit":

@@ -79,6 +79,18 @@ class _SaslServer:
                         reply = f":srv 903 {nick} :SASL authentication successful"
                     elif line == "CAP END":
                         reply = f":srv 001 {nick} :Welcome"
+                    elif line == "CAP REQ :account-tag":
+                        reply = "CAP * ACK :account-tag"
+                    elif line == "CAP REQ :extended-join":
+                        reply = "\r\n".join(
+                            [
+                                "CAP * ACK :extended-join",
+                                ":ann!a@h JOIN #uno annacct :Ann",
+                                ":bob!b@h JOIN #uno * :Bob",
+                                "@account=annacct :ann!a@h PRIVMSG #uno :.unostop",
+                                ":bob!b@h PRIVMSG #uno :.unostop",
+                            ]
+                        )
                     if reply:
                         conn.sendall(reply.encode() + b"\r\n")
 
@@ -106,5 +118,14 @@ def test_sasl_plain_login(make_bot: MakeBot) -> None:
         time.sleep(0.3)
         assert not [line for line in fake.received if "IDENTIFY" in line]
         assert not [line for line in fake.received if line.startswith("PASS")]
+        # IRCv3 account-tag and extended-join become Incoming.account.
+        bot.wait_record(lambda r: r.nick == "bob" and r.text == ".unostop")
+        accounts = [(r.kind.value, r.nick, r.account) for r in bot.seen()]
+        assert accounts == [
+            ("join", "ann", "annacct"),
+            ("join", "bob", None),
+            ("message", "ann", "annacct"),
+            ("message", "bob", None),
+        ]
     finally:
         fake.close()
