@@ -8,15 +8,17 @@ clocks and callbacks. Everything runs on the caller's thread (the reactor's).
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from types import ModuleType
 
 from unobot.casemap import irc_eq, irc_lower
 from unobot.dispatch import Dispatcher
+from unobot.engine import HouseRules
 from unobot.render_irc import Line, render_update
 from unobot.settings import MemorySettings, SettingsStore
 from unobot.table import Table, TableConfig, Update
@@ -35,6 +37,8 @@ class BotConfig:
     """``nick!user@host`` patterns (``*`` and ``?`` wildcards) or ``$a:account`` entries."""
     channel_colors: bool = True
     """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
+    channel_rules: Mapping[str, HouseRules] = field(default_factory=dict)
+    """Rules for particular channels (keys folded with ``irc_lower``); others use ``table``."""
 
 
 @dataclass(slots=True)
@@ -174,7 +178,11 @@ class Bot:
         if key in self.tables:
             raise ValueError(f"{channel} already has a table")
         seed = self.rng.getrandbits(64)
-        table = Table(channel, nick, ident, self.scheduler.now(), self.config.table, Random(seed))
+        config = self.config.table
+        rules = self.config.channel_rules.get(key)
+        if rules is not None:
+            config = dataclasses.replace(config, rules=rules)
+        table = Table(channel, nick, ident, self.scheduler.now(), config, Random(seed))
         self.tables[key] = table
         self.publish(table, table.open_update())
         return table

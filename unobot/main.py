@@ -1,17 +1,24 @@
 """Command line: ``unobot`` / ``python unobot.py``.
 
-Until the IRC bot lands, running it with no arguments plays a seeded demo hand between random
-players and prints it, so a fresh install shows the engine working.
+With no arguments the bot runs on an embedded default: a local IRC server inside the process on
+127.0.0.1:6667, the bot in ``#uno``, stats in ``./stats.db``. ``--config FILE`` or the flags
+connect it to a real network instead. ``unobot demo`` plays a seeded demo hand in the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
 import sys
+import threading
 from random import Random
 
+from unobot import config as config_mod
 from unobot.engine import PRESETS, Game, preset
 from unobot.render import describe, hand_text
+
+log = logging.getLogger("unobot")
 
 
 def demo(players: int, preset_name: str, seed: int) -> int:
@@ -39,18 +46,89 @@ def demo(players: int, preset_name: str, seed: int) -> int:
         actions += 1
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="unobot", description="Uno for IRC channels.")
-    parser.add_argument("--players", type=int, default=4, help="demo players (2-10)")
-    parser.add_argument("--preset", default="official", choices=sorted(PRESETS))
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if not 2 <= args.players <= 10:
-        parser.error("--players must be 2 to 10")
+def start_embedded_server(host: str, port: int) -> threading.Thread:
+    """The ``irc`` package's minimal server, in a daemon thread of this process."""
+    import irc.server
+
     try:
-        demo(args.players, args.preset, args.seed)
-    except ValueError as err:
-        parser.error(str(err))
+        server = irc.server.IRCServer((host, port), irc.server.IRCClient)
+    except OSError as err:
+        raise config_mod.ConfigError(
+            f"can't listen on {host}:{port} ({err.strerror}); try --port 6668"
+        ) from None
+    thread = threading.Thread(target=server.serve_forever, name="irc-server", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_bot(settings: config_mod.Settings) -> None:
+    """Connect, join and play until interrupted."""
+    from unobot.bot import Bot
+    from unobot.irc_adapter import IrcAdapter
+    from unobot.settings import DatabaseSettings
+
+    store = DatabaseSettings(settings.database)
+    server = settings.irc.servers[0]
+    if settings.embedded:
+        start_embedded_server(server.host, server.effective_port)
+        channels = ", ".join(settings.irc.channels)
+        print(
+            f"unobot: local IRC server on {server.host}:{server.effective_port}; the bot joins "
+            f"{channels} as {settings.irc.nick}.\n"
+            f"Connect any IRC client to {server.host} port {server.effective_port} "
+            f"(e.g. `irssi -c {server.host} -p {server.effective_port}`), join {channels} "
+            "and type .uno to open a game (.unohelp lists the commands). Ctrl-C stops.",
+            flush=True,
+        )
+    holder: dict[str, Bot] = {}
+    adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
+    bot = Bot(adapter, adapter, store, settings.bot)
+    holder["bot"] = bot
+
+    def stop(signum: int, frame: object) -> None:
+        adapter.stop("unobot shutting down")
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    adapter.run()
+    store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list and args_list[0] == "demo":
+        parser = argparse.ArgumentParser(prog="unobot demo", description="Play a demo hand.")
+        parser.add_argument("--players", type=int, default=4, help="players (2-10)")
+        parser.add_argument("--preset", default="official", choices=sorted(PRESETS))
+        parser.add_argument("--seed", type=int, default=1)
+        args = parser.parse_args(args_list[1:])
+        if not 2 <= args.players <= 10:
+            parser.error("--players must be 2 to 10")
+        try:
+            demo(args.players, args.preset, args.seed)
+        except ValueError as err:
+            parser.error(str(err))
+        return
+    parser = argparse.ArgumentParser(
+        prog="unobot",
+        description="Uno for IRC channels. With no options: a local IRC server and the bot in "
+        "#uno. Subcommands: demo (a hand in the terminal).",
+    )
+    config_mod.add_arguments(parser)
+    args = parser.parse_args(args_list)
+    try:
+        settings = config_mod.load(args)
+    except config_mod.ConfigError as err:
+        print(f"unobot: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        run_bot(settings)
+    except config_mod.ConfigError as err:
+        print(f"unobot: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -1,0 +1,354 @@
+"""Complete games over real IRC servers: the whole bot (adapter + core + plugins) in a thread,
+real client connections playing by what their own NOTICEs and the channel told them.
+
+miniircd runs everywhere; ngircd where it is installed (CI installs it, see tests/run.sh).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from random import Random
+
+import pytest
+
+from tests.e2e.client import Msg, TestClient
+from tests.e2e.conftest import bot_settings, require, unique
+from tests.e2e.servers import IrcServer, start_server
+from tests.plugins.fakes import Agent, read_status, strip_codes
+from unobot.bot import Bot, BotConfig
+from unobot.casemap import irc_lower
+from unobot.irc_adapter import IrcAdapter
+from unobot.settings import MemorySettings
+from unobot.table import TableConfig
+
+GAME_SERVERS = ["miniircd", "ngircd"]
+
+
+@pytest.fixture(scope="module", params=GAME_SERVERS)
+def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
+    require(request.param)
+    srv = start_server(request.param)
+    yield srv
+    srv.cleanup()
+
+
+class RunningBot:
+    """The real bot on a real connection, its reactor in a thread."""
+
+    def __init__(self, srv: IrcServer, channel: str, table: TableConfig, seed: int) -> None:
+        self.channel = channel
+        settings = bot_settings(srv, rate=0.0, channels={channel: ""})
+        self.adapter = IrcAdapter(settings, lambda rec: self.bot.handle(rec))
+        self.bot = Bot(
+            self.adapter,
+            self.adapter,
+            MemorySettings(),
+            BotConfig(table=table),
+            rng=Random(seed),
+        )
+        self.nick = settings.nick
+        self.thread = threading.Thread(target=self.adapter.run, daemon=True, name="bot")
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while channel not in self.adapter.joined:
+            assert time.monotonic() < deadline, "bot did not join"
+            time.sleep(0.02)
+
+    def table(self):
+        return self.bot.tables.get(irc_lower(self.channel))
+
+    def stop(self) -> None:
+        self.adapter.stop("test over")
+        self.thread.join(5)
+
+
+@pytest.fixture
+def run_bot(server: IrcServer) -> Iterator[Callable[..., RunningBot]]:
+    bots: list[RunningBot] = []
+
+    def make(table: TableConfig | None = None, seed: int = 1) -> RunningBot:
+        bot = RunningBot(server, "#" + unique("uno"), table or TableConfig(), seed)
+        bots.append(bot)
+        return bot
+
+    yield make
+    for bot in bots:
+        bot.stop()
+
+
+class Player:
+    """A real client and the agent that decides from what this client received."""
+
+    def __init__(self, client: TestClient, seed: int) -> None:
+        self.client = client
+        self.agent = Agent(client.nick, Random(seed))
+        self.read = 0
+
+    def bot_lines(self, bot: str, channel: str) -> list[Msg]:
+        return [
+            m
+            for m in self.client.snapshot()
+            if m.nick == bot and m.command == "PRIVMSG" and m.target == channel
+        ]
+
+    def catch_up(self, bot: str) -> list[str]:
+        """Feed the agent the bot's new notices to this player; return them."""
+        lines = self.client.snapshot()
+        new = lines[self.read :]
+        self.read = len(lines)
+        texts = [
+            strip_codes(m.text)
+            for m in new
+            if m.nick == bot
+            and m.command == "NOTICE"
+            and irc_lower(m.target) == irc_lower(self.client.nick)
+        ]
+        for text in texts:
+            self.agent.read_notice(text)
+        return texts
+
+
+class NetGame:
+    """Drives one game over the network, one command at a time by the player to move."""
+
+    def __init__(self, bot: RunningBot, players: list[Player]) -> None:
+        self.bot = bot
+        self.players = {irc_lower(p.client.nick): p for p in players}
+        self.order = players
+        self.channel = bot.channel
+        self.drawn = False
+        self.turns = 0
+
+    def channel_text(self) -> list[str]:
+        return [strip_codes(m.text) for m in self.order[0].bot_lines(self.bot.nick, self.channel)]
+
+    def sync(self, count: int, timeout: float = 10.0) -> None:
+        """Wait until every player has received ``count`` bot lines in the channel."""
+        deadline = time.monotonic() + timeout
+        for p in self.order:
+            while len(p.bot_lines(self.bot.nick, self.channel)) < count:
+                assert time.monotonic() < deadline, f"{p.client.nick} missed channel lines"
+                time.sleep(0.01)
+        for p in self.order:
+            p.catch_up(self.bot.nick)
+
+    def command(self, player: Player, text: str, timeout: float = 10.0) -> list[str]:
+        """Send ``text`` and wait for the bot's answer; returns the notices to ``player``."""
+        before = len(player.bot_lines(self.bot.nick, self.channel))
+        seen_before = len(player.client.snapshot())
+        player.client.privmsg(self.channel, text)
+        deadline = time.monotonic() + timeout
+        drew_at = None
+        while True:
+            lines = player.bot_lines(self.bot.nick, self.channel)
+            if len(lines) > before:
+                break
+            fresh = player.client.snapshot()[seen_before:]
+            notes = [m for m in fresh if m.nick == self.bot.nick and m.command == "NOTICE"]
+            if any("Your cards" not in m.text for m in notes):
+                break  # a private reply (an error, help, counts)
+            if notes and drew_at is None:
+                drew_at = time.monotonic()
+            if drew_at is not None and time.monotonic() - drew_at > 0.4:
+                break  # only their hand: they drew a playable card and must decide
+            assert time.monotonic() < deadline, f"no answer to {text!r}"
+            time.sleep(0.01)
+        count = len(player.bot_lines(self.bot.nick, self.channel))
+        self.sync(count)
+        return [strip_codes(m.text) for m in player.client.snapshot()[seen_before:]
+                if m.nick == self.bot.nick and m.command == "NOTICE"]  # fmt: skip
+
+    def start(self) -> None:
+        first, *rest = self.order
+        self.command(first, ".uno")
+        for p in rest:
+            self.command(p, ".join")
+        self.command(first, ".deal")
+
+    def check_hands(self) -> None:
+        table = self.bot.table()
+        if table is None or table.game is None:
+            return
+        for p in self.order:
+            told = sorted(p.agent.hand, key=lambda c: c.code)
+            assert told == list(table.hand_of(p.client.nick)), p.client.nick
+
+    def over(self) -> bool:
+        return any(" wins" in t for t in self.channel_text()[-3:])
+
+    def step(self) -> None:
+        self.check_hands()
+        seen = read_status(self.channel_text())
+        assert seen is not None, self.channel_text()[-3:]
+        player = self.players[irc_lower(seen.turn)]
+        if seen.phase == "picks":
+            command = ".color g"
+        elif seen.phase == "must":
+            command = ".draw"
+        else:
+            command = player.agent.choose(seen.top, seen.color, self.drawn)
+        before = len(self.channel_text())
+        replies = self.command(player, command)
+        errors = [t for t in replies if "Your cards" not in t]
+        assert not errors, (command, errors)
+        if command.startswith((".p ", ".play")):
+            player.agent.played(command)
+        if len(self.channel_text()) > before:
+            self.turns += 1
+            self.drawn = False
+        else:
+            self.drawn = True
+
+    def play_to_end(self, max_steps: int = 3000) -> str:
+        for _ in range(max_steps):
+            if self.over():
+                return next(t for t in reversed(self.channel_text()) if " wins" in t)
+            self.step()
+        pytest.fail("game did not end")
+
+
+def make_players(server: IrcServer, count: int, channel: str) -> list[Player]:
+    players = []
+    for i in range(count):
+        client = TestClient(server.port, unique("pl"))
+        client.join(channel)
+        players.append(Player(client, seed=i))
+    return players
+
+
+@pytest.fixture
+def players_for(server: IrcServer) -> Iterator[Callable[[RunningBot, int], list[Player]]]:
+    made: list[Player] = []
+
+    def make(bot: RunningBot, count: int) -> list[Player]:
+        players = make_players(server, count, bot.channel)
+        made.extend(players)
+        return players
+
+    yield make
+    for p in made:
+        p.client.close()
+
+
+def test_complete_game_over_irc(
+    run_bot: Callable[..., RunningBot], players_for: Callable[[RunningBot, int], list[Player]]
+) -> None:
+    bot = run_bot(seed=3)
+    players = players_for(bot, 3)
+    game = NetGame(bot, players)
+    game.start()
+    winner = game.play_to_end()
+    assert re.search(r"\bwins\b", winner)
+    assert game.turns > 5
+    # Nobody's hand ever reached the channel.
+    for line in game.channel_text():
+        assert "Your cards" not in line and "You drew" not in line
+    # Every hand notice went to its own player only.
+    for p in players:
+        for m in p.client.received("NOTICE", bot.nick):
+            assert irc_lower(m.target) == irc_lower(p.client.nick)
+
+
+def test_illegal_play_is_refused_privately(
+    run_bot: Callable[..., RunningBot], players_for: Callable[[RunningBot, int], list[Player]]
+) -> None:
+    bot = run_bot(seed=5)
+    players = players_for(bot, 2)
+    game = NetGame(bot, players)
+    game.start()
+    seen = read_status(game.channel_text())
+    assert seen is not None
+    mover = game.players[irc_lower(seen.turn)]
+    other = next(p for p in players if p is not mover)
+    lines_before = len(game.channel_text())
+    # Out of turn, a card nobody has, garbage: short private replies, game unchanged.
+    for who, text in [(other, ".p r 5"), (mover, ".p q 7"), (mover, ".play x")]:
+        replies = game.command(who, text)
+        assert replies and all(len(r.encode()) < 200 for r in replies), (text, replies)
+    assert len(game.channel_text()) == lines_before
+    assert read_status(game.channel_text()) == seen
+
+
+def test_unostop_rights(
+    run_bot: Callable[..., RunningBot], players_for: Callable[[RunningBot, int], list[Player]]
+) -> None:
+    bot = run_bot(seed=7)
+    starter, other = players_for(bot, 2)
+    game = NetGame(bot, [starter, other])
+    game.start()
+    replies = game.command(other, ".unostop")
+    assert replies and bot.table() is not None
+    game.command(starter, ".unostop")
+    assert bot.table() is None
+    assert any("stopped" in t for t in game.channel_text()[-2:])
+
+
+def test_nick_change_mid_game(
+    run_bot: Callable[..., RunningBot], players_for: Callable[[RunningBot, int], list[Player]]
+) -> None:
+    bot = run_bot(seed=11)
+    players = players_for(bot, 2)
+    game = NetGame(bot, players)
+    game.start()
+    renamed = players[1]
+    new_nick = unique("renamed")
+    renamed.client.send(f"NICK {new_nick}")
+    renamed.client.wait_for(lambda m: m.command == "NICK" and m.text == new_nick)
+    deadline = time.monotonic() + 5
+    while not (bot.table() and bot.table().has(new_nick)):
+        assert time.monotonic() < deadline, "the table did not follow the nick change"
+        time.sleep(0.02)
+    old = irc_lower(renamed.client.nick)
+    renamed.client.nick = new_nick
+    renamed.agent.nick = new_nick
+    game.players[irc_lower(new_nick)] = game.players.pop(old)
+    game.play_to_end()
+
+
+def test_player_quitting_mid_game(
+    run_bot: Callable[..., RunningBot], players_for: Callable[[RunningBot, int], list[Player]]
+) -> None:
+    bot = run_bot(TableConfig(grace=0.5), seed=13)
+    players = players_for(bot, 3)
+    game = NetGame(bot, players)
+    game.start()
+    leaver = players[2]
+    leaver.client.close()
+    game.order.remove(leaver)
+    del game.players[irc_lower(leaver.client.nick)]
+    observer = players[0]
+    observer.client.wait_for(
+        lambda m: m.nick == bot.nick and "is out" in strip_codes(m.text), timeout=10
+    )
+    table = bot.table()
+    assert table is not None and not table.has(leaver.client.nick)
+    game.sync(len(observer.bot_lines(bot.nick, bot.channel)))
+    game.play_to_end()
+
+
+def test_turn_timer_fires(
+    run_bot: Callable[..., RunningBot], players_for: Callable[[RunningBot, int], list[Player]]
+) -> None:
+    bot = run_bot(TableConfig(turn_timeout=1.0, turn_warning=0.5), seed=17)
+    players = players_for(bot, 3)
+    game = NetGame(bot, players)
+    game.start()
+    seen = read_status(game.channel_text())
+    assert seen is not None
+    idle = seen.turn
+    watcher = players[0].client
+    watcher.wait_for(lambda m: m.nick == bot.nick and "time" in strip_codes(m.text), timeout=5)
+    watcher.wait_for(
+        lambda m: m.nick == bot.nick and "ran out of time" in strip_codes(m.text), timeout=5
+    )
+    # the turn moved on from the idle player
+    deadline = time.monotonic() + 5
+    while True:
+        after = read_status(game.channel_text())
+        if after is not None and irc_lower(after.turn) != irc_lower(idle):
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.05)

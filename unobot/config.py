@@ -1,0 +1,204 @@
+"""Settings: a TOML file and command-line flags -> typed values, with one clear error message.
+
+Flags override the file; with neither, the embedded default runs (a local IRC server inside the
+process, channel ``#uno``, ``./stats.db``). ``unobot.toml.example`` documents every key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from unobot.bot import BotConfig
+from unobot.engine import preset
+from unobot.irc_adapter import IrcSettings, ServerSettings
+from unobot.table import TableConfig
+
+__all__ = ["ConfigError", "Settings", "add_arguments", "load"]
+
+DEFAULT_DATABASE = "sqlite:///stats.db"
+
+
+class ConfigError(ValueError):
+    """A setting that can't be used; the message names it and says what is expected."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    irc: IrcSettings
+    bot: BotConfig
+    database: str = DEFAULT_DATABASE
+    embedded: bool = False
+    """Run the bundled local IRC server on the first server's host and port."""
+    log_level: str = "INFO"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that mirror the config file (the file's values are the defaults)."""
+    parser.add_argument("--config", metavar="FILE", help="TOML settings (see unobot.toml.example)")
+    parser.add_argument("--server", metavar="HOST", help="IRC server to connect to")
+    parser.add_argument("--port", type=int, metavar="N", help="port (6667, or 6697 with --tls)")
+    parser.add_argument("--tls", action="store_true", default=None, help="connect with TLS")
+    parser.add_argument(
+        "--insecure", action="store_true", default=None, help="accept any TLS certificate"
+    )
+    parser.add_argument("--nick", help="the bot's nick (default unobot)")
+    parser.add_argument(
+        "--channel", action="append", metavar="'#CHAN'", help="channel to join (repeatable)"
+    )
+    parser.add_argument("--database", metavar="URL", help=f"stats store ({DEFAULT_DATABASE})")
+    parser.add_argument("--preset", help="default rules preset for new tables")
+    parser.add_argument(
+        "--send-rate",
+        type=float,
+        metavar="LINES_PER_SECOND",
+        help="outbound lines per second after a burst of 4 (0 = unlimited, local servers only)",
+    )
+    parser.add_argument("--log-level", default=None, help="DEBUG, INFO, WARNING (default INFO)")
+
+
+def load(args: argparse.Namespace) -> Settings:
+    """Settings from ``args.config`` (if any) overridden by the flags. Raises ConfigError."""
+    data: dict[str, Any] = {}
+    if args.config:
+        path = Path(args.config)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"no config file {path}") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"can't read {path}: {err}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{path} is not valid TOML: {err}") from None
+    try:
+        return _build(data, args)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, KeyError) as err:
+        raise ConfigError(str(err)) from None
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table of settings")
+    return value
+
+
+def _typed(section: str, values: dict[str, Any], key: str, kind: type, default: Any) -> Any:
+    value = values.get(key, default)
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if value is not None and not isinstance(value, kind):
+        raise ConfigError(f"{section}.{key} must be {kind.__name__}, not {value!r}")
+    return value
+
+
+def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
+    known = {"irc", "bot", "stats", "log"}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"unknown section(s) {sorted(unknown)}; known: {sorted(known)}")
+    irc_cfg = _section(data, "irc")
+    bot_cfg = _section(data, "bot")
+    stats_cfg = _section(data, "stats")
+
+    servers = [_server(i, s) for i, s in enumerate(irc_cfg.get("servers", []))]
+    embedded = not servers and not args.server
+    if args.server or args.port or args.tls or args.insecure:
+        base = servers[0] if servers else ServerSettings(host="127.0.0.1")
+        servers = [
+            dataclasses.replace(
+                base,
+                host=args.server or base.host,
+                port=args.port if args.port is not None else base.port,
+                tls=bool(args.tls) or base.tls,
+                tls_verify=base.tls_verify and not args.insecure,
+            ),
+            *servers[1:],
+        ]
+    if not servers:
+        servers = [ServerSettings(host="127.0.0.1", port=6667)]
+    if embedded and args.port:
+        servers = [dataclasses.replace(servers[0], port=args.port)]
+
+    channels = irc_cfg.get("channels", {"#uno": ""})
+    if isinstance(channels, list):
+        channels = {str(c): "" for c in channels}
+    if not isinstance(channels, dict):
+        raise ConfigError("irc.channels must be a table of channel = key")
+    if args.channel:
+        channels = {c: channels.get(c, "") for c in args.channel}
+    for name in channels:
+        if not name or name[0] not in "#&+!" or any(ch in name for ch in " ,\x07\r\n\0"):
+            raise ConfigError(f"{name!r} is not a channel name (e.g. '#uno')")
+
+    rate = _typed("irc", irc_cfg, "send_rate", float, 1.0)
+    if args.send_rate is not None:
+        rate = args.send_rate
+    if rate is None or rate < 0:
+        raise ConfigError("send rate must be 0 (unlimited) or more lines per second")
+    burst = _typed("irc", irc_cfg, "send_burst", int, 4)
+    if burst < 1:
+        raise ConfigError("irc.send_burst must be at least 1")
+
+    nick = args.nick or _typed("irc", irc_cfg, "nick", str, "unobot")
+    irc = IrcSettings(
+        servers=tuple(servers),
+        nick=nick,
+        alt_nicks=tuple(_typed("irc", irc_cfg, "alt_nicks", list, [])),
+        username=_typed("irc", irc_cfg, "username", str, None),
+        realname=_typed("irc", irc_cfg, "realname", str, "unobot - Uno for IRC"),
+        channels={str(k): str(v) for k, v in channels.items()},
+        sasl_login=_typed("irc", irc_cfg, "sasl_login", str, None),
+        sasl_password=_typed("irc", irc_cfg, "sasl_password", str, None),
+        nickserv_password=_typed("irc", irc_cfg, "nickserv_password", str, None),
+        burst=burst,
+        rate=rate,
+    )
+
+    preset_name = args.preset or _typed("bot", bot_cfg, "preset", str, "irc-classic")
+    rules = preset(preset_name)
+    table = TableConfig(
+        rules=rules,
+        turn_timeout=_typed("bot", bot_cfg, "turn_timeout", float, 120.0),
+        grace=_typed("bot", bot_cfg, "grace", float, 60.0),
+        lobby_timeout=_typed("bot", bot_cfg, "lobby_timeout", float, 60.0),
+        idle_stop=_typed("bot", bot_cfg, "idle_stop", float, 300.0),
+    )
+    if table.turn_timeout < 10:
+        raise ConfigError("bot.turn_timeout must be at least 10 seconds")
+    prefix = _typed("bot", bot_cfg, "prefix", str, ".")
+    if len(prefix) != 1 or prefix.isalnum() or prefix.isspace():
+        raise ConfigError("bot.prefix must be one punctuation character, e.g. '.' or '!'")
+    per_channel = _typed("bot", bot_cfg, "channel_presets", dict, {})
+    channel_rules = {str(c).lower(): preset(str(p)) for c, p in per_channel.items()}
+    bot = BotConfig(
+        prefix=prefix,
+        table=table,
+        admins=frozenset(str(a) for a in _typed("bot", bot_cfg, "admins", list, [])),
+        channel_rules=channel_rules,
+    )
+    database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
+    level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError("log level is DEBUG, INFO, WARNING or ERROR")
+    return Settings(irc, bot, database, embedded, level)
+
+
+def _server(index: int, raw: Any) -> ServerSettings:
+    where = f"irc.servers[{index}]"
+    if not isinstance(raw, dict) or "host" not in raw:
+        raise ConfigError(f'{where} needs at least host = "irc.example.net"')
+    allowed = {f.name for f in dataclasses.fields(ServerSettings)}
+    unknown = set(raw) - allowed
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(allowed)}")
+    port = raw.get("port", 0)
+    if not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ConfigError(f"{where}.port must be a port number")
+    return ServerSettings(**raw)
