@@ -1,0 +1,122 @@
+"""Settings from TOML and flags: defaults, overrides, and one clear message for bad input."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from unobot.config import ConfigError, add_arguments, load
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "unobot.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_no_settings_means_the_embedded_default() -> None:
+    settings = load(parse())
+    assert settings.embedded
+    assert settings.irc.servers[0].host == "127.0.0.1"
+    assert settings.irc.servers[0].effective_port == 6667
+    assert dict(settings.irc.channels) == {"#uno": ""}
+    assert settings.database == "sqlite:///stats.db"
+    assert settings.bot.table.rules.name == "irc-classic"
+
+
+def test_the_example_config_loads() -> None:
+    settings = load(parse("--config", str(ROOT / "unobot.toml.example")))
+    assert not settings.embedded
+    server = settings.irc.servers[0]
+    assert (server.host, server.effective_port, server.tls, server.tls_verify) == (
+        "irc.example.net", 6697, True, True,
+    )  # fmt: skip
+    assert settings.irc.alt_nicks == ("unobot_", "unobot2")
+    assert settings.irc.burst == 4 and settings.irc.rate == 1.0
+    assert "$a:alice" in settings.bot.admins
+
+
+def test_flags_override_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, '[irc]\nnick = "filebot"\n[[irc.servers]]\nhost = "a.example"\n')
+    settings = load(
+        parse(
+            "--config", path, "--server", "b.example", "--port", "7000", "--tls", "--insecure",
+            "--nick", "flagbot", "--channel", "#one", "--channel", "#two",
+            "--database", "sqlite:///x.db", "--preset", "official", "--send-rate", "0",
+        )
+    )  # fmt: skip
+    server = settings.irc.servers[0]
+    assert (server.host, server.port, server.tls, server.tls_verify) == (
+        "b.example",
+        7000,
+        True,
+        False,
+    )
+    assert settings.irc.nick == "flagbot"
+    assert list(settings.irc.channels) == ["#one", "#two"]
+    assert settings.database == "sqlite:///x.db"
+    assert settings.bot.table.rules.name == "official"
+    assert settings.irc.rate == 0
+
+
+def test_channel_keys_and_per_channel_presets(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[irc.channels]\n"#a" = ""\n"#b" = "sekrit"\n'
+        '[bot.channel_presets]\n"#B" = "ocuk-tournament"\n',
+    )
+    settings = load(parse("--config", path))
+    assert dict(settings.irc.channels) == {"#a": "", "#b": "sekrit"}
+    assert settings.bot.channel_rules["#b"].name == "ocuk-tournament"
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "message"),
+    [
+        ("[irc\n", (), "not valid TOML"),
+        ("[irc]\nnick = 5\n", (), "irc.nick must be str"),
+        ("[bogus]\n", (), "unknown section"),
+        ("[[irc.servers]]\nport = 1\n", (), "needs at least host"),
+        ('[[irc.servers]]\nhost = "x"\ncolour = 1\n', (), "unknown key"),
+        ('[[irc.servers]]\nhost = "x"\nport = 99999\n', (), "port must be a port number"),
+        ("", ("--channel", "uno"), "is not a channel name"),
+        ("", ("--preset", "speedy"), "no preset 'speedy'"),
+        ("", ("--send-rate", "-1"), "send rate"),
+        ('[bot]\nprefix = "ab"\n', (), "bot.prefix"),
+        ("[bot]\nturn_timeout = 1\n", (), "turn_timeout"),
+    ],
+)
+def test_bad_settings_give_one_clear_message(
+    tmp_path: Path, text: str, flags: tuple[str, ...], message: str
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=message):
+        load(parse("--config", path, *flags))
+
+
+def test_missing_file_and_cli_exit_cleanly(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no config file"):
+        load(parse("--config", str(tmp_path / "nope.toml")))
+    bad = write(tmp_path, "[irc]\nnick = [\n")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "unobot.py"), "--config", bad],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("unobot: ") and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
