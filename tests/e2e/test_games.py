@@ -38,9 +38,11 @@ def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
 class RunningBot:
     """The real bot on a real connection, its reactor in a thread."""
 
-    def __init__(self, srv: IrcServer, channel: str, table: TableConfig, seed: int) -> None:
+    def __init__(
+        self, srv: IrcServer, channel: str, table: TableConfig, seed: int, **irc: object
+    ) -> None:
         self.channel = channel
-        settings = bot_settings(srv, rate=0.0, channels={channel: ""})
+        settings = bot_settings(srv, **{"rate": 0.0, "channels": {channel: ""}, **irc})
         self.adapter = IrcAdapter(settings, lambda rec: self.bot.handle(rec))
         self.bot = Bot(
             self.adapter,
@@ -107,14 +109,17 @@ class Player:
             and irc_lower(m.target) == irc_lower(self.client.nick)
         ]
         for text in texts:
-            self.agent.read_notice(text)
+            self.agent.read_notice(text.split(" | Cards:")[0])  # .cards adds the counts
         return texts
 
 
 class NetGame:
     """Drives one game over the network, one command at a time by the player to move."""
 
-    def __init__(self, bot: RunningBot, players: list[Player]) -> None:
+    def __init__(self, bot: RunningBot, players: list[Player], quiet: float = 0.4) -> None:
+        self.quiet = quiet
+        """How long a hand notice with no channel line means "drew a playable card": longer
+        for a rate-limited bot, whose channel line queues behind the notices."""
         self.bot = bot
         self.players = {irc_lower(p.client.nick): p for p in players}
         self.order = players
@@ -135,7 +140,7 @@ class NetGame:
         for p in self.order:
             p.catch_up(self.bot.nick)
 
-    def command(self, player: Player, text: str, timeout: float = 10.0) -> list[str]:
+    def command(self, player: Player, text: str, timeout: float = 30.0) -> list[str]:
         """Send ``text`` and wait for the bot's answer; returns the notices to ``player``."""
         before = len(player.bot_lines(self.bot.nick, self.channel))
         seen_before = len(player.client.snapshot())
@@ -152,7 +157,7 @@ class NetGame:
                 break  # a private reply (an error, help, counts)
             if notes and drew_at is None:
                 drew_at = time.monotonic()
-            if drew_at is not None and time.monotonic() - drew_at > 0.4:
+            if drew_at is not None and time.monotonic() - drew_at > self.quiet:
                 break  # only their hand: they drew a playable card and must decide
             assert time.monotonic() < deadline, f"no answer to {text!r}"
             time.sleep(0.01)
