@@ -11,6 +11,7 @@ import sys
 import time
 from random import Random
 
+from unobot.cards import COMPILED
 from unobot.engine import PRESETS, Game, HouseRules, preset
 
 
@@ -31,18 +32,31 @@ def play_random_game(players: int, rules: HouseRules, rng: Random) -> int:
     return actions
 
 
-def bench_engine(args: argparse.Namespace) -> None:
-    rules = preset(args.preset)
-    rng = Random(args.seed)
+def _time_games(players: int, rules: HouseRules, games: int, seed: int) -> tuple[float, int]:
+    """Seconds and actions for ``games`` random games, after a warm-up outside the timing."""
+    rng = Random(seed)
     # Warm up the legal-action cache and the interpreter's specialisations.
-    for _ in range(min(200, args.games)):
-        play_random_game(args.players, rules, rng)
-    rng = Random(args.seed)
+    for _ in range(min(200, games)):
+        play_random_game(players, rules, rng)
+    rng = Random(seed)
     actions = 0
     start = time.perf_counter()
-    for _ in range(args.games):
-        actions += play_random_game(args.players, rules, rng)
-    elapsed = time.perf_counter() - start
+    for _ in range(games):
+        actions += play_random_game(players, rules, rng)
+    return time.perf_counter() - start, actions
+
+
+def bench_engine(args: argparse.Namespace) -> None:
+    rules = preset(args.preset)
+    print(f"engine build: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
+    if args.all_presets:
+        # Other presets differ in game length and rule paths (stacking, draw until playable...).
+        games = max(1, args.games // 10)
+        for name in sorted(PRESETS):
+            if name != args.preset:
+                secs, acts = _time_games(args.players, preset(name), games, args.seed)
+                print(f"  {name}: {games / secs:.0f} games/s, {acts / games:.1f} actions/game")
+    elapsed, actions = _time_games(args.players, rules, args.games, args.seed)
     print(f"preset: {rules.name}, players: {args.players}, games: {args.games}, seed: {args.seed}")
     print(f"actions per game: {actions / args.games:.1f}")
     print(f"microseconds per action: {elapsed / actions * 1e6:.2f}")
@@ -78,6 +92,9 @@ def main(argv: list[str] | None = None) -> None:
     eng.add_argument("--games", type=int, default=20_000)
     eng.add_argument("--preset", default="official", choices=sorted(PRESETS))
     eng.add_argument("--seed", type=int, default=1)
+    eng.add_argument(
+        "--all-presets", action="store_true", help="also time the other presets (games/10 each)"
+    )
     eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
     eng.set_defaults(run=bench_engine)
     args = parser.parse_args(argv)

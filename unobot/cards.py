@@ -12,11 +12,12 @@ forms players type after ``.play`` (``b 9``, ``r s``, ``g r``, ``r +2``, ``w g``
 
 from __future__ import annotations
 
+import os
 import re
 from enum import IntEnum
 from operator import itemgetter
 from random import Random
-from typing import ClassVar
+from typing import ClassVar, Final
 
 __all__ = [
     "CARDS",
@@ -29,6 +30,37 @@ __all__ = [
     "parse_play",
     "shuffle",
 ]
+
+# --- compiled or pure ------------------------------------------------------------------------
+# ``pip install`` compiles this module and the engine's hot modules (actions, events, game) with
+# mypyc when it can (see setup.py); the .py files stay and are the reference. Python imports a
+# compiled module in preference to its source, and mypyc's modules cannot hand over to their
+# source once loaded, so a compiled build that no longer matches the sources must not load at
+# all: running stale code silently would be far worse than a clear error.
+
+COMPILED_MODULES = ("unobot.cards", "unobot.engine.actions", "unobot.engine.events",
+                    "unobot.engine.game")  # fmt: skip
+"""The modules setup.py compiles: all of them run compiled, or none does."""
+
+
+def _check_compiled_build() -> None:
+    """Raise ImportError if a source is newer than its compiled module, or UNOBOT_PURE is set."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    redo = "reinstall (pip install -e .), or with UNOBOT_PURE=1 for pure Python"
+    if os.environ.get("UNOBOT_PURE", "") not in ("", "0"):
+        raise ImportError(f"UNOBOT_PURE is set but the engine is installed compiled: {redo}")
+    for name in COMPILED_MODULES:
+        stem = os.path.join(root, *name.split("."))
+        folder, base = os.path.split(stem)
+        for entry in os.listdir(folder):
+            if entry.startswith(base + ".") and entry.endswith((".so", ".pyd")):
+                built = os.path.getmtime(os.path.join(folder, entry))
+                if os.path.exists(stem + ".py") and os.path.getmtime(stem + ".py") > built:
+                    raise ImportError(f"{stem}.py changed after it was compiled: {redo}")
+
+
+if not __file__.endswith(".py"):
+    _check_compiled_build()
 
 
 class CardParseError(ValueError):
@@ -101,38 +133,34 @@ class Card:
 
     _interned: ClassVar[dict[tuple[Color | None, Rank], Card]] = {}
 
-    code: int
-    bit: int
+    code: Final[int]
+    bit: Final[int]
     """``1 << code``: hands keep a bitmask of the distinct cards they hold."""
-    key: int
-    color: Color | None
-    rank: Rank
-    points: int
-    is_wild: bool
-    draw: int
-    text: str
+    key: Final[int]
+    color: Final[Color | None]
+    rank: Final[Rank]
+    points: Final[int]
+    is_wild: Final[bool]
+    draw: Final[int]
+    text: Final[str]
 
     def __init__(self, color: Color | None, rank: Rank, code: int) -> None:
-        setter = object.__setattr__
-        setter(self, "color", color)
-        setter(self, "rank", rank)
-        setter(self, "code", code)
-        setter(self, "bit", 1 << code)
+        # Final attributes are read-only in the compiled class; in pure Python the guard
+        # installed after the interned cards exist (below) refuses changes.
+        self.color = color
+        self.rank = rank
+        self.code = code
+        self.bit = 1 << code
         # Index of (colour, rank) in the engine's playability table; wilds get theirs on play.
-        setter(self, "key", -1 if color is None else color * 16 + rank)
-        setter(self, "points", _POINTS.get(rank, int(rank)))
-        setter(self, "is_wild", rank >= Rank.WILD)
-        setter(self, "draw", {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}.get(rank, 0))
+        self.key = -1 if color is None else color * 16 + rank
+        self.points = _POINTS.get(rank, int(rank))
+        self.is_wild = rank >= Rank.WILD
+        self.draw = {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}.get(rank, 0)
         if color is None:
-            setter(self, "text", "W" if rank is Rank.WILD else "WD4")
+            text = "W" if rank is Rank.WILD else "WD4"
         else:
-            setter(self, "text", color.letter + _RANK_TEXT.get(rank, str(int(rank))))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Card is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Card is immutable")
+            text = color.letter + _RANK_TEXT.get(rank, str(int(rank)))
+        self.text = text
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
         # Unpickling (e.g. in arena worker processes) must give back the interned instance.
@@ -184,6 +212,20 @@ def _build_cards() -> tuple[Card, ...]:
 
 CARDS: tuple[Card, ...] = _build_cards()
 """All 54 distinct cards, indexed by ``Card.code``."""
+
+COMPILED: bool = not __file__.endswith(".py")
+"""True when the mypyc-compiled engine modules are running (see setup.py)."""
+
+
+def _refuse_change(self: Card, name: str, *value: object) -> None:
+    raise AttributeError("Card is immutable")
+
+
+if not COMPILED:
+    # Pure Python only: the compiled class enforces its Final attributes itself (and may not
+    # be patched). Installed once the interned cards are built, since __init__ assigns.
+    setattr(Card, "__setattr__", _refuse_change)  # noqa: B010
+    setattr(Card, "__delattr__", _refuse_change)  # noqa: B010
 
 
 def _card_by_code(code: int) -> Card:

@@ -215,6 +215,7 @@ Event = (
     | UnoCalled
     | UnoCaught
     | ChallengeResolved
+    | SeatRemoved
     | HandEnded
     | MatchEnded
 )

@@ -124,7 +124,7 @@ def _build_legal(key: int) -> tuple[Action, ...]:
     cards = key & _CARDS_MASK
     while cards:
         low = cards & -cards
-        out.extend(acts[low.bit_length() - 1])
+        out.extend(acts[low.bit_length() - 1])  # type: ignore[arg-type]
         cards ^= low
     if key & _DRAW_FLAG:
         out.append(_DRAW)
@@ -141,6 +141,42 @@ def _build_legal(key: int) -> tuple[Action, ...]:
     return result
 
 
+# Every attribute of a Game, for __slots__ and copy(). (mypyc, which may compile this module, does
+# not let code read a native class's __slots__, so the names live here.)
+_FIELDS = (
+    "_after",
+    "_armed",
+    "_bluff",
+    "_counts",
+    "_key",
+    "_manual",
+    "_masks",
+    "_mode",
+    "_must_drawn",
+    "_next_turn_window",
+    "_pending_d2",
+    "_pending_wd4",
+    "_sizes",
+    "_voluntary",
+    "color",
+    "current",
+    "dealer",
+    "direction",
+    "discard",
+    "draw_pile",
+    "drawn",
+    "exposed",
+    "n",
+    "outcome",
+    "pending",
+    "phase",
+    "rng",
+    "rules",
+    "wd4_guilty",
+    "wd4_offender",
+)
+
+
 class Game:
     """The state of one hand and the only way to change it (``apply``).
 
@@ -148,38 +184,7 @@ class Game:
     Attributes are public for reading (renderers, bots, tests) and must not be changed directly.
     """
 
-    __slots__ = (
-        "_after",
-        "_armed",
-        "_bluff",
-        "_counts",
-        "_key",
-        "_manual",
-        "_masks",
-        "_mode",
-        "_must_drawn",
-        "_next_turn_window",
-        "_pending_d2",
-        "_pending_wd4",
-        "_sizes",
-        "_voluntary",
-        "color",
-        "current",
-        "dealer",
-        "direction",
-        "discard",
-        "draw_pile",
-        "drawn",
-        "exposed",
-        "n",
-        "outcome",
-        "pending",
-        "phase",
-        "rng",
-        "rules",
-        "wd4_guilty",
-        "wd4_offender",
-    )
+    __slots__ = _FIELDS
 
     rules: HouseRules
     rng: Random
@@ -388,7 +393,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy sharing only the immutable rules and the rng object."""
         new = Game.__new__(Game)
-        for name in Game.__slots__:
+        for name in _FIELDS:
             setattr(new, name, getattr(self, name))
         new._counts = [list(c) for c in self._counts]
         new._sizes = list(self._sizes)
@@ -554,7 +559,7 @@ class Game:
                     if not held:
                         self._masks[seat] = mask ^ bit
                     self.discard.append(card)
-                    color = self.color = card.color
+                    color = self.color = card.color  # type: ignore[assignment]
                     self._key = card.key
                     self.exposed = -1
                     self.current = (seat + self.direction) % self.n
