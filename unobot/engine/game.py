@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import IntEnum
 from random import Random
-from typing import Any
+from typing import Any, Final
 
 from unobot.cards import CARDS, Card, Color, Rank, full_deck, shuffle
 from unobot.engine import errors
@@ -71,21 +71,34 @@ class Phase(IntEnum):
     OVER = 4
 
 
-_PLAY, _DRAWN, _PENDING, _CHOOSE, _OVER = Phase
-_SKIP, _REVERSE, _DRAW_TWO, _WILD, _WD4 = (
-    Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.WILD, Rank.WILD_DRAW_FOUR,
-)  # fmt: skip
-_COLORS = tuple(Color)
+# Module constants are Final so that mypyc (setup.py) compiles them to C statics rather than a
+# dict lookup per use; in pure Python the annotation changes nothing.
+_PLAY: Final = Phase.PLAY
+_DRAWN: Final = Phase.DRAWN
+_PENDING: Final = Phase.PENDING
+_CHOOSE: Final = Phase.CHOOSE_COLOR
+_OVER: Final = Phase.OVER
+_SKIP: Final = Rank.SKIP
+_REVERSE: Final = Rank.REVERSE
+_DRAW_TWO: Final = Rank.DRAW_TWO
+_WILD: Final = Rank.WILD
+_WD4: Final = Rank.WILD_DRAW_FOUR
+_COLORS: Final = tuple(Color)
 
 # Cached action values: legal_actions allocates no actions.
-_PLAY_ACT = tuple(Play(c) if not c.is_wild else None for c in CARDS)
-_PLAY_UNO = tuple(Play(c, uno=True) if not c.is_wild else None for c in CARDS)
-_WILD_ACTS = {c.code: tuple(Play(c, col) for col in _COLORS) for c in CARDS if c.is_wild}
-_WILD_UNO = {c.code: tuple(Play(c, col, True) for col in _COLORS) for c in CARDS if c.is_wild}
-_DRAW, _PASS, _CHALLENGE, _CALL = Draw(), Pass(), Challenge(), CallUno()
-_CATCH = tuple(Catch(i) for i in range(10))
-_CHOOSE_ACTS = tuple(ChooseColor(col) for col in _COLORS)
-_WD4_BIT = Card.of(None, _WD4).bit
+_PLAY_ACT: Final = tuple(Play(c) if not c.is_wild else None for c in CARDS)
+_PLAY_UNO: Final = tuple(Play(c, uno=True) if not c.is_wild else None for c in CARDS)
+_WILD_ACTS: Final = {c.code: tuple(Play(c, col) for col in _COLORS) for c in CARDS if c.is_wild}
+_WILD_UNO: Final = {
+    c.code: tuple(Play(c, col, True) for col in _COLORS) for c in CARDS if c.is_wild
+}
+_DRAW: Final = Draw()
+_PASS: Final = Pass()
+_CHALLENGE: Final = Challenge()
+_CALL: Final = CallUno()
+_CATCH: Final = tuple(Catch(i) for i in range(10))
+_CHOOSE_ACTS: Final = tuple(ChooseColor(col) for col in _COLORS)
+_WD4_BIT: Final = Card.of(None, _WD4).bit
 
 
 def _key(color: Color, rank: Rank) -> int:
@@ -93,29 +106,32 @@ def _key(color: Color, rank: Rank) -> int:
 
 
 # _PLAYABLE[_key(colour in force, rank on top)]: bitmask of the cards that may be played on it.
-_PLAYABLE = [0] * 64
+_PLAYABLE: Final = [0] * 64
 for _col in _COLORS:
     for _rank in Rank:
         _PLAYABLE[_key(_col, _rank)] = sum(
             c.bit for c in CARDS if c.is_wild or c.color is _col or c.rank is _rank
         )
-_COLOR_MASK = tuple(sum(c.bit for c in CARDS if c.color is col) for col in _COLORS)
+_COLOR_MASK: Final = tuple(sum(c.bit for c in CARDS if c.color is col) for col in _COLORS)
 
 # legal_actions for the PLAY and DRAWN phases is a pure function of a small key (which distinct
 # cards are playable, plus a few flags), so results are cached: a hand rarely has a new key.
-_UNO_FLAG, _DRAW_FLAG, _PASS_FLAG, _CALL_FLAG = 1 << 54, 1 << 55, 1 << 56, 1 << 57
-_CATCH_SHIFT = 58
-_CARDS_MASK = (1 << 54) - 1
-_LEGAL_CACHE: dict[int, tuple[Action, ...]] = {}
+_UNO_FLAG: Final = 1 << 54
+_DRAW_FLAG: Final = 1 << 55
+_PASS_FLAG: Final = 1 << 56
+_CALL_FLAG: Final = 1 << 57
+_CATCH_SHIFT: Final = 58
+_CARDS_MASK: Final = (1 << 54) - 1
+_LEGAL_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
 # Per card code: its plays, and its plays with and without an UNO call.
-_ACTS = tuple(_WILD_ACTS[c.code] if c.is_wild else (_PLAY_ACT[c.code],) for c in CARDS)
-_ACTS_UNO = tuple(
+_ACTS: Final = tuple(_WILD_ACTS[c.code] if c.is_wild else (_PLAY_ACT[c.code],) for c in CARDS)
+_ACTS_UNO: Final = tuple(
     (*_WILD_ACTS[c.code], *_WILD_UNO[c.code])
     if c.is_wild
     else (_PLAY_ACT[c.code], _PLAY_UNO[c.code])
     for c in CARDS
 )
-_LEGAL_CACHE_MAX = 100_000
+_LEGAL_CACHE_MAX: Final = 100_000
 
 
 def _build_legal(key: int) -> tuple[Action, ...]:
@@ -143,7 +159,7 @@ def _build_legal(key: int) -> tuple[Action, ...]:
 
 # Every attribute of a Game, for __slots__ and copy(). (mypyc, which may compile this module, does
 # not let code read a native class's __slots__, so the names live here.)
-_FIELDS = (
+_FIELDS: Final = (
     "_after",
     "_armed",
     "_bluff",
@@ -1007,7 +1023,7 @@ class Game:
         return "Draw Two or WD4"
 
 
-_TURN_ACTIONS: dict[type, Callable[[Game, int, Any, list[Event]], None]] = {
+_TURN_ACTIONS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
     Play: Game._play,
     Draw: Game._draw_action,
     Pass: Game._pass,
