@@ -115,12 +115,9 @@ def cards(ctx: Context) -> None:
     fmt = Cards(ctx.bot.colors_for(table)(ctx.nick))
     counts = ", ".join(f"{nick} {n}" for nick, n in status.counts)
     public = f"Cards: {counts}. {status_text(status, fmt, ctx.prefix)}"
-    if table.has(ctx.nick):
-        mine = hand_lines(HandNotice(table.hand_of(ctx.nick)), fmt)
-        lines = fit(f"{' '.join(mine)} | {public}")
-    else:
-        lines = fit(public)
-    for line in lines:
+    # The hand in lines of its own (split only between cards), then the table's counts.
+    lines = hand_lines(HandNotice(table.hand_of(ctx.nick)), fmt) if table.has(ctx.nick) else []
+    for line in [*lines, *fit(public)]:
         ctx.reply(line)
 
 

@@ -138,10 +138,10 @@ def test_unexpected_errors_are_logged_and_answered_with_an_apology(
 def test_cards_and_top_are_private() -> None:
     h, _ = dealt()
     out = h.say("bob", ".cards")
-    assert len(out) == 1 and out[0].kind == "notice" and out[0].target == "bob"
-    text = strip_codes(out[0].text)
-    assert text.startswith("Your cards (7): ")
-    assert "Cards: alice 7, bob 7, carol 7." in text and "Top: " in text
+    assert len(out) == 2 and all(s.kind == "notice" and s.target == "bob" for s in out)
+    hand, counts = (strip_codes(s.text) for s in out)
+    assert hand.startswith("Your cards (7): ") and "|" not in hand
+    assert counts.startswith("Cards: alice 7, bob 7, carol 7.") and "Top: " in counts
     out = h.pm("carol", ".top")
     assert out[0].kind == "notice" and strip_codes(out[0].text).startswith("Top: ")
     # a spectator gets the counts but no hand
