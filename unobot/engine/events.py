@@ -39,6 +39,12 @@ __all__ = [
 ]
 
 
+# The events created on every move spell out their __init__ (init=False): mypyc compiles a
+# written __init__ to C but leaves a dataclass-generated one as Python bytecode, five times
+# slower. Each must take exactly the dataclass fields, in order, with the same defaults
+# (tests/engine/test_build_mode.py checks); eq, repr, replace() and fields() are unchanged.
+
+
 class DrawReason(Enum):
     DEAL = "deal"
     DRAW = "draw"
@@ -82,7 +88,7 @@ class StartCardReplaced:
     """The card that may not start the pile; it went back into the deck."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CardPlayed:
     seat: int
     card: Card
@@ -90,13 +96,24 @@ class CardPlayed:
     """The colour in force after the card (the chosen one for a wild)."""
     cards_left: int
 
+    def __init__(self, seat: int, card: Card, color: Color, cards_left: int) -> None:
+        self.seat = seat
+        self.card = card
+        self.color = color
+        self.cards_left = cards_left
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class CardsDrawn:
     seat: int
     cards: tuple[Card, ...]
     """Secret to everyone but ``seat``: render publicly as ``len(cards)``."""
     reason: DrawReason
+
+    def __init__(self, seat: int, cards: tuple[Card, ...], reason: DrawReason) -> None:
+        self.seat = seat
+        self.cards = cards
+        self.reason = reason
 
 
 @dataclass(slots=True)
@@ -106,15 +123,21 @@ class Reshuffled:
     cards: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Skipped:
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Reversed:
     direction: int
     """+1 for seat order, -1 for the other way."""
+
+    def __init__(self, direction: int) -> None:
+        self.direction = direction
 
 
 @dataclass(slots=True)
@@ -123,9 +146,12 @@ class ColorChosen:
     color: Color
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TurnPassed:
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
 @dataclass(slots=True)
@@ -136,11 +162,15 @@ class DrawPending:
     total: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class UnoCalled:
     seat: int
     automatic: bool = False
     """Called by the engine (``UnoCall.AUTO``)."""
+
+    def __init__(self, seat: int, automatic: bool = False) -> None:
+        self.seat = seat
+        self.automatic = automatic
 
 
 @dataclass(slots=True)
