@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from unobot.casemap import irc_eq, irc_lower
 from unobot.dispatch import Dispatcher
@@ -23,6 +24,12 @@ from unobot.render_irc import Line, render_update
 from unobot.settings import MemorySettings, SettingsStore
 from unobot.table import Table, TableConfig, Update
 from unobot.transport import Incoming, Kind, Scheduler, Transport
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
+    from unobot.stats import StatsStore
 
 __all__ = ["Bot", "BotConfig", "Context"]
 
@@ -39,6 +46,14 @@ class BotConfig:
     """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
     channel_rules: Mapping[str, HouseRules] = field(default_factory=dict)
     """Rules for particular channels (keys folded with ``irc_lower``); others use ``table``."""
+    network: str = ""
+    """Network name stored with every recorded game (stats of two networks never mix)."""
+    stats_min_games: int = 5
+    """Games a player needs before they appear in (and get a rank in) a leaderboard."""
+    stats_max_list: int = 25
+    """Longest leaderboard one command may ask for (``.unostats pw N``)."""
+    stats_cooldown: float = 10.0
+    """Seconds between two leaderboards for one user, and between two in one channel."""
 
 
 @dataclass(slots=True)
@@ -107,17 +122,29 @@ class Bot:
         *,
         rng: Random | None = None,
         plugins: Iterable[ModuleType] | None = None,
+        store: StatsStore | None = None,
+        wall_clock: Callable[[], datetime] | None = None,
     ) -> None:
+        """``store``: where finished games are recorded and stats read (None: stats off).
+        ``wall_clock``: UTC time for game records; default the scheduler's clock made UTC."""
         self.transport = transport
         self.scheduler = scheduler
         self.settings: SettingsStore = settings if settings is not None else MemorySettings()
         self.config = config or BotConfig()
         self.rng = rng or Random()
         if plugins is None:
-            from plugins import uno_game
+            from plugins import uno_game, uno_stats
 
-            plugins = [uno_game]
+            plugins = [uno_game, uno_stats]
         self.dispatcher = Dispatcher(self.config.prefix, plugins)
+        self.store = store
+        from plugins.uno_stats import GameRecorder  # the recorder lives with the stats commands
+
+        self.recorder = (
+            GameRecorder(store, self.config.network, wall_clock or GameRecorder.utc_from(scheduler))
+            if store is not None
+            else None
+        )
         self.tables: dict[str, Table] = {}
         self._timers: dict[tuple[str, str], tuple[float, object]] = {}
 
@@ -132,6 +159,8 @@ class Bot:
 
     def _handle(self, incoming: Incoming) -> None:
         kind = incoming.kind
+        if incoming.account and self.recorder is not None:
+            self.recorder.saw_account(incoming.nick, incoming.account)
         if kind is Kind.MESSAGE:
             self._message(incoming)
         elif kind is Kind.NICK:
@@ -198,6 +227,8 @@ class Bot:
         )
         for line in lines:
             self.send(line)
+        if self.recorder is not None:
+            self.recorder.observe(table, update)  # before a finished table is dropped
         key = irc_lower(table.channel)
         if table.finished:
             if self.tables.get(key) is table:

@@ -1,0 +1,519 @@
+"""Stats: recording every finished game, and ``.unostats`` / ``.unotop10``.
+
+:class:`GameRecorder` watches the updates the bot publishes (it never changes a table): it starts
+a record when a table deals its first hand, remembers what each seat held and scored so a player
+who leaves mid-game still gets a line, and hands one :class:`~unobot.stats.GameRecord` to the
+store when the game ends. A game stopped with ``.unostop`` is recorded only if at least one hand
+was completed (a multi-hand match stopped half-way): a stop before any hand ended says nothing
+about who plays well, and recording it would let anyone lose on purpose for someone else.
+
+The commands read :class:`~unobot.stats.PlayerStats` from the same store. Answers follow the
+original bot: a list asked for in a channel goes to the channel, unless a game is being played
+there (then privately, so the game's lines are not buried) or it is long; a private question gets
+a private answer. Leaderboards are rate-limited per user and per channel, so nobody can use the
+bot to flood.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from unobot.casemap import irc_eq, irc_lower
+from unobot.engine.errors import UnoError
+from unobot.engine.events import HandEnded, HandOutcome, MatchEnded, MatchOutcome
+from unobot.engine.rules import Scoring
+from unobot.plugin import command, example
+from unobot.render_irc import LIMIT, Line
+from unobot.stats import GameRecord, Period, PlayerResult, PlayerStats, Ranking, StatsStore
+from unobot.table import Dealt, EngineEvents, Player, Removed, Stopped, Table, Update
+from unobot.transport import Scheduler
+
+if TYPE_CHECKING:
+    from unobot.bot import Bot, Context
+
+__all__ = ["Cooldown", "GameRecorder", "StatsQuery", "parse_query"]
+
+log = logging.getLogger(__name__)
+
+# --- recording -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Seat:
+    """A player dealt into the game, with what they had the last time we looked."""
+
+    player: Player
+    """The table's own Player object: it follows nick changes."""
+    account: str | None = None
+    """Services account, folded (as in the ident)."""
+    total: int = 0
+    """Match points so far (kept for a player who leaves: the table forgets them)."""
+    in_hand: int = 0
+    """Points of the cards in their hand."""
+    left: int = 0
+    """0 while playing; else the order in which they left (1 = first to leave)."""
+
+
+@dataclass(slots=True)
+class _Game:
+    game_id: str
+    started: datetime
+    seats: list[_Seat] = field(default_factory=list)
+    leavers: int = 0
+
+    def seat(self, player: Player) -> _Seat:
+        for seat in self.seats:
+            if seat.player is player:
+                return seat
+        seat = _Seat(player)  # cannot happen (no joining after the deal), but never crash
+        self.seats.append(seat)
+        return seat
+
+
+def _account_of(key: str) -> str | None:
+    return key[3:] if key.startswith("$a:") else None
+
+
+class GameRecorder:
+    """Builds a :class:`GameRecord` for each game a table finishes and stores it.
+
+    ``observe`` is called by the bot with every update it publishes, before a finished table is
+    dropped. It never raises: a failing store or a surprise in an update is logged, and the game
+    goes on (or ends) as if stats did not exist.
+    """
+
+    def __init__(self, store: StatsStore, network: str, wall_clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.network = network
+        self.wall_clock = wall_clock
+        self._games: weakref.WeakKeyDictionary[Table, _Game] = weakref.WeakKeyDictionary()
+        """Games being played, by table; a table the bot drops unfinished is forgotten."""
+
+    @staticmethod
+    def utc_from(scheduler: Scheduler) -> Callable[[], datetime]:
+        """The scheduler's clock (monotonic on the network, manual in tests) as UTC time:
+        fixed to the wall clock once, so records follow the same clock as the game's timers."""
+        offset = time.time() - scheduler.now()
+        return lambda: datetime.fromtimestamp(scheduler.now() + offset, UTC)
+
+    def saw_account(self, nick: str, account: str) -> None:
+        """``nick`` is logged in to services as ``account``: credit their games to it."""
+        for game in self._games.values():
+            for seat in game.seats:
+                if not seat.left and irc_eq(seat.player.nick, nick):
+                    seat.account = irc_lower(account)
+
+    def observe(self, table: Table, update: Update) -> None:
+        try:
+            self._observe(table, update)
+        except Exception:
+            log.exception("stats: could not follow the game in %s", table.channel)
+
+    def _observe(self, table: Table, update: Update) -> None:
+        game = self._games.get(table)
+        if game is None:
+            if not any(type(e) is Dealt and e.hand_number == 1 for e in update.events):
+                return
+            game = _Game(uuid.uuid4().hex, self.wall_clock())
+            game.seats = [_Seat(p, _account_of(p.key)) for p in table.players]
+            self._games[table] = game
+        for event in update.events:
+            if type(event) is Removed:
+                for seat in game.seats:
+                    if not seat.left and irc_eq(seat.player.nick, event.nick):
+                        game.leavers += 1
+                        seat.left = game.leavers
+                        break
+        if update.finished:
+            del self._games[table]
+            record = self._record(table, game, update)
+            if record is not None:
+                self._store(record)
+            return
+        self._snapshot(table, game)
+
+    def _snapshot(self, table: Table, game: _Game) -> None:
+        match, hand = table.match, table.game
+        if match is None or hand is None:
+            return
+        for index, player in enumerate(table.players):
+            seat = game.seat(player)
+            seat.total = match.totals[index]
+            seat.in_hand = sum(card.points for card in hand.hand(index))
+
+    def _store(self, record: GameRecord) -> None:
+        try:
+            self.store.record_game(record)
+        except Exception:  # the store should queue, not raise; if it does, the bot goes on
+            log.exception("stats: could not record game %s in %s", record.game_id, record.channel)
+
+    def _record(self, table: Table, game: _Game, update: Update) -> GameRecord | None:
+        """The finished game as a record; None for a game stopped before any hand ended."""
+        ended: MatchOutcome | None = None
+        last_hand: HandOutcome | None = None
+        for event in update.events:
+            if type(event) is EngineEvents:
+                for engine_event in event.events:
+                    if type(engine_event) is MatchEnded:
+                        ended = engine_event.outcome
+                    elif type(engine_event) is HandEnded:
+                        last_hand = engine_event.outcome
+        match = table.match
+        if match is None:
+            return None
+        rules = table.config.rules
+        own_points = rules.scoring is Scoring.OWN_POINTS
+        if ended is not None:
+            totals, winners = ended.totals, set(ended.winners)
+        elif any(type(e) is Stopped for e in update.events) and match.hands:
+            totals = tuple(match.totals)
+            best = min(totals) if own_points else max(totals)
+            winners = {s for s, t in enumerate(totals) if t == best}
+        else:
+            return None
+        current = table.game
+        rows: list[tuple[_Seat, int, int, bool]] = []  # seat, points won, points left, won
+        seated: set[int] = set()
+        for index, player in enumerate(table.players):
+            seat = game.seat(player)
+            seated.add(id(seat))
+            if last_hand is not None:
+                left = last_hand.points[index]
+            elif current is not None:
+                left = sum(card.points for card in current.hand(index))
+            else:
+                left = seat.in_hand
+            rows.append((seat, totals[index], left, index in winners and not seat.left))
+        rows += [(s, s.total, s.in_hand, False) for s in game.seats if id(s) not in seated]
+        places = _places(rows, own_points)
+        results = tuple(
+            PlayerResult(
+                ident=_ident(seat),
+                nick=seat.player.nick,
+                place=places[id(seat)],
+                won=won,
+                points_won=points,
+                points_left=left,
+                finished=not seat.left,
+                account=_account_of(seat.player.key) or seat.account,
+            )
+            for seat, points, left, won in sorted(rows, key=lambda r: places[id(r[0])])
+        )
+        return GameRecord(
+            game_id=game.game_id,
+            network=self.network,
+            channel=irc_lower(table.channel),
+            preset=rules.name,
+            started=game.started,
+            ended=self.wall_clock(),
+            results=results,
+        )
+
+
+def _ident(seat: _Seat) -> str:
+    """The services account when known (at join, or from any later line), else the nick they
+    joined with, folded: the same key their preferences use, so a nick change mid-game does
+    not split their stats."""
+    key = seat.player.key
+    if key.startswith("$a:") or seat.account is None:
+        return key
+    return "$a:" + seat.account
+
+
+def _places(rows: list[tuple[_Seat, int, int, bool]], own_points: bool) -> dict[int, int]:
+    """Winners 1; the others who finished by match points (highest first, or lowest with
+    own-points scoring), then by points left in hand, ties sharing a place; those who left
+    come last, the last to leave first."""
+    places: dict[int, int] = {}
+    winners = [r for r in rows if r[3]]
+    for row in winners:
+        places[id(row[0])] = 1
+    stayed = [r for r in rows if not r[3] and not r[0].left]
+
+    def key(row: tuple[_Seat, int, int, bool]) -> tuple[int, int]:
+        return (row[1] if own_points else -row[1], row[2])
+
+    stayed.sort(key=key)
+    place = len(winners) + 1
+    for i, row in enumerate(stayed):
+        if i and key(row) != key(stayed[i - 1]):
+            place = len(winners) + 1 + i
+        places[id(row[0])] = place
+    place = len(winners) + len(stayed) + 1
+    for row in sorted((r for r in rows if r[0].left), key=lambda r: -r[0].left):
+        places[id(row[0])] = place
+        place += 1
+    return places
+
+
+# --- rate limits -----------------------------------------------------------------------------
+
+
+class Cooldown:
+    """At most one request per ``seconds`` per key; a refused key is told once per window,
+    then ignored, so replying to a flood cannot become a flood."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._until: dict[str, float] = {}
+        self._told: set[str] = set()
+
+    def take(self, key: str, now: float) -> float:
+        """0 and the window starts if ``key`` may go ahead; else the seconds left to wait."""
+        until = self._until.get(key, 0.0)
+        if now < until:
+            return until - now
+        if len(self._until) > 1000:  # forget windows that are over
+            self._until = {k: u for k, u in self._until.items() if u > now}
+            self._told &= set(self._until)
+        self._until[key] = now + self.seconds
+        self._told.discard(key)
+        return 0.0
+
+    def tell(self, key: str) -> bool:
+        """Whether to answer this refusal (only the first in a window)."""
+        if key in self._told:
+            return False
+        self._told.add(key)
+        return True
+
+
+@dataclass(slots=True)
+class _Limits:
+    lists_by_user: Cooldown
+    lists_by_channel: Cooldown
+    lines_by_user: Cooldown
+
+
+_limits: weakref.WeakKeyDictionary[Bot, _Limits] = weakref.WeakKeyDictionary()
+
+
+def _limits_of(bot: Bot) -> _Limits:
+    limits = _limits.get(bot)
+    if limits is None:
+        seconds = bot.config.stats_cooldown
+        limits = _Limits(Cooldown(seconds), Cooldown(seconds), Cooldown(min(3.0, seconds)))
+        _limits[bot] = limits
+    return limits
+
+
+# --- parsing ---------------------------------------------------------------------------------
+
+_PERIODS = {p.value: p for p in Period}
+_RANKINGS = {r.value: r for r in Ranking}
+_NICK = re.compile(r"[^\d\-\s#&!+:,.][^\s,]{0,49}")
+"""Roughly an IRC nick: no digit or '-' first, no channel sigil, at most 50 characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatsQuery:
+    """What ``.unostats`` / ``.unotop10`` asked for."""
+
+    ranking: Ranking | None = None
+    count: int | None = None
+    nick: str | None = None
+    period: Period = Period.ALL
+    here: bool = False
+
+
+def parse_query(args: str) -> StatsQuery:
+    """``pw``/``ppg``, a number, a nick, ``week``/``month``/``all`` and ``here``, in any order;
+    raises UnoError for anything else (a short reply, not a usage essay)."""
+    ranking: Ranking | None = None
+    count: int | None = None
+    nick: str | None = None
+    period = Period.ALL
+    here = False
+    for word in args.split():
+        low = word.lower()
+        if low in _PERIODS:
+            period = _PERIODS[low]
+        elif low == "here":
+            here = True
+        elif low in _RANKINGS and ranking is None:
+            ranking = _RANKINGS[low]
+        elif word.isdigit() and count is None and nick is None:
+            count = int(word[:9])
+        elif _NICK.fullmatch(word) and nick is None and count is None:
+            nick = word
+        else:
+            raise UnoError(f"'{word[:20]}' is not a nick, number, pw/ppg, week/month/all or here")
+    return StatsQuery(ranking, count, nick, period, here)
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+_RANKING_NAME = {Ranking.PERCENT_WINS: "percent wins", Ranking.POINTS_PER_GAME: "points per game"}
+DEFAULT_RANKING = Ranking.POINTS_PER_GAME
+"""The ranking when none is named (``.unotop10`` ranks by points per game)."""
+TOP = 10
+"""Length of a list when none is given (``.unostats pw``)."""
+
+
+def _scope(query: StatsQuery, channel: str | None) -> str:
+    parts = {Period.WEEK: ["this week"], Period.MONTH: ["this month"], Period.ALL: []}[query.period]
+    if query.here and channel is not None:
+        parts.append(f"in {channel}")
+    return " ".join(parts)
+
+
+def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
+    """``alice: 12 games, 5 wins (41.7%), 340 points, 28.3 points/game, rank 3 by ...``."""
+    where = f" ({scope})" if scope else ""
+    if stats.rank is not None:
+        rank = f"rank {stats.rank} by {_RANKING_NAME[ranking]}"
+    else:
+        rank = f"unranked (fewer than {min_games} games)"
+    return (
+        f"{stats.nick}{where}: {stats.games} games, {stats.wins} wins "
+        f"({stats.percent_wins:.1f}%), {stats.points} points, "
+        f"{stats.points_per_game:.1f} points/game, {rank}"
+    )
+
+
+def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: str) -> list[str]:
+    """A header and ``1. alice 41.3 (12)`` entries, several to a line of at most LIMIT bytes,
+    never splitting an entry."""
+    where = f" {scope}" if scope else ""
+    head = f"Uno top {count} by {_RANKING_NAME[ranking]} (games){where}:"
+    entries = []
+    for i, s in enumerate(board, 1):
+        figure = (
+            f"{s.percent_wins:.1f}%"
+            if ranking is Ranking.PERCENT_WINS
+            else f"{s.points_per_game:.1f}"
+        )
+        entries.append(f"{s.rank or i}. {s.nick} {figure} ({s.games})")
+    lines = [head]
+    for entry in entries:
+        glue = " " if lines[-1] == head else ", "
+        if len((lines[-1] + glue + entry).encode()) <= LIMIT:
+            lines[-1] += glue + entry
+        else:
+            lines[-1] += ","
+            lines.append(entry)
+    return lines
+
+
+_CHANNEL_LINES = 2
+"""Longer lists always go privately (the channel shouldn't scroll for one person's question)."""
+
+
+def _store_of(ctx: Context) -> StatsStore:
+    store = ctx.bot.store
+    if store is None:
+        raise UnoError("Stats are off on this bot.")
+    return store
+
+
+def _in_game_here(ctx: Context) -> bool:
+    channel = ctx.channel
+    table = ctx.bot.tables.get(irc_lower(channel)) if channel is not None else None
+    return table is not None and table.dealt
+
+
+def _send(ctx: Context, lines: list[str], public: bool) -> None:
+    for text in lines:
+        if public and ctx.channel is not None:
+            ctx.bot.send(Line("privmsg", ctx.channel, text))
+        else:
+            ctx.reply(text)
+
+
+def _wait(limit: Cooldown, key: str, ctx: Context, what: str) -> bool:
+    """True if the request must wait (and the user was told, once per window)."""
+    left = limit.take(key, ctx.now)
+    if left <= 0:
+        return False
+    if limit.tell(key):
+        ctx.reply(f"{what}: try again in {int(left) + 1}s.")
+    return True
+
+
+def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
+    store = _store_of(ctx)
+    bot = ctx.bot
+    cfg = bot.config
+    if query.here and ctx.channel is None:
+        raise UnoError("'here' works in a channel only")
+    channel = irc_lower(ctx.channel) if query.here and ctx.channel is not None else None
+    limits = _limits_of(bot)
+    scope = _scope(query, ctx.channel)
+    ranking = query.ranking or DEFAULT_RANKING
+    if listing:
+        count = TOP if query.count is None else query.count
+        if count < 1:
+            raise UnoError(f"a list has 1 to {cfg.stats_max_list} players")
+        count = min(count, cfg.stats_max_list)
+        if _wait(limits.lists_by_user, ctx.ident, ctx, "One list at a time"):
+            return
+        try:
+            board = store.leaderboard(
+                ranking, count, query.period, channel, min_games=cfg.stats_min_games
+            )
+        except Exception:
+            log.exception("stats: leaderboard failed")
+            raise UnoError("Stats are unavailable right now.") from None
+        if not board:
+            where = f" {scope}" if scope else ""
+            ctx.reply(f"Nobody has played {cfg.stats_min_games} Uno games yet{where}.")
+            return
+        lines = list_lines(board, ranking, count, scope)
+        public = ctx.channel is not None and not _in_game_here(ctx) and len(lines) <= _CHANNEL_LINES
+        if public and _wait(
+            limits.lists_by_channel,
+            irc_lower(ctx.channel or ""),
+            ctx,
+            "A list was just shown here (ask me privately, or wait)",
+        ):
+            return
+        _send(ctx, lines, public)
+        return
+    if _wait(limits.lines_by_user, ctx.ident, ctx, "Not so fast"):
+        return
+    name = query.nick or ctx.ident
+    try:
+        stats = store.player(name, ranking, query.period, channel, min_games=cfg.stats_min_games)
+    except Exception:
+        log.exception("stats: player lookup failed")
+        raise UnoError("Stats are unavailable right now.") from None
+    if stats is None:
+        who = query.nick or "you"
+        where = f" {scope}" if scope else ""
+        ctx.reply(f"No Uno games recorded for {who}{where}.")
+        return
+    line = stats_line(stats, ranking, cfg.stats_min_games, scope)
+    _send(ctx, [line], ctx.channel is not None and not _in_game_here(ctx))
+
+
+@command("unostats")
+@example(".unostats")
+@example(".unostats pw 10")
+@example(".unostats ppg alice")
+@example(".unostats pw 10 week here")
+def unostats(ctx: Context) -> None:
+    """Your line, a player's line (``<nick>``, ``pw <nick>``, ``ppg <nick>``), or a list
+    (``pw N``, ``ppg N``, ``pw``); ``week``/``month``/``all`` and ``here`` narrow any of them."""
+    _store_of(ctx)
+    query = parse_query(ctx.args)
+    listing = query.count is not None or (query.ranking is not None and query.nick is None)
+    _answer(ctx, query, listing=listing)
+
+
+@command("unotop10")
+@example(".unotop10 month here")
+def unotop10(ctx: Context) -> None:
+    """The top 10 by points per game; ``week``/``month``/``all`` and ``here`` narrow it."""
+    _store_of(ctx)
+    query = parse_query(ctx.args)
+    if query.count is not None or query.nick is not None or query.ranking is not None:
+        raise UnoError(f"{ctx.prefix}unotop10 takes only week, month, all or here")
+    _answer(ctx, StatsQuery(DEFAULT_RANKING, TOP, None, query.period, query.here), listing=True)
