@@ -5,16 +5,14 @@ no I/O and reads no clock: every method takes ``now`` and returns an :class:`Upd
 happened, who must be sent their hand, the state to show), and :meth:`Table.deadlines` says when
 the bot should call :meth:`Table.on_timer`. That keeps the whole table testable with plain values.
 
-The engine has no way to remove a player or to end a turn for an idle one who still holds a
-playable card; the table does both by rebuilding the hand with ``Game.from_position`` (see
-:func:`_rebuild`). The rebuilt hand keeps every card, the piles, the colour, the direction and the
-turn, so nothing a player can observe changes except what the removal or timeout itself does.
+Timeouts and removals go through the engine's own interventions (``Game.force_pass``,
+``Match.remove_player``), so everything a player can observe that the intervention doesn't itself
+change (a pending UNO catch, a WD4 that may be challenged, the turn timer of someone else) stays.
+The table only keeps its seat list in step with the engine's renumbering.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -25,19 +23,9 @@ from unobot.casemap import irc_eq, irc_lower
 from unobot.engine import Match, Phase, errors, preset
 from unobot.engine.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.engine.errors import UnoError
-from unobot.engine.events import (
-    CardPlayed,
-    CardsDrawn,
-    DrawReason,
-    Event,
-    HandEnded,
-    HandOutcome,
-    MatchEnded,
-    MatchOutcome,
-    TurnPassed,
-)
+from unobot.engine.events import CardPlayed, CardsDrawn, Event, HandEnded, MatchEnded
 from unobot.engine.game import Game
-from unobot.engine.rules import HouseRules, Scoring
+from unobot.engine.rules import HouseRules
 
 __all__ = [
     "Away",
@@ -378,6 +366,11 @@ class Table:
         return self._act(nick, ChooseColor(color), now)
 
     def challenge(self, nick: str, now: float) -> Update:
+        game = self._running()
+        if game.phase is Phase.PENDING and game.wd4_offender < 0:
+            # Workaround: the engine keeps the challenge open after the WD4's player left, and
+            # a "guilty" verdict would then make seat -1 (the last seat) draw the penalty.
+            raise errors.CannotChallenge("whoever played that WD4 has left: nobody to challenge")
         return self._act(nick, Challenge(), now)
 
     def call_uno(self, nick: str, now: float) -> Update:
@@ -434,6 +427,7 @@ class Table:
             self.last_activity = now
             if actor is not None or game.current != self._turn_seat:
                 self._new_turn(now)  # an out-of-turn UNO call doesn't reset the mover's clock
+        events = [*events, *self._end_if_too_few(events)]
         batch = EngineEvents(tuple(events), names) if events else None
         if defer and batch is not None:
             # A draw that leaves the drawer to decide: the channel hears of it together with
@@ -454,6 +448,23 @@ class Table:
             return self._start_hand(now, update)
         update.status = self.status()
         return update
+
+    def _end_if_too_few(self, events: Sequence[Event]) -> list[Event]:
+        """The match's end, when a hand ended and too few players are left to deal the next.
+
+        Workaround: ``Match.remove_player`` lets a hand go on below the rules' minimum (e.g.
+        ocuk-tournament's three), but ``Match.start_hand`` would then raise ValueError; the
+        match ends on the totals instead (``end_by_time`` does exactly that between hands).
+        """
+        match = self.match
+        if (
+            match is None
+            or match.over
+            or match.players >= self.config.rules.min_players
+            or not any(type(e) is HandEnded for e in events)
+        ):
+            return []
+        return match.end_by_time()
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -511,37 +522,17 @@ class Table:
         pre: list[TableEvent] = [TimedOut(player.nick, player.timeouts)]
         if player.timeouts >= self.config.max_timeouts:
             return self._remove(seat, f"{player.timeouts} turns timed out", now, pre)
-        events = self._force_draw_and_pass(seat)
-        return self._after(events, seat, now, Update(pre))
-
-    def _force_draw_and_pass(self, seat: int) -> list[Event]:
-        """The idle player draws one card and the turn moves on, whatever the rules allow."""
-        assert self.match is not None
-        game = self._running()
-        out: list[Event] = []
-        if game.phase is Phase.CHOOSE_COLOR:
-            out += self.match.apply(seat, ChooseColor(_favourite_color(game.hand(seat))))
+        # One card and the turn moves on, whatever the rules would let them do: an idle player
+        # must not hold up the table, nor keep a playable card's advantage by idling.
+        # (force_pass never ends a hand, so Match.apply's hand-end bookkeeping isn't needed.)
         if game.phase is Phase.PENDING:
-            return out + self.match.apply(seat, Draw())  # takes the penalty, turn moves on
-        if game.phase is Phase.PLAY:
-            try:
-                out += self.match.apply(seat, Draw())
-            except UnoError:  # holds a playable card: the engine won't let them draw
-                out += game.penalize(seat, 1, DrawReason.DRAW)
-                return out + self._skip_turn(seat)
-        game = self._running()
-        if game.current == seat and game.phase is Phase.DRAWN:
-            try:
-                out += self.match.apply(seat, Pass())
-            except UnoError:  # the rules say they must play the drawn card
-                out += self._skip_turn(seat)
-        return out
-
-    def _skip_turn(self, seat: int) -> list[Event]:
-        assert self.match is not None
-        game = self._running()
-        self.match.game = _rebuild(game, current=(seat + game.direction) % game.n)
-        return [TurnPassed(seat)]
+            # Workaround: force_pass takes a pending draw without closing a NEXT_TURN catch
+            # window, as the Draw it stands for would; Draw does exactly this and closes it.
+            assert self.match is not None
+            events = self.match.apply(seat, Draw())
+        else:
+            events = game.force_pass(seat)
+        return self._after(events, seat, now, Update(pre))
 
     # --- presence --------------------------------------------------------------------------
 
@@ -578,56 +569,36 @@ class Table:
     # --- removal ---------------------------------------------------------------------------
 
     def _remove(self, seat: int, why: str, now: float, pre: list[TableEvent]) -> Update:
-        """Take ``seat`` out mid-game; with one player left the game ends and is scored."""
+        """Take ``seat`` out mid-game; with one player left they win and the match ends.
+
+        The engine puts the cards under the draw pile and renumbers the seats after ``seat``;
+        the table drops the same seat from its list so nicks keep matching seats. With two
+        players the loser keeps their seat in :attr:`players`, because the final totals (and
+        whoever reads them with our names) still count two seats.
+        """
         assert self.match is not None
         game = self._running()
         names = self.names
         player = self.players[seat]
+        was_turn = game.current == seat
         update = Update([*self._deferred, *pre, Removed(player.nick, why)])
         self._deferred = []
         self.last_activity = now
-        if game.n - 1 < 2:
-            update.events.append(EngineEvents(tuple(self._forfeit(seat)), names))
+        events = self.match.remove_player(seat)
+        update.events.append(EngineEvents(tuple(events), names))
+        if self.match.over:
             self.state = State.FINISHED
             update.finished = True
             return update
-        was_turn = game.current == seat
-        current = (seat + game.direction) % game.n if was_turn else game.current
-        new_current = current - 1 if current > seat else current
-        self.match.game = _rebuild(game, drop=seat, current=new_current)
         del self.players[seat]
-        del self.match.totals[seat]
-        self.match.players -= 1
-        self.match.dealer = min(self.match.dealer, self.match.players - 1)
         if irc_eq(player.nick, self.starter):
             self.starter = self.players[0].nick
         if was_turn:
             self._new_turn(now)
+        else:  # the same player's turn goes on, under a seat number that may have moved
+            self._turn_seat = self._running().current
         update.status = self.status()
         return update
-
-    def _forfeit(self, leaver: int) -> list[Event]:
-        """End the hand and match for the last player standing, scored as if they went out.
-
-        With winner-collects scoring the winner's own cards don't count (nor are they shown, as
-        if laid down); with own-points scoring everyone keeps the points in their hand.
-        """
-        assert self.match is not None
-        game = self._running()
-        winner = 1 - leaver
-        collects = game.rules.scoring is Scoring.WINNER_COLLECTS
-        remaining = tuple(
-            () if collects and s == winner else tuple(game.hand(s)) for s in range(game.n)
-        )
-        points = tuple(sum(c.points for c in hand) for hand in remaining)
-        if collects:
-            scores = tuple(sum(points) if s == winner else 0 for s in range(game.n))
-        else:
-            scores = points
-        outcome = HandOutcome(winner, remaining, points, scores)
-        totals = tuple(t + s for t, s in zip(self.match.totals, scores, strict=True))
-        hands = len(self.match.hands) + 1
-        return [HandEnded(outcome), MatchEnded(MatchOutcome(totals, (winner,), hands))]
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -642,48 +613,3 @@ class Table:
         if seat is None:
             raise errors.NotAPlayer()
         return seat
-
-
-def _favourite_color(hand: Sequence[Card]) -> Color:
-    counts = Counter(c.color for c in hand if c.color is not None)
-    return counts.most_common(1)[0][0] if counts else Color.RED
-
-
-def _rebuild(game: Game, *, current: int, drop: int | None = None) -> Game:
-    """The same hand with ``drop``'s seat removed (their cards under the draw pile) and/or the
-    turn moved to ``current`` (a seat number after the removal).
-
-    A stop-gap until the engine offers ``remove_seat`` / ``skip_turn``: it uses only the public
-    ``Game.from_position``. A pending draw, drawn card or colour choice is kept only when the
-    turn stays with the same player.
-    """
-    seats = [s for s in range(game.n) if s != drop]
-    hands = [game.hand(s) for s in seats]
-    draw_order = list(reversed(game.draw_pile))
-    if drop is not None:
-        draw_order += game.hand(drop)
-    old_current = seats[current]
-    same_turn = old_current == game.current
-    rules = game.rules
-    if len(seats) < rules.min_players:
-        rules = dataclasses.replace(rules, min_players=len(seats))
-    phase = game.phase if same_turn else Phase.PLAY
-    if phase is Phase.CHOOSE_COLOR and not same_turn:
-        phase = Phase.PLAY
-    dealer = game.dealer if game.dealer in seats else seats[-1]
-    return Game.from_position(
-        rules,
-        hands,
-        game.top,
-        color=game.color,
-        draw_pile=draw_order,
-        discard=game.discard[:-1],
-        current=current,
-        direction=game.direction,
-        rng=game.rng,
-        pending=game.pending if same_turn else 0,
-        phase=phase,
-        drawn=game.drawn if same_turn else None,
-        dealer=seats.index(dealer),
-        wd4_guilty=game.wd4_guilty,
-    )
