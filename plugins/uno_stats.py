@@ -17,6 +17,7 @@ bot to flood.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 import uuid
@@ -278,6 +279,10 @@ class Cooldown:
         self._told.discard(key)
         return 0.0
 
+    def release(self, key: str) -> None:
+        """Forget ``key``'s window (its request was refused for another reason)."""
+        self._until.pop(key, None)
+
     def tell(self, key: str) -> bool:
         """Whether to answer this refusal (only the first in a window)."""
         if key in self._told:
@@ -434,7 +439,7 @@ def _wait(limit: Cooldown, key: str, ctx: Context, what: str) -> bool:
     if left <= 0:
         return False
     if limit.tell(key):
-        ctx.reply(f"{what}: try again in {int(left) + 1}s.")
+        ctx.reply(f"{what}: try again in {math.ceil(left)}s.")
     return True
 
 
@@ -474,6 +479,7 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
             ctx,
             "A list was just shown here (ask me privately, or wait)",
         ):
+            limits.lists_by_user.release(ctx.ident)  # so asking privately works at once
             return
         _send(ctx, lines, public)
         return
