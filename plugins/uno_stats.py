@@ -22,6 +22,7 @@ import re
 import time
 import uuid
 import weakref
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -195,19 +196,35 @@ class GameRecorder:
             rows.append((seat, totals[index], left, index in winners and not seat.left))
         rows += [(s, s.total, s.in_hand, False) for s in game.seats if id(s) not in seated]
         places = _places(rows, own_points)
-        results = tuple(
-            PlayerResult(
-                ident=_ident(seat),
-                nick=seat.player.nick,
-                place=places[id(seat)],
-                won=won,
-                points_won=points,
-                points_left=left,
-                finished=not seat.left,
-                account=_account_of(seat.player.key) or seat.account,
+        idents = {id(r[0]): _ident(r[0]) for r in rows}
+        # Two seats with one key (a nick given up in the lobby and taken by someone else, or
+        # one account twice) would make the store refuse the game: whoever no longer has the
+        # nick of their key goes by their current nick.
+        clashes = Counter(idents.values())
+        for seat, *_ in rows:
+            nick = irc_lower(seat.player.nick)
+            if clashes[idents[id(seat)]] > 1 and idents[id(seat)] != nick:
+                idents[id(seat)] = nick
+        results: list[PlayerResult] = []
+        used: set[str] = set()
+        for seat, points, left, won in sorted(rows, key=lambda r: places[id(r[0])]):
+            ident = idents[id(seat)]
+            if ident in used:
+                log.warning("stats: %s has no ident of its own in %s", ident, table.channel)
+                continue
+            used.add(ident)
+            results.append(
+                PlayerResult(
+                    ident=ident,
+                    nick=seat.player.nick,
+                    place=places[id(seat)],
+                    won=won,
+                    points_won=points,
+                    points_left=left,
+                    finished=not seat.left,
+                    account=_account_of(ident),
+                )
             )
-            for seat, points, left, won in sorted(rows, key=lambda r: places[id(r[0])])
-        )
         return GameRecord(
             game_id=game.game_id,
             network=self.network,
@@ -215,7 +232,7 @@ class GameRecorder:
             preset=rules.name,
             started=game.started,
             ended=self.wall_clock(),
-            results=results,
+            results=tuple(results),
         )
 
 

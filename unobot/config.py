@@ -177,11 +177,18 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         raise ConfigError("bot.prefix must be one punctuation character, e.g. '.' or '!'")
     per_channel = _typed("bot", bot_cfg, "channel_presets", dict, {})
     channel_rules = {str(c).lower(): preset(str(p)) for c, p in per_channel.items()}
+    min_games = _typed("stats", stats_cfg, "min_games", int, 5)
+    max_list = _typed("stats", stats_cfg, "max_list", int, 25)
+    if min_games < 1 or not 1 <= max_list <= 100:
+        raise ConfigError("stats.min_games must be at least 1, stats.max_list 1 to 100")
     bot = BotConfig(
         prefix=prefix,
         table=table,
         admins=frozenset(str(a) for a in _typed("bot", bot_cfg, "admins", list, [])),
         channel_rules=channel_rules,
+        network=servers[0].host,  # stored with each game, so two networks' stats never mix
+        stats_min_games=min_games,
+        stats_max_list=max_list,
     )
     database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()

@@ -231,3 +231,14 @@ def test_games_in_several_channels_are_recorded_apart() -> None:
     assert first.channel == "#one" and {r.nick for r in first.results} == {"alice", "bob"}
     assert second.channel == "#two" and {r.nick for r in second.results} == {"carol", "dave"}
     assert first.game_id != second.game_id
+
+
+def test_a_nick_taken_over_in_the_lobby_still_gives_every_player_an_ident_of_their_own() -> None:
+    h = StatsHarness(14)
+    h.say("bob", ".uno")
+    h.event(Kind.NICK, "bob", new_nick="robert")  # robert's key stays "bob"
+    h.say("bob", ".join")  # someone else, now called bob
+    h.say("robert", ".deal")
+    h.say("robert", ".leave")
+    (record,) = h.records
+    assert {(r.nick, r.ident) for r in record.results} == {("robert", "robert"), ("bob", "bob")}
