@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from unobot.cards import Card, Color
+from unobot.casemap import irc_lower
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.render import hand_text
@@ -132,8 +133,15 @@ _REASON = {
 }
 
 
-def _engine_fragments(batch: EngineEvents, fmt: Cards) -> list[str]:
-    """Short phrases for one action's engine events, merging the ones that belong together."""
+def _engine_fragments(
+    batch: EngineEvents, fmt: Cards, announced: frozenset[str] = frozenset()
+) -> list[str]:
+    """Short phrases for one action's engine events, merging the ones that belong together.
+
+    ``announced``: folded nicks whose removal a table event already told the channel about
+    (``X is out (...)``), so their ``SeatRemoved`` adds nothing. Events this renderer doesn't
+    know say nothing rather than fail: the engine may grow events before the renderer does.
+    """
     names = batch.names
     events = batch.events
     out: list[str] = []
@@ -199,6 +207,13 @@ def _engine_fragments(batch: EngineEvents, fmt: Cards) -> list[str]:
             case ev.MatchEnded(outcome=outcome):
                 if outcome.hands > 1 or len(outcome.winners) != 1:
                     out.append(_NEW_SENTENCE + _match_ended(outcome, names))
+            case ev.SeatRemoved(seat=seat, cards=n):
+                if irc_lower(names[seat]) not in announced:
+                    out.append(f"{names[seat]} leaves the hand ({_plural(n)} under the draw pile)")
+                # Seats after it are renumbered from the next event on.
+                names = (*names[:seat], *names[seat + 1 :])
+            case _:
+                pass
     return out
 
 
@@ -275,6 +290,7 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
     """
     sentences: list[str] = []
     clauses: list[str] = []
+    announced = frozenset(irc_lower(e.nick) for e in update.events if type(e) is Removed)
 
     def flush() -> None:
         if clauses:
@@ -288,7 +304,7 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
             if text:
                 sentences.append(_sentence(text))
             continue
-        for fragment in _engine_fragments(event, fmt):
+        for fragment in _engine_fragments(event, fmt, announced):
             if fragment.startswith(_NEW_SENTENCE):
                 flush()
                 sentences.append(_sentence(fragment[1:]))
