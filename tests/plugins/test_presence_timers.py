@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from random import Random
+
 from tests.plugins.fakes import Harness, channel_lines, notices, read_status
 from tests.plugins.test_games import Driver
+from unobot.bot import BotConfig
 from unobot.casemap import irc_lower
-from unobot.table import Table
+from unobot.engine import preset
+from unobot.engine.events import SeatRemoved
+from unobot.engine.notation import parse_position
+from unobot.render_irc import Cards, channel_text
+from unobot.table import EngineEvents, Removed, Table, TableConfig, Update
 from unobot.transport import Kind
 
 
@@ -16,6 +24,19 @@ def table(h: Harness, channel: str = "#uno") -> Table:
 def current(t: Table) -> str:
     assert t.game is not None
     return t.players[t.game.current].nick
+
+
+def rigged(position: str, rules: str = "official", seed: int = 1) -> tuple[Harness, Table]:
+    """A dealt game whose hand is replaced by an exact position (same players, same seats), so
+    a test can reach a particular state through commands without searching for a seed."""
+    h = Harness(seed, BotConfig(table=TableConfig(rules=preset(rules))))
+    game, names = parse_position(position, preset(rules), Random(seed))
+    h.start(names)
+    t = table(h)
+    assert t.match is not None and t.names == tuple(names)
+    t.match.game = game
+    t._new_turn(h.clock.now())
+    return h, t
 
 
 def total_cards(t: Table) -> int:
@@ -161,3 +182,109 @@ def test_private_commands_need_a_single_game() -> None:
     h.start(["alice", "carol"], "#two")
     assert "no Uno game" in notices(h.pm("alice", ".cards"), "alice")[0]
     assert "Your cards" in notices(h.pm("bob", ".cards"), "bob")[0]
+
+
+# --- removals and timeouts through the engine's interventions ------------------------------
+
+FOUR = "alice*: R7 R8 | bob: G1 G2 | carol: Y1 Y2 | dave: B1 B2 | pile=B9 B8 B7 B6 B5 B4 B3 G9"
+
+
+def test_a_removal_keeps_a_pending_uno_catch() -> None:
+    h, t = rigged("top=R5 | " + FOUR)
+    h.say("alice", ".play r7")  # down to one card without calling UNO: she can be caught
+    out = h.say("carol", ".leave")
+    assert channel_lines(out) == [
+        "carol is out (left the game), their cards go under the draw pile. "
+        "Top: R7. bob's turn. UNO: alice."
+    ]
+    out = h.say("dave", ".catch alice")
+    assert "dave catches alice without UNO: alice draws 2" in channel_lines(out)[0]
+    assert len(t.hand_of("alice")) == 3
+
+
+def test_a_removal_keeps_a_wd4_open_to_challenge() -> None:
+    h, t = rigged(
+        "top=R5 | alice*: WD4 R7 R8 | bob: G1 G2 | carol: Y1 | dave: B1 | pile=" + "B9 " * 9
+    )
+    h.say("alice", ".play wd4 g")  # a bluff: she holds red
+    h.say("dave", ".leave")
+    out = h.say("bob", ".challenge")
+    assert "bob challenges alice's WD4: it was a bluff" in channel_lines(out)[0]
+    assert len(t.hand_of("alice")) == 2 + 4 and len(t.hand_of("bob")) == 2
+
+
+def test_no_challenge_once_the_wd4_player_left() -> None:
+    h, t = rigged("top=R5 | alice*: WD4 R7 | bob: G1 G2 | carol: Y1 | dave: B1 | pile=" + "B9 " * 9)
+    h.say("alice", ".play wd4 g")
+    h.say("alice", ".leave")
+    assert "has left" in notices(h.say("bob", ".challenge"), "bob")[0]
+    assert t.names == ("bob", "carol", "dave") and all(
+        len(t.hand_of(n)) == 1 for n in ("carol", "dave")
+    )
+    out = h.say("bob", ".draw")
+    assert "bob draws 4 and is skipped" in channel_lines(out)[0]
+    assert len(t.hand_of("bob")) == 6
+
+
+def test_a_removal_before_the_mover_keeps_their_clock() -> None:
+    h, _ = rigged("top=R5 | alice: B1 | bob: G1 | carol*: R7 R8 | dave: B2 | pile=" + "B9 " * 9)
+    h.say("carol", ".play r7")  # dave's turn starts now; carol can be caught
+    h.advance(60)
+    h.say("alice", ".leave")  # dave's seat number moves down one
+    h.advance(10)
+    h.say("carol", ".uno")  # out of turn: must not restart dave's clock
+    out = h.advance(50)
+    assert any(x.startswith("dave ran out of time") for x in channel_lines(out))
+
+
+def test_timeout_draws_and_passes_with_a_playable_card() -> None:
+    h, t = rigged("top=R5 | alice*: R7 B2 | bob: G1 | carol: Y1 | pile=B9 G3")
+    out = h.advance(120)
+    assert channel_lines(out)[-1].startswith("alice ran out of time. alice draws a card and passes")
+    assert [c.text for c in t.hand_of("alice")] == ["R7", "B2", "B9"]
+    assert current(t) == "bob"
+
+
+def test_timeout_when_the_drawn_card_must_be_played() -> None:
+    h, t = rigged("top=R5 | alice*: B2 | bob: G1 | carol: Y1 | pile=R9 G3", rules="knockout")
+    assert channel_lines(h.say("alice", ".draw")) == []  # told with her decision
+    assert "must play the card you drew" in notices(h.say("alice", ".pass"), "alice")[0]
+    out = h.advance(120)
+    _warning, line = channel_lines(out)
+    assert line.startswith("alice draws a card. alice ran out of time. alice passes.")
+    assert len(t.hand_of("alice")) == 2 and current(t) == "bob"
+
+
+def test_timeout_on_a_pending_draw_ends_the_catch_window() -> None:
+    h, t = rigged("top=R5 | alice*: WD4 R7 | bob: G1 | carol: Y1 | pile=" + "B9 " * 9)
+    h.say("alice", ".play wd4 g")  # one card left, UNO not called: bob's turn begins
+    out = h.advance(120)
+    assert "bob ran out of time. bob draws 4 and is skipped" in channel_lines(out)[-1]
+    assert "nobody" in notices(h.say("carol", ".catch alice"), "carol")[0]
+    assert len(t.hand_of("alice")) == 1
+
+
+def test_match_ends_when_too_few_are_left_for_the_next_hand() -> None:
+    # ocuk-tournament needs three players to deal; the hand in play still ends normally
+    h, _ = rigged("top=R5 | alice*: R7 | bob: G1 G2 | carol: Y1 | pile=B9 B8", "ocuk-tournament")
+    h.say("carol", ".leave")
+    out = h.say("alice", ".play r7")
+    assert "alice wins the hand and 3 points!" in " ".join(channel_lines(out))
+    assert not h.bot.tables and h.clock.pending == 0
+
+
+def test_seat_removed_renders_once_and_unknown_events_are_ignored() -> None:
+    @dataclass
+    class FromTheFuture:
+        seat: int
+
+    names = ("alice", "bob", "carol")
+    batch = EngineEvents((SeatRemoved(1, 3), FromTheFuture(0)), names)  # type: ignore[arg-type]
+    plain = Cards(False)
+    assert (
+        channel_text(Update([batch]), plain) == "bob leaves the hand (3 cards under the draw pile)."
+    )
+    told = Update([Removed("Bob", "left the game"), batch])
+    assert channel_text(told, plain) == (
+        "Bob is out (left the game), their cards go under the draw pile."
+    )
