@@ -22,6 +22,7 @@ from unobot.bot import Bot, BotConfig
 from unobot.casemap import irc_lower
 from unobot.irc_adapter import IrcAdapter
 from unobot.settings import MemorySettings
+from unobot.stats import StatsStore
 from unobot.table import TableConfig
 
 GAME_SERVERS = ["miniircd", "ngircd"]
@@ -39,7 +40,14 @@ class RunningBot:
     """The real bot on a real connection, its reactor in a thread."""
 
     def __init__(
-        self, srv: IrcServer, channel: str, table: TableConfig, seed: int, **irc: object
+        self,
+        srv: IrcServer,
+        channel: str,
+        table: TableConfig,
+        seed: int,
+        *,
+        store: StatsStore | None = None,
+        **irc: object,
     ) -> None:
         self.channel = channel
         settings = bot_settings(srv, **{"rate": 0.0, "channels": {channel: ""}, **irc})
@@ -50,6 +58,7 @@ class RunningBot:
             MemorySettings(),
             BotConfig(table=table),
             rng=Random(seed),
+            store=store,
         )
         self.nick = settings.nick
         self.thread = threading.Thread(target=self.adapter.run, daemon=True, name="bot")

@@ -1,0 +1,112 @@
+"""Stats over a real IRC server: complete games are recorded, then ``.unostats`` and
+``.unotop10`` answer in the channel with the figures those games add up to, and privately while
+a game is being played there.
+
+The store is the in-memory fake of the plugin tests until the stats developer's store lands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import unique
+from tests.e2e.servers import IrcServer
+from tests.e2e.test_games import NetGame, Player, RunningBot, make_players, server  # noqa: F401
+from tests.plugins.test_stats_fake import FakeStatsStore
+from unobot.casemap import irc_lower
+from unobot.table import TableConfig
+
+
+@pytest.fixture
+def stats_bot(server: IrcServer) -> Iterator[tuple[RunningBot, FakeStatsStore, list[Player]]]:  # noqa: F811
+    store = FakeStatsStore()
+    bot = RunningBot(server, "#" + unique("stats"), TableConfig(), seed=23, store=store)
+    # Rank everyone from their first game (set before anyone speaks: the bot reads it per
+    # command).
+    bot.bot.config = dataclasses.replace(bot.bot.config, stats_min_games=1)
+    players = make_players(server, 3, bot.channel)
+    yield bot, store, players
+    for p in players:
+        p.client.close()
+    bot.stop()
+
+
+def play_one(bot: RunningBot, players: list[Player]) -> None:
+    game = NetGame(bot, players)
+    game.start()
+    game.play_to_end()
+    for p in players:
+        p.agent.hand = []
+
+
+def ask(game: NetGame, player: Player, text: str) -> tuple[list[str], list[str]]:
+    """The bot's new channel lines and notices to ``player`` after ``text``."""
+    before = len(game.channel_text())
+    told = game.command(player, text)
+    return game.channel_text()[before:], told
+
+
+def test_games_are_recorded_and_stats_answer_with_their_figures(
+    stats_bot: tuple[RunningBot, FakeStatsStore, list[Player]],
+) -> None:
+    bot, store, players = stats_bot
+    play_one(bot, players)
+    play_one(bot, players[:2])
+    assert len(store.games) == 2
+    nicks = [p.client.nick for p in players]
+    for record in store.games:
+        assert record.channel == irc_lower(bot.channel) and record.preset == "irc-classic"
+        assert sum(r.won for r in record.results) == 1
+        assert all(r.finished for r in record.results)
+        assert {r.nick for r in record.results} <= set(nicks)
+
+    figures: dict[str, tuple[int, int, int]] = {}
+    for nick in nicks:
+        mine = [r for g in store.games for r in g.results if r.nick == nick]
+        figures[nick] = (len(mine), sum(r.won for r in mine), sum(r.points_won for r in mine))
+    order = sorted(nicks, key=lambda n: (-figures[n][2] / figures[n][0], -figures[n][0], n))
+
+    game = NetGame(bot, players)
+    first = players[0]
+    said, _ = ask(game, first, ".unostats")
+    games, wins, points = figures[first.client.nick]
+    rank = order.index(first.client.nick) + 1
+    assert said == [
+        f"{first.client.nick}: {games} games, {wins} wins ({100 * wins / games:.1f}%), "
+        f"{points} points, {points / games:.1f} points/game, rank {rank} by points per game"
+    ]
+    said, _ = ask(game, players[1], ".unotop10")
+    entries = [
+        f"{i}. {n} {figures[n][2] / figures[n][0]:.1f} ({figures[n][0]})"
+        for i, n in enumerate(order, 1)
+    ]
+    assert said == ["Uno top 10 by points per game (games): " + ", ".join(entries)]
+    said, _ = ask(game, players[2], f".unostats pw {players[0].client.nick}")
+    assert len(said) == 1 and re.search(r"rank \d by percent wins$", said[0])
+
+    # During a game in the channel, the list comes privately and the channel hears nothing.
+    game.start()
+    said, told = ask(game, players[2], ".unotop10 here")
+    assert said == []
+    assert [t for t in told if t.startswith("Uno top 10")] == [
+        "Uno top 10 by points per game (games) in " + bot.channel + ": " + ", ".join(entries)
+    ]
+    game.command(first, ".unostop")
+    assert len(store.games) == 2  # stopped before any hand ended: not recorded
+
+
+def test_a_bot_without_a_store_says_stats_are_off(server: IrcServer) -> None:  # noqa: F811
+    """Briefly and privately."""
+    bot = RunningBot(server, "#" + unique("nostats"), TableConfig(), seed=29)
+    (player,) = make_players(server, 1, bot.channel)
+    try:
+        game = NetGame(bot, [player])
+        said, told = ask(game, player, ".unotop10")
+        assert said == [] and told == ["Stats are off on this bot."]
+    finally:
+        player.client.close()
+        bot.stop()
