@@ -5,7 +5,7 @@ from random import Random
 import pytest
 
 from unobot.engine import PRESETS, Match, Phase, errors
-from unobot.engine.actions import Draw, Play
+from unobot.engine.actions import Challenge, Draw, Play
 from unobot.engine.events import (
     CardsDrawn,
     DrawReason,
@@ -114,3 +114,36 @@ def test_match_remove_player_goes_on_with_three() -> None:
     while not game.over:
         match.apply(game.current, game.legal_actions()[0])
     assert len(match.totals) == 3
+
+
+def test_no_challenge_once_the_wd4_player_has_left() -> None:
+    game = position(
+        "top=R5 | alice*: WD4 R7 R8 | bob: G1 G2 | carol: Y1 Y2 | dave: B1 B2 | pile=B9 B8 B7 B6"
+    )
+    game.apply(0, Play(card("WD4"), G))
+    game.remove_seat(0)
+    assert Challenge() not in game.legal_actions(0)
+    with pytest.raises(errors.CannotChallenge, match="has left"):
+        game.apply(0, Challenge())
+    assert game.counts() == [2, 2, 2]
+
+
+def test_force_pass_on_a_pending_draw_closes_the_catch_window() -> None:
+    game = position("top=R5 | alice*: WD4 R7 | bob: G1 | carol: Y1 | pile=B9 B8 B7 B6 B5")
+    game.apply(0, Play(card("WD4"), G))
+    assert game.exposed == 0
+    game.force_pass(1)
+    assert game.exposed == -1
+
+
+def test_dealer_moves_to_the_next_player_when_the_dealer_leaves() -> None:
+    match = Match(4, OFFICIAL, Random(3), dealer=1)
+    match.start_hand()
+    assert match.dealer == 1
+    match.remove_player(1)  # bob, the dealer, leaves; carol (now seat 1) deals next
+    game = match.game
+    assert game is not None
+    while not game.over:
+        match.apply(game.current, game.legal_actions()[0])
+    match.start_hand()
+    assert match.dealer == 1

@@ -521,7 +521,7 @@ class Game:
         out: list[Action] = []
         if phase is _PENDING:
             out.append(_DRAW)
-            if self.discard[-1].rank is _WD4 and self._bluff:
+            if self.discard[-1].rank is _WD4 and self._bluff and self.wd4_offender >= 0:
                 out.append(_CHALLENGE)
             if self._pending_d2:
                 key = 0
@@ -785,6 +785,8 @@ class Game:
     def _challenge(self, seat: int, action: Challenge, events: list[Event]) -> None:
         if self.phase is not _PENDING or self.discard[-1].rank is not _WD4 or not self._bluff:
             raise errors.CannotChallenge()
+        if self.wd4_offender < 0:
+            raise errors.CannotChallenge("whoever played that WD4 has left the game")
         if self._next_turn_window:
             self.exposed = -1
         offender = self.wd4_offender
@@ -871,12 +873,13 @@ class Game:
                 if card.color is not None:
                     held[card.color] += 1
             self._choose_color(seat, _CHOOSE_ACTS[held.index(max(held))], events)
+        if self._next_turn_window:
+            self.exposed = -1  # like any action that begins their turn
         if self.phase is _PENDING:
             self._take_pending(seat, self.pending, events)
             return events
         if self.phase is _PLAY:
             events.append(CardsDrawn(seat, self._draw(seat, 1, events), DrawReason.DRAW))
-        self.exposed = -1 if self._next_turn_window else self.exposed
         events.append(TurnPassed(seat))
         self._advance(1)
         return events

@@ -117,11 +117,11 @@ class Match:
         if self.hand_in_progress:
             assert self.game is not None
             events += self.game.remove_seat(seat)
-        elif self.game is not None:
-            self.game = None  # the next hand is dealt for the players left
         del self.totals[seat]
         self.players -= 1
-        if self.dealer > seat:
+        # start_hand moves the deal on one seat: from the seat before the leaver's old one, it
+        # reaches the player who sat after them (or the next dealer in line, as before).
+        if self.dealer >= seat:
             self.dealer -= 1
         self.dealer %= self.players
         return events
