@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime
 
+    from plugins.uno_stats import GameRecorder
     from unobot.stats import StatsStore
 
 __all__ = ["Bot", "BotConfig", "Context"]
@@ -138,13 +139,12 @@ class Bot:
             plugins = [uno_game, uno_stats]
         self.dispatcher = Dispatcher(self.config.prefix, plugins)
         self.store = store
-        from plugins.uno_stats import GameRecorder  # the recorder lives with the stats commands
+        self.recorder: GameRecorder | None = None
+        if store is not None:
+            from plugins.uno_stats import GameRecorder  # it lives with the stats commands
 
-        self.recorder = (
-            GameRecorder(store, self.config.network, wall_clock or GameRecorder.utc_from(scheduler))
-            if store is not None
-            else None
-        )
+            clock = wall_clock or GameRecorder.utc_from(scheduler)
+            self.recorder = GameRecorder(store, self.config.network, clock)
         self.tables: dict[str, Table] = {}
         self._timers: dict[tuple[str, str], tuple[float, object]] = {}
 

@@ -242,3 +242,22 @@ def test_a_nick_taken_over_in_the_lobby_still_gives_every_player_an_ident_of_the
     h.say("robert", ".leave")
     (record,) = h.records
     assert {(r.nick, r.ident) for r in record.results} == {("robert", "robert"), ("bob", "bob")}
+
+
+def test_a_timed_own_points_match_is_recorded_lowest_first() -> None:
+    rules = preset("knockout")
+    assert rules.time_limit_minutes
+    config = BotConfig(table=TableConfig(rules=rules, turn_timeout=10**6), network="n")
+    h = StatsHarness(15, config)
+    h.start(["alice", "bob", "carol"])
+    t = table(h)
+    in_hand = {n: hand_points(t, n) for n in t.names}
+    h.advance(rules.time_limit_minutes * 60)
+    (record,) = h.records
+    assert record.preset == "knockout"
+    results = by_nick(record)
+    best = min(in_hand.values())
+    for nick, r in results.items():
+        assert r.points_won == r.points_left == in_hand[nick] and r.finished
+        assert r.won == (in_hand[nick] == best)
+        assert r.place == 1 + sum(v < in_hand[nick] for v in in_hand.values())
