@@ -11,6 +11,7 @@ import sys
 import time
 from random import Random
 
+from unobot import bench_irc
 from unobot.cards import COMPILED
 from unobot.engine import PRESETS, Game, HouseRules, preset
 
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
     eng.set_defaults(run=bench_engine)
+    bench_irc.add_parser(sub)  # `irc`: the whole bot on a local server (unobot/bench_irc.py)
     args = parser.parse_args(argv)
     args.run(args)
 
