@@ -1,0 +1,55 @@
+"""Smoke test of ``python -m unobot.bench irc``: a small run finishes and its figures are sane.
+
+Timing targets are not asserted here (a shared CI machine would make them flaky); what must
+hold on any machine is asserted: every game ends, no command is lost or unanswered, the bot
+sends at most two lines per turn, and an idle game is small.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def figure(output: str, pattern: str) -> re.Match[str]:
+    found = re.search(pattern, output, re.MULTILINE)
+    assert found, f"no line matching {pattern!r} in:\n{output}"
+    return found
+
+
+def test_small_irc_benchmark_runs_and_reports_sane_figures() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "unobot.bench", "irc", "--channels", "3", "--seed", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    assert figure(out, r"^games finished: (\d+)/3 ").group(1) == "3"
+    sent, handled, answered, lost, unanswered = map(
+        int,
+        figure(
+            out,
+            r"^commands: sent (\d+), handled (\d+), answered (\d+), lost (-?\d+), "
+            r"unanswered (\d+)$",
+        ).groups(),
+    )
+    assert sent > 3 * 20  # a complete four-player game takes dozens of commands
+    assert sent == handled == answered and lost == 0 and unanswered == 0
+    assert figure(out, r"^player errors .*: (\d+)$").group(1) == "0"
+    for name in ("latency median", "latency p99"):
+        ms = float(figure(out, rf"^{name}: ([\d.]+) ms").group(1))
+        assert 0 < ms < 10_000 and math.isfinite(ms), name
+    assert float(figure(out, r"^commands per second: (\d+)").group(1)) > 0
+    per_turn = float(figure(out, r"^lines per turn \(4 players\): ([\d.]+) ").group(1))
+    assert 1 <= per_turn <= 2
+    idle_kb = float(figure(out, r"^memory per idle game: .* dealt 4-player ([\d.]+) KB").group(1))
+    assert 0 < idle_kb < 50
+    assert out.strip().splitlines()[-1].startswith("irc: p99 ")
