@@ -331,8 +331,9 @@ def _limits_of(bot: Bot) -> _Limits:
 
 _PERIODS = {p.value: p for p in Period}
 _RANKINGS = {r.value: r for r in Ranking}
-_NICK = re.compile(r"[^\d\-\s#&!+:,.][^\s,]{0,49}")
-"""Roughly an IRC nick: no digit or '-' first, no channel sigil, at most 50 characters."""
+_NICK = re.compile(r"[^\x00-\x20\x7f\d\-#&!+:,.*?][^\x00-\x20\x7f,*?]{0,49}")
+"""Roughly an IRC nick: no digit or '-' first, no channel sigil, no control characters or
+wildcards, at most 50 characters (what we may quote back in a reply)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +368,8 @@ def parse_query(args: str) -> StatsQuery:
         elif _NICK.fullmatch(word) and nick is None and count is None:
             nick = word
         else:
-            raise UnoError(f"'{word[:20]}' is not a nick, number, pw/ppg, week/month/all or here")
+            shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])  # no formatting echoed back
+            raise UnoError(f"'{shown}' is not a nick, number, pw/ppg, week/month/all or here")
     return StatsQuery(ranking, count, nick, period, here)
 
 
@@ -387,6 +389,10 @@ def _scope(query: StatsQuery, channel: str | None) -> str:
     return " ".join(parts)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
     """``alice: 12 games, 5 wins (41.7%), 340 points, 28.3 points/game, rank 3 by ...``."""
     where = f" ({scope})" if scope else ""
@@ -395,7 +401,7 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
     else:
         rank = f"unranked (fewer than {min_games} games)"
     return (
-        f"{stats.nick}{where}: {stats.games} games, {stats.wins} wins "
+        f"{stats.nick}{where}: {_plural(stats.games, 'game')}, {_plural(stats.wins, 'win')} "
         f"({stats.percent_wins:.1f}%), {stats.points} points, "
         f"{stats.points_per_game:.1f} points/game, {rank}"
     )

@@ -76,7 +76,8 @@ def test_games_are_recorded_and_stats_answer_with_their_figures(
     games, wins, points = figures[first.client.nick]
     rank = order.index(first.client.nick) + 1
     assert said == [
-        f"{first.client.nick}: {games} games, {wins} wins ({100 * wins / games:.1f}%), "
+        f"{first.client.nick}: {games} games, {wins} win{'' if wins == 1 else 's'} "
+        f"({100 * wins / games:.1f}%), "
         f"{points} points, {points / games:.1f} points/game, rank {rank} by points per game"
     ]
     said, _ = ask(game, players[1], ".unotop10")

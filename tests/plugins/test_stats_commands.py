@@ -74,7 +74,7 @@ def test_own_line_and_another_players_line() -> None:
     assert said[0].endswith("rank 3 by percent wins")
     said, _ = ask(h, "alice", ".unostats ppg carol")
     assert said == [
-        "carol: 5 games, 1 wins (20.0%), 200 points, 40.0 points/game, rank 1 by points per game"
+        "carol: 5 games, 1 win (20.0%), 200 points, 40.0 points/game, rank 1 by points per game"
     ]
     said, _ = ask(h, "alice", ".unostats dave pw")
     assert said[0].endswith("rank 1 by percent wins")
@@ -85,7 +85,7 @@ def test_own_line_by_services_account() -> None:
     store.record_game(make_game(99, [PlayerResult("$a:zed", "Zed", 1, True, 7, 0)], "#uno", RECENT))
     h = harness(store)
     said, _ = ask(h, "zed_away", ".unostats", account="zed")
-    assert said == ["Zed: 1 games, 1 wins (100.0%), 7 points, 7.0 points/game, "
+    assert said == ["Zed: 1 game, 1 win (100.0%), 7 points, 7.0 points/game, "
                     "unranked (fewer than 5 games)"]  # fmt: skip
 
 
@@ -108,7 +108,7 @@ def test_minimum_games_is_configurable() -> None:
     h = harness()
     said, _ = ask(h, "alice", ".unostats erin")
     assert said == [
-        "erin: 1 games, 1 wins (100.0%), 90 points, 90.0 points/game, unranked (fewer than 5 games)"
+        "erin: 1 game, 1 win (100.0%), 90 points, 90.0 points/game, unranked (fewer than 5 games)"
     ]
     assert "erin" not in ask(h, "alice", ".unotop10")[0][0]
     h = harness(stats_min_games=1)
@@ -220,6 +220,11 @@ def test_rate_limits_per_user_and_per_channel() -> None:
         (".unostats -3", "'-3' is not a nick, number, pw/ppg, week/month/all or here"),
         (".unostats bob carol", "'carol' is not a nick, number, pw/ppg, week/month/all or here"),
         (".unostats #uno", "'#uno' is not a nick, number, pw/ppg, week/month/all or here"),
+        (".unostats a*", "'a*' is not a nick, number, pw/ppg, week/month/all or here"),
+        (
+            ".unostats \x03" + "4red",
+            "'?4red' is not a nick, number, pw/ppg, week/month/all or here",
+        ),
         (".unotop10 bob", ".unotop10 takes only week, month, all or here"),
         (".unotop10 20", ".unotop10 takes only week, month, all or here"),
     ],
