@@ -9,17 +9,67 @@ counters.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from typing import Protocol
 
-__all__ = ["GameRecord", "Period", "PlayerResult", "PlayerStats", "Ranking", "StatsStore"]
+from unobot.casemap import irc_lower
+
+__all__ = [
+    "GameRecord",
+    "ImportedScore",
+    "Period",
+    "PlayerResult",
+    "PlayerStats",
+    "Ranking",
+    "StatsStore",
+    "StatsUnavailable",
+    "bucket_of",
+    "player_ident",
+    "utc_naive",
+]
 
 
 class Period(Enum):
+    """Calendar periods in UTC: ``WEEK`` is the current ISO week (from Monday 00:00 UTC),
+    ``MONTH`` the current calendar month. Calendar rather than rolling windows so that "this
+    week" means the same thing to everyone in the channel, and so that stores can keep one
+    summary row per player and period (an index can then rank 100,000 players in
+    milliseconds). Imported totals (the old bot's score file) have no dates: they count in
+    ``ALL`` only."""
+
     WEEK = "week"
     MONTH = "month"
     ALL = "all"
+
+
+def utc_naive(when: datetime) -> datetime:
+    """``when`` as a naive UTC datetime (naive input is taken to be UTC already): every store
+    keeps naive UTC so SQLite, PostgreSQL and memory compare the same instants."""
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when
+
+
+def bucket_of(period: Period, when: datetime) -> str:
+    """The key of the calendar period holding ``when``: ``"all"``, ``"w2026-11-16"`` (the
+    Monday) or ``"m2026-11"``. Games are filed under the bucket of their end time."""
+    when = utc_naive(when)
+    if period is Period.WEEK:
+        monday = (when - timedelta(days=when.weekday())).date()
+        return f"w{monday.isoformat()}"
+    if period is Period.MONTH:
+        return f"m{when.year:04d}-{when.month:02d}"
+    return "all"
+
+
+def player_ident(nick: str, account: str | None = None) -> str:
+    """The ident the bot uses: ``$a:<account>`` (folded) when known, else the folded nick."""
+    return "$a:" + irc_lower(account) if account else irc_lower(nick)
+
+
+class StatsUnavailable(RuntimeError):
+    """The database can't answer a question right now (recording never raises: it queues)."""
 
 
 class Ranking(Enum):
@@ -81,6 +131,18 @@ class PlayerStats:
     @property
     def points_per_game(self) -> float:
         return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedScore:
+    """One line of the original bot's score file (``nick games wins points seconds``): totals
+    without dates, kept as an aggregate row that the queries add in (period ``ALL`` only)."""
+
+    nick: str
+    games: int
+    wins: int
+    points: int
+    seconds: int
 
 
 class StatsStore(Protocol):

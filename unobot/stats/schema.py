@@ -1,0 +1,206 @@
+"""The stats database: peewee models (the schema) and the migrations applied at start-up.
+
+The rows are the facts: players (with their nick history), games and each player's result in
+a game, plus imported aggregate rows from the old bot's score file. ``player_summary`` is
+derived data, one row per player, channel scope and calendar period, maintained in the same
+transaction as each game write and rebuilt from the rows by :func:`rebuild_summaries_sql`
+whenever in doubt; it exists so a leaderboard is an index walk, not a GROUP BY over a million
+rows.
+
+The version lives in ``schema_version``; :func:`migrate` applies the missing steps in order,
+each in its own transaction (serialised between bots sharing a PostgreSQL database by an
+advisory lock, and on SQLite by an immediate transaction), so any number of bots may start at
+once against one store.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import peewee as pee
+from playhouse.migrate import SchemaMigrator
+from playhouse.migrate import migrate as run_migrations
+
+__all__ = ["MODELS", "SCHEMA_VERSION", "migrate", "schema_version"]
+
+log = logging.getLogger(__name__)
+
+
+class _Base(pee.Model):
+    class Meta:
+        database = None  # bound per store with bind_ctx: several stores may be open at once
+        legacy_table_names = False
+
+
+class Player(_Base):
+    """One person on one network: ``ident`` is ``$a:account`` or the folded nick."""
+
+    network = pee.CharField(max_length=100, default="")
+    ident = pee.CharField(max_length=255)
+    account = pee.CharField(max_length=255, null=True)
+    nick = pee.CharField(max_length=255)
+    """The current (last seen) nick, as typed."""
+    nick_folded = pee.CharField(max_length=255)
+    is_bot = pee.BooleanField(default=False)
+    first_seen = pee.DateTimeField()
+    last_seen = pee.DateTimeField()
+
+    class Meta:
+        indexes = ((("network", "ident"), True), (("nick_folded", "last_seen"), False))
+
+
+class PlayerNick(_Base):
+    """Nick history: every nick a player finished a game with, and when last."""
+
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    nick = pee.CharField(max_length=255)
+    nick_folded = pee.CharField(max_length=255)
+    last_seen = pee.DateTimeField()
+
+    class Meta:
+        indexes = ((("player", "nick_folded"), True), (("nick_folded", "last_seen"), False))
+
+
+class Game(_Base):
+    game_id = pee.CharField(max_length=64, unique=True)
+    """Chosen by the bot; the unique key that makes every write idempotent."""
+    network = pee.CharField(max_length=100, default="")
+    channel = pee.CharField(max_length=255)
+    """Folded with IRC case rules."""
+    preset = pee.CharField(max_length=64)
+    started = pee.DateTimeField()
+    ended = pee.DateTimeField()
+    """Naive UTC, like every time in this schema."""
+    seconds = pee.IntegerField()
+    winner = pee.ForeignKeyField(Player, null=True, on_delete="SET NULL")
+    """The first winner (a tie shows as several won=True results)."""
+
+
+class GameResult(_Base):
+    game = pee.ForeignKeyField(Game, on_delete="CASCADE")
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    place = pee.IntegerField()
+    won = pee.BooleanField()
+    points_won = pee.IntegerField()
+    points_left = pee.IntegerField()
+    finished = pee.BooleanField()
+    """False when they left or were removed before the end."""
+    is_bot = pee.BooleanField(default=False)
+
+    class Meta:
+        indexes = ((("game", "player"), True), (("player", "game"), False))
+
+
+class ImportedScore(_Base):
+    """Totals from the old bot's score file: no dates, so they count in the ALL period only;
+    in one channel's figures only when imported for that channel (``channel`` "" = none)."""
+
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    channel = pee.CharField(max_length=255, default="")
+    source = pee.CharField(max_length=255)
+    games = pee.IntegerField()
+    wins = pee.IntegerField()
+    points = pee.BigIntegerField()
+    seconds = pee.BigIntegerField()
+    imported_at = pee.DateTimeField()
+
+    class Meta:
+        indexes = ((("player", "channel", "source"), True),)
+
+
+class PlayerSummary(_Base):
+    """Derived: a player's totals in one channel ("" = all channels) and bucket ("all",
+    "w<monday>", "m<yyyy-mm>"), with the two ratios stored so an index can rank by them."""
+
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    network = pee.CharField(max_length=100, default="")
+    channel = pee.CharField(max_length=255)
+    bucket = pee.CharField(max_length=16)
+    games = pee.IntegerField()
+    wins = pee.IntegerField()
+    points = pee.BigIntegerField()
+    seconds = pee.BigIntegerField()
+    ppg = pee.DoubleField()
+    pw = pee.DoubleField()
+    is_bot = pee.BooleanField(default=False)
+
+    class Meta:
+        primary_key = pee.CompositeKey("player", "channel", "bucket")
+
+
+class PlayerSetting(_Base):
+    """Player preferences (``.pce-on``/``.pce-off``); same table DatabaseSettings uses, so an
+    existing stats.db keeps its preferences and the table is versioned with the rest."""
+
+    player = pee.CharField(primary_key=True, max_length=200)
+    colors = pee.BooleanField(default=True)
+
+
+class SchemaVersion(_Base):
+    version = pee.IntegerField()
+
+
+MODELS: list[type[pee.Model]] = [
+    Player,
+    PlayerNick,
+    Game,
+    GameResult,
+    ImportedScore,
+    PlayerSummary,
+    PlayerSetting,
+    SchemaVersion,
+]
+
+
+def _v1_core(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Players, nick history, games, results, imported totals, preferences."""
+    db.create_tables([Player, PlayerNick, Game, GameResult, ImportedScore, PlayerSetting])
+
+
+def _v2_summaries(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Per-channel game lookups, and the derived summary table with its ranking indexes."""
+    run_migrations(migrator.add_index("game", ("network", "channel", "ended"), False))
+    db.create_tables([PlayerSummary])
+    for name, column in (("ppg", "ppg"), ("pw", "pw")):
+        db.execute_sql(
+            f"CREATE INDEX player_summary_rank_{name} ON player_summary "
+            f"(channel, bucket, {column} DESC, games DESC, player_id, network, is_bot)"
+        )
+    from unobot.stats.sql import rebuild_summaries
+
+    rebuild_summaries(db)
+
+
+MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [_v1_core, _v2_summaries]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: pee.Database) -> int:
+    with db.bind_ctx([SchemaVersion]):
+        if not db.table_exists("schema_version"):
+            return 0
+        row = SchemaVersion.select(pee.fn.MAX(SchemaVersion.version)).scalar()
+        return int(row or 0)
+
+
+def migrate(db: pee.Database) -> int:
+    """Bring the schema up to :data:`SCHEMA_VERSION`; returns the number of steps applied."""
+    applied = 0
+    with db.bind_ctx(MODELS):
+        db.create_tables([SchemaVersion])
+        migrator = SchemaMigrator.from_database(db)
+        while True:
+            atomic = db.atomic("IMMEDIATE") if isinstance(db, pee.SqliteDatabase) else db.atomic()
+            with atomic:
+                if isinstance(db, pee.PostgresqlDatabase):
+                    db.execute_sql("SELECT pg_advisory_xact_lock(4242042)")
+                current = schema_version(db)
+                if current >= SCHEMA_VERSION:
+                    return applied
+                step = MIGRATIONS[current]
+                log.info("stats schema: applying v%d (%s)", current + 1, step.__name__)
+                step(db, migrator)
+                SchemaVersion.delete().execute()
+                SchemaVersion.insert(version=current + 1).execute()
+                applied += 1

@@ -1,0 +1,596 @@
+"""The peewee-backed stats store: SQLite (default, WAL) or PostgreSQL, chosen by URL.
+
+Hot paths use plain SQL on the DB-API cursor (the peewee models in :mod:`unobot.stats.schema`
+define the tables): a game write is ~20 statements in one transaction and peewee's query
+builder would cost more than SQLite's work. Every figure comes from the rows: the summary
+table is derived data, updated in the same transaction as each game and rebuilt from the rows
+by :func:`rebuild_summaries`.
+
+When the database can't be reached (PostgreSQL down, disk full, locked past the busy timeout),
+:meth:`SqlStatsStore.record_game` puts the game in a durable local spool and returns; the
+spool drains, oldest first, on the next write, query or :meth:`~SqlStatsStore.flush_pending`
+once the retry interval has passed. ``game_id`` is unique, so a replayed game is not counted
+twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import peewee as pw
+from playhouse.db_url import connect
+
+from unobot.casemap import irc_lower
+from unobot.stats import schema
+from unobot.stats.model import (
+    GameRecord,
+    ImportedScore,
+    Period,
+    PlayerStats,
+    Ranking,
+    StatsUnavailable,
+    bucket_of,
+    player_ident,
+    utc_naive,
+)
+from unobot.stats.records import normalized
+from unobot.stats.spool import Spool
+
+__all__ = ["SqlStatsStore", "open_database", "rebuild_summaries"]
+
+log = logging.getLogger(__name__)
+
+_DB_ERRORS: tuple[type[BaseException], ...] = (pw.PeeweeException, sqlite3.Error)
+_INTEGRITY: tuple[type[BaseException], ...] = (pw.IntegrityError, sqlite3.IntegrityError)
+try:
+    import psycopg2
+
+    _DB_ERRORS += (psycopg2.Error,)
+    _INTEGRITY += (psycopg2.IntegrityError,)
+except ImportError:  # pragma: no cover - SQLite-only installs
+    pass
+
+_NEVER = datetime(1970, 1, 1)
+"""last_seen of a player known only from an import: any real game is more recent."""
+
+
+def open_database(url: str) -> pw.Database:
+    """A peewee database for ``url``: ``sqlite:///stats.db`` (WAL, synchronous=NORMAL: a
+    commit survives the bot crashing, the last few may be lost if the machine loses power),
+    or ``postgresql://user:pass@host:port/db`` (3 s connect timeout, so a down server costs
+    the reactor little before the game goes to the spool)."""
+    if url.startswith("sqlite"):
+        return connect(url, pragmas={"journal_mode": "wal", "synchronous": "normal"}, timeout=5)
+    if url.startswith(("postgres", "postgresql")):
+        extra: dict[str, Any] = {} if "connect_timeout" in url else {"connect_timeout": 3}
+        return connect(url, **extra)
+    raise ValueError(f"unsupported stats database URL {url!r} (sqlite:/// or postgresql://)")
+
+
+def _sql(db: pw.Database, text: str) -> str:
+    """Our SQL is written with ``?`` placeholders; psycopg2 wants ``%s``."""
+    return text if isinstance(db, pw.SqliteDatabase) else text.replace("?", "%s")
+
+
+def _stamp(db: pw.Database) -> Callable[[datetime], Any]:
+    """How a naive UTC datetime is passed: a sortable string for SQLite (peewee's format, with
+    microseconds so string order is time order), the datetime itself for PostgreSQL."""
+    if isinstance(db, pw.SqliteDatabase):
+        return lambda d: d.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return lambda d: d
+
+
+def _period_start(period: Period, now: datetime) -> datetime:
+    now = utc_naive(now)
+    day = datetime(now.year, now.month, now.day)
+    if period is Period.WEEK:
+        return day - timedelta(days=now.weekday())
+    return datetime(now.year, now.month, 1)
+
+
+def _rows_sql(week_key: str, month_key: str) -> str:
+    """SELECT of every summary row computed from the facts; four ``?``: week start twice,
+    month start twice. Only the current week and month buckets are built: no query reads an
+    older one (record_game still files each game under its own week and month)."""
+    won = "CASE WHEN r.won THEN 1 ELSE 0 END"
+    base = (
+        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds "
+        "FROM game_result r JOIN game g ON g.id = r.game_id"
+    )
+    imported = "i.player_id, i.wins, i.points, i.seconds FROM imported_score i"
+    union = " UNION ALL ".join(
+        [
+            f"SELECT '' AS channel, 'all' AS bucket, 1 AS games, {base}",
+            f"SELECT g.channel, 'all', 1, {base}",
+            f"SELECT '', '{week_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT g.channel, '{week_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT '', '{month_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT g.channel, '{month_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT '', 'all', i.games, {imported}",
+            f"SELECT i.channel, 'all', i.games, {imported} WHERE i.channel <> ''",
+        ]
+    )
+    return (
+        "SELECT x.pid, p.network, x.channel, x.bucket, SUM(x.games), SUM(x.wins), "
+        "SUM(x.points), SUM(x.seconds), "
+        "CAST(SUM(x.points) AS DOUBLE PRECISION) / SUM(x.games), "
+        "CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot "
+        f"FROM ({union}) AS x JOIN player p ON p.id = x.pid "
+        "GROUP BY x.pid, p.network, x.channel, x.bucket, p.is_bot HAVING SUM(x.games) > 0"
+    )
+
+
+def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
+    """Recompute the derived ``player_summary`` from the rows (run inside a transaction by the
+    caller, or alone); returns the number of summary rows."""
+    now = utc_naive(now or datetime.now(UTC))
+    week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
+    select = _rows_sql(week_key, month_key)
+    stamp = _stamp(db)
+    week, month = stamp(_period_start(Period.WEEK, now)), stamp(_period_start(Period.MONTH, now))
+    with db.atomic():
+        db.execute_sql("DELETE FROM player_summary")
+        db.execute_sql(
+            _sql(
+                db,
+                "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, "
+                f"points, seconds, ppg, pw, is_bot) {select}",
+            ),
+            (week, week, month, month),
+        )
+        count = db.execute_sql("SELECT COUNT(*) FROM player_summary").fetchone()[0]
+    return int(count)
+
+
+_UPSERT_PLAYER = (
+    "INSERT INTO player (network, ident, account, nick, nick_folded, is_bot, first_seen, "
+    "last_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (network, ident) DO UPDATE SET "
+    "nick = CASE WHEN excluded.last_seen >= player.last_seen THEN excluded.nick "
+    "ELSE player.nick END, "
+    "nick_folded = CASE WHEN excluded.last_seen >= player.last_seen THEN excluded.nick_folded "
+    "ELSE player.nick_folded END, "
+    "last_seen = CASE WHEN excluded.last_seen >= player.last_seen THEN excluded.last_seen "
+    "ELSE player.last_seen END, "
+    "account = COALESCE(excluded.account, player.account), is_bot = excluded.is_bot "
+    "RETURNING id"
+)
+_UPSERT_NICK = (
+    "INSERT INTO player_nick (player_id, nick, nick_folded, last_seen) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player_id, nick_folded) DO UPDATE SET "
+    "nick = CASE WHEN excluded.last_seen >= player_nick.last_seen THEN excluded.nick "
+    "ELSE player_nick.nick END, "
+    "last_seen = CASE WHEN excluded.last_seen >= player_nick.last_seen "
+    "THEN excluded.last_seen ELSE player_nick.last_seen END"
+)
+_INSERT_GAME = (
+    "INSERT INTO game (game_id, network, channel, preset, started, ended, seconds, winner_id) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+_INSERT_RESULT = (
+    "INSERT INTO game_result (game_id, player_id, place, won, points_won, points_left, "
+    "finished, is_bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_ADD = "player_summary.{0} + excluded.{0}"
+_UPSERT_SUMMARY = (
+    "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, points, "
+    "seconds, ppg, pw, is_bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (player_id, channel, bucket) DO UPDATE SET "
+    f"games = {_ADD.format('games')}, wins = {_ADD.format('wins')}, "
+    f"points = {_ADD.format('points')}, seconds = {_ADD.format('seconds')}, "
+    f"ppg = CAST({_ADD.format('points')} AS DOUBLE PRECISION) / ({_ADD.format('games')}), "
+    f"pw = CAST({_ADD.format('wins')} AS DOUBLE PRECISION) / ({_ADD.format('games')}), "
+    "is_bot = excluded.is_bot"
+)
+_SYNC_BOT = "UPDATE player_summary SET is_bot = ? WHERE player_id = ? AND is_bot <> ?"
+
+
+class SqlStatsStore:
+    """The :class:`~unobot.stats.model.StatsStore` on SQLite or PostgreSQL."""
+
+    def __init__(
+        self,
+        url: str = "sqlite:///stats.db",
+        *,
+        network: str | None = None,
+        clock: Callable[[], datetime] | None = None,
+        spool_path: str | Path | None = None,
+        retry_interval: float = 5.0,
+    ) -> None:
+        """``network``: whose players the queries see (None: all networks in the store).
+        ``clock``: "now" (UTC) for week/month periods. ``spool_path``: the local queue for
+        games while the database is away (default: next to a SQLite file, else
+        ``unobot-stats.spool`` in the working directory). ``retry_interval``: seconds
+        between attempts to reach a database that failed, so a down server doesn't stall
+        every game's end."""
+        self.url = url
+        self.network = network
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.db = open_database(url)
+        self.retry_interval = retry_interval
+        if spool_path is None:
+            db_file = getattr(self.db, "database", "")
+            if isinstance(self.db, pw.SqliteDatabase) and db_file and db_file != ":memory:":
+                spool_path = f"{db_file}.spool"
+            else:
+                spool_path = "unobot-stats.spool"
+        self.spool = Spool(spool_path)
+        self._unspooled: list[GameRecord] = []
+        """Games the spool itself refused (local disk full): last resort, memory only."""
+        self._retry_at = 0.0
+        self._stamp = _stamp(self.db)
+        self._q: dict[str, str] = {}
+        try:
+            schema.migrate(self.db)
+        except _DB_ERRORS as err:
+            # Start anyway: games queue locally; migrations run once the database answers.
+            log.error("stats database %s unavailable at start-up: %s", url, err)
+            self._down()
+            self._migrated = False
+        else:
+            self._migrated = True
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _s(self, text: str) -> str:
+        q = self._q.get(text)
+        if q is None:
+            q = self._q[text] = _sql(self.db, text)
+        return q
+
+    def _down(self) -> None:
+        """Forget a connection that failed (peewee would keep the dead one) and back off."""
+        conn = self.db._state.conn
+        if conn is not None:
+            with contextlib.suppress(Exception):  # already dead
+                conn.close()
+        self.db.dispose()
+        self._retry_at = time.monotonic() + self.retry_interval
+
+    def _ensure_schema(self) -> None:
+        if not self._migrated:
+            schema.migrate(self.db)
+            self._migrated = True
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _write(self, game: GameRecord) -> bool:
+        """One game in one transaction; False when its game_id is already stored."""
+        self._ensure_schema()
+        stamp = self._stamp
+        ended = stamp(game.ended)
+        seconds = max(0, int((game.ended - game.started).total_seconds()))
+        buckets = ("all", bucket_of(Period.WEEK, game.ended), bucket_of(Period.MONTH, game.ended))
+        channels = ("", game.channel)
+        cur = self.db.cursor()
+        with self.db.atomic():
+            cur.execute(self._s("SELECT 1 FROM game WHERE game_id = ?"), (game.game_id,))
+            if cur.fetchone() is not None:
+                return False
+            ids = []
+            upsert = self._s(_UPSERT_PLAYER)
+            for r in game.results:
+                account = irc_lower(r.account) if r.account else None
+                cur.execute(
+                    upsert,
+                    (
+                        game.network, r.ident, account, r.nick, irc_lower(r.nick),
+                        r.is_bot, ended, ended,
+                    ),
+                )  # fmt: skip
+                ids.append(cur.fetchone()[0])
+            winner = next((pid for pid, r in zip(ids, game.results, strict=True) if r.won), None)
+            cur.execute(
+                self._s(_INSERT_GAME),
+                (
+                    game.game_id, game.network, game.channel, game.preset,
+                    stamp(game.started), ended, seconds, winner,
+                ),
+            )  # fmt: skip
+            gid = cur.fetchone()[0]
+            pairs = list(zip(ids, game.results, strict=True))
+            cur.executemany(
+                self._s(_UPSERT_NICK),
+                [(pid, r.nick, irc_lower(r.nick), ended) for pid, r in pairs],
+            )
+            cur.executemany(
+                self._s(_INSERT_RESULT),
+                [
+                    (gid, pid, r.place, r.won, r.points_won, r.points_left, r.finished, r.is_bot)
+                    for pid, r in pairs
+                ],
+            )
+            cur.executemany(
+                self._s(_UPSERT_SUMMARY),
+                [
+                    (
+                        pid, game.network, channel, bucket, 1, int(r.won), r.points_won,
+                        seconds, float(r.points_won), float(int(r.won)), r.is_bot,
+                    )
+                    for pid, r in pairs
+                    for channel in channels
+                    for bucket in buckets
+                ],
+            )  # fmt: skip
+            cur.executemany(self._s(_SYNC_BOT), [(r.is_bot, pid, r.is_bot) for pid, r in pairs])
+        return True
+
+    def _try(self, game: GameRecord) -> bool:
+        """Write ``game``; False (and back off) when the database is unreachable."""
+        try:
+            self._write(game)
+        except _INTEGRITY as err:
+            self._down()
+            self._retry_at = 0.0
+            if self._exists(game.game_id):
+                return True  # another writer stored it between our check and insert
+            log.error("stats: game %s rejected by the database (%s); dropped", game.game_id, err)
+            return True
+        except _DB_ERRORS as err:
+            log.warning("stats database unavailable (%s); game %s queued", err, game.game_id)
+            self._down()
+            return False
+        return True
+
+    def _exists(self, game_id: str) -> bool:
+        try:
+            cur = self.db.execute_sql(self._s("SELECT 1 FROM game WHERE game_id = ?"), (game_id,))
+            return cur.fetchone() is not None
+        except _DB_ERRORS:
+            self._down()
+            return False
+
+    def _queue(self, game: GameRecord) -> None:
+        try:
+            self.spool.append(game)
+        except OSError as err:
+            log.error("stats: can't queue game %s in %s (%s)", game.game_id, self.spool.path, err)
+            self._unspooled.append(game)
+
+    def record_game(self, game: GameRecord) -> None:
+        """Store ``game`` now, or queue it durably if the database can't be reached."""
+        game = normalized(game)
+        if self._unspooled or self.spool or time.monotonic() < self._retry_at:
+            self._queue(game)
+            self._drain()
+            return
+        if not self._try(game):
+            self._queue(game)
+
+    def _drain(self, force: bool = False) -> int:
+        if not force and time.monotonic() < self._retry_at:
+            return 0
+        memory, self._unspooled = self._unspooled, []
+        waiting = self.spool.pending() + memory
+        if not waiting:
+            return 0
+        written = 0
+        for game in waiting:
+            if not self._try(game):
+                break
+            written += 1
+        rest = waiting[written:]
+        try:
+            self.spool.replace(rest)
+        except OSError as err:
+            log.error("stats: can't rewrite spool %s (%s)", self.spool.path, err)
+            # It still holds every queued game; replays are ignored by game_id.
+        if written:
+            log.info("stats: %d queued games written, %d still waiting", written, len(rest))
+        return written
+
+    def flush_pending(self) -> int:
+        """Try now to write every queued game (e.g. from a timer); returns how many were."""
+        return self._drain(force=True)
+
+    @property
+    def pending(self) -> int:
+        """How many games wait in the local queue."""
+        return len(self.spool.pending()) + len(self._unspooled)
+
+    def import_scores(
+        self,
+        scores: Iterable[ImportedScore],
+        source: str,
+        network: str = "",
+        channel: str | None = None,
+    ) -> int:
+        """Add the old bot's totals as aggregate rows (one transaction); importing ``source``
+        again replaces its rows. Returns the number of players imported."""
+        self._ensure_schema()
+        chan = irc_lower(channel) if channel else ""
+        never = self._stamp(_NEVER)
+        now = self._stamp(utc_naive(self.clock()))
+        count = 0
+        with self.db.atomic():
+            cur = self.db.cursor()
+            cur.execute(
+                self._s(
+                    "DELETE FROM imported_score WHERE source = ? AND player_id IN "
+                    "(SELECT id FROM player WHERE network = ?)"
+                ),
+                (source, network),
+            )
+            for s in scores:
+                ident = player_ident(s.nick)
+                cur.execute(
+                    self._s(
+                        "INSERT INTO player (network, ident, account, nick, nick_folded, is_bot, "
+                        "first_seen, last_seen) VALUES (?, ?, NULL, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (network, ident) DO UPDATE SET ident = excluded.ident "
+                        "RETURNING id"
+                    ),
+                    (network, ident, s.nick, irc_lower(s.nick), False, never, never),
+                )
+                pid = cur.fetchone()[0]
+                cur.execute(
+                    self._s(
+                        "INSERT INTO player_nick (player_id, nick, nick_folded, last_seen) "
+                        "VALUES (?, ?, ?, ?) ON CONFLICT (player_id, nick_folded) DO NOTHING"
+                    ),
+                    (pid, s.nick, irc_lower(s.nick), never),
+                )
+                cur.execute(
+                    self._s(
+                        "INSERT INTO imported_score (player_id, channel, source, games, wins, "
+                        "points, seconds, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (player_id, channel, source) DO UPDATE SET "
+                        "games = excluded.games, wins = excluded.wins, "
+                        "points = excluded.points, seconds = excluded.seconds"
+                    ),
+                    (pid, chan, source, s.games, s.wins, s.points, s.seconds, now),
+                )
+                count += 1
+            rebuild_summaries(self.db, self.clock())
+        return count
+
+    def rebuild_summaries(self) -> int:
+        """Recompute the derived summary rows from the facts (see the module docstring)."""
+        self._ensure_schema()
+        return rebuild_summaries(self.db, self.clock())
+
+    def summary_mismatches(self) -> list[tuple[Any, ...]]:
+        """Summary rows (current buckets) that differ from the rows' own aggregate: [] when
+        the derived table is right. For tests and ``make check``-style audits."""
+        now = utc_naive(self.clock())
+        week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
+        select = _rows_sql(week_key, month_key)
+        week = self._stamp(_period_start(Period.WEEK, now))
+        month = self._stamp(_period_start(Period.MONTH, now))
+        fresh = {
+            tuple(r[:8])
+            for r in self.db.execute_sql(self._s(select), (week, week, month, month)).fetchall()
+        }
+        stored = {
+            tuple(r)
+            for r in self.db.execute_sql(
+                self._s(
+                    "SELECT player_id, network, channel, bucket, games, wins, points, seconds "
+                    "FROM player_summary WHERE bucket IN ('all', ?, ?)"
+                ),
+                (week_key, month_key),
+            ).fetchall()
+        }
+        return sorted(fresh ^ stored, key=repr)
+
+    def close(self) -> None:
+        self._drain()
+        try:
+            self.db.close()
+        except _DB_ERRORS:
+            self.db.dispose()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _query(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        if self.spool or self._unspooled:
+            self._drain()  # so the figures include games that waited
+        try:
+            self._ensure_schema()
+            cur = self.db.cursor()
+            cur.execute(self._s(sql), tuple(params))
+            return list(cur.fetchall())
+        except _DB_ERRORS as err:
+            self._down()
+            raise StatsUnavailable(f"stats database unavailable: {err}") from err
+
+    def _net(self, alias: str) -> tuple[str, list[Any]]:
+        if self.network is None:
+            return "", []
+        return f" AND {alias}.network = ?", [self.network]
+
+    def find(self, name: str) -> int | None:
+        """The player id ``name`` means: an ident (``$a:acct`` or folded nick); else whoever
+        uses that nick now (most recently seen first), whose ident it is, or used it last."""
+        folded = irc_lower(name)
+        net, args = self._net("p")
+        order = " ORDER BY p.last_seen DESC, p.id DESC LIMIT 1"
+        tries = (
+            [f"SELECT p.id FROM player p WHERE p.ident = ?{net}{order}"]
+            if folded.startswith("$a:")
+            else [
+                f"SELECT p.id FROM player p WHERE p.nick_folded = ?{net}{order}",
+                f"SELECT p.id FROM player p WHERE p.ident = ?{net}{order}",
+                "SELECT p.id FROM player_nick n JOIN player p ON p.id = n.player_id "
+                f"WHERE n.nick_folded = ?{net} ORDER BY n.last_seen DESC, p.id DESC LIMIT 1",
+            ]
+        )
+        for sql in tries:
+            rows = self._query(sql, [folded, *args])
+            if rows:
+                return int(rows[0][0])
+        return None
+
+    def _scope(self, period: Period, channel: str | None) -> tuple[str, str]:
+        return (irc_lower(channel) if channel else "", bucket_of(period, self.clock()))
+
+    def player(
+        self,
+        name: str,
+        ranking: Ranking = Ranking.PERCENT_WINS,
+        period: Period = Period.ALL,
+        channel: str | None = None,
+        min_games: int = 5,
+        include_bots: bool = False,
+    ) -> PlayerStats | None:
+        pid = self.find(name)
+        if pid is None:
+            return None
+        chan, bucket = self._scope(period, channel)
+        col = "pw" if ranking is Ranking.PERCENT_WINS else "ppg"
+        rows = self._query(
+            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.{col}, s.is_bot "
+            "FROM player_summary s JOIN player p ON p.id = s.player_id "
+            "WHERE s.player_id = ? AND s.channel = ? AND s.bucket = ?",
+            [pid, chan, bucket],
+        )
+        if not rows or not rows[0][1]:
+            return None
+        nick, games, wins, points, seconds, ratio, is_bot = rows[0]
+        rank = None
+        if games >= min_games and (include_bots or not is_bot):
+            net, args = self._net("s")
+            bots = "" if include_bots else " AND s.is_bot = ?"
+            better = self._query(
+                f"SELECT COUNT(*) FROM player_summary s WHERE s.channel = ? AND s.bucket = ?{net}"
+                f" AND s.{col} >= ? AND s.games >= ?{bots} AND (s.{col} > ? OR s.games > ? OR "
+                "(s.games = ? AND s.player_id < ?))",
+                [chan, bucket, *args, ratio, min_games]
+                + ([] if include_bots else [False])
+                + [ratio, games, games, pid],
+            )
+            rank = int(better[0][0]) + 1
+        return PlayerStats(nick, int(games), int(wins), int(points), int(seconds), rank)
+
+    def leaderboard(
+        self,
+        ranking: Ranking,
+        limit: int,
+        period: Period = Period.ALL,
+        channel: str | None = None,
+        min_games: int = 5,
+        include_bots: bool = False,
+    ) -> list[PlayerStats]:
+        if limit <= 0:
+            return []
+        chan, bucket = self._scope(period, channel)
+        col = "pw" if ranking is Ranking.PERCENT_WINS else "ppg"
+        net, args = self._net("s")
+        bots = "" if include_bots else " AND s.is_bot = ?"
+        rows = self._query(
+            "SELECT p.nick, s.games, s.wins, s.points, s.seconds "
+            "FROM player_summary s JOIN player p ON p.id = s.player_id "
+            f"WHERE s.channel = ? AND s.bucket = ?{net} AND s.games >= ?{bots} "
+            f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
+            [chan, bucket, *args, min_games] + ([] if include_bots else [False]) + [limit],
+        )
+        return [
+            PlayerStats(nick, int(g), int(w), int(p), int(s), n)
+            for n, (nick, g, w, p, s) in enumerate(rows, 1)
+        ]
