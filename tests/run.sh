@@ -26,6 +26,17 @@ if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
         fi
     done
 fi
+# The stats contract tests start a real PostgreSQL server (Debian's postgresql, version 15 on
+# bookworm): install it as root with apt-get when initdb is missing. The tests run their own
+# server on a free port; the Debian cluster service is stopped again if the install started it.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    if command -v service >/dev/null 2>&1; then
+        service postgresql stop >/dev/null 2>&1 || true
+    fi
+fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 exec .venv/bin/python -m pytest "$@"
