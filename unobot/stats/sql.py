@@ -61,15 +61,19 @@ _NEVER = datetime(1970, 1, 1)
 """last_seen of a player known only from an import: any real game is more recent."""
 
 
-def open_database(url: str) -> pw.Database:
+def open_database(url: str, timeout: float = 5.0) -> pw.Database:
     """A peewee database for ``url``: ``sqlite:///stats.db`` (WAL, synchronous=NORMAL: a
     commit survives the bot crashing, the last few may be lost if the machine loses power),
-    or ``postgresql://user:pass@host:port/db`` (3 s connect timeout, so a down server costs
-    the reactor little before the game goes to the spool)."""
+    or ``postgresql://user:pass@host:port/db``. ``timeout``: seconds SQLite waits on a lock,
+    and PostgreSQL on connecting, before the game goes to the spool instead (the bot's reactor
+    waits meanwhile, so keep it short)."""
     if url.startswith("sqlite"):
-        return connect(url, pragmas={"journal_mode": "wal", "synchronous": "normal"}, timeout=5)
+        pragmas = {"journal_mode": "wal", "synchronous": "normal"}
+        return connect(url, pragmas=pragmas, timeout=timeout)
     if url.startswith(("postgres", "postgresql")):
-        extra: dict[str, Any] = {} if "connect_timeout" in url else {"connect_timeout": 3}
+        extra: dict[str, Any] = {}
+        if "connect_timeout" not in url:
+            extra["connect_timeout"] = max(1, round(timeout))
         return connect(url, **extra)
     raise ValueError(f"unsupported stats database URL {url!r} (sqlite:/// or postgresql://)")
 
@@ -202,17 +206,18 @@ class SqlStatsStore:
         clock: Callable[[], datetime] | None = None,
         spool_path: str | Path | None = None,
         retry_interval: float = 5.0,
+        timeout: float = 5.0,
     ) -> None:
         """``network``: whose players the queries see (None: all networks in the store).
         ``clock``: "now" (UTC) for week/month periods. ``spool_path``: the local queue for
         games while the database is away (default: next to a SQLite file, else
         ``unobot-stats.spool`` in the working directory). ``retry_interval``: seconds
         between attempts to reach a database that failed, so a down server doesn't stall
-        every game's end."""
+        every game's end. ``timeout``: see :func:`open_database`."""
         self.url = url
         self.network = network
         self.clock = clock or (lambda: datetime.now(UTC))
-        self.db = open_database(url)
+        self.db = open_database(url, timeout)
         self.retry_interval = retry_interval
         if spool_path is None:
             db_file = getattr(self.db, "database", "")
