@@ -36,12 +36,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib.util
 import json
 import logging
 import os
 import re
 import selectors
-import shutil
 import socket
 import statistics
 import subprocess
@@ -162,9 +162,36 @@ class Server:
     pid: int
 
 
-def _miniircd() -> str | None:
-    local = Path(sys.executable).with_name("miniircd")
-    return str(local) if local.exists() else shutil.which("miniircd")
+def _miniircd_args(port: int) -> list[str]:
+    args = ["--listen", HOST, "--ports", str(port)]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # miniircd refuses root otherwise
+        args += ["--setuid", "root"]
+    return args
+
+
+def _miniircd_child(port: int) -> None:
+    """Child process: miniircd's own ``main`` (imported), so the parent watch runs beside it."""
+    import miniircd  # type: ignore[import-not-found]
+
+    _lower_priority()
+    sys.argv = ["miniircd", *_miniircd_args(port)]
+    miniircd.main()
+
+
+def _exit_with_parent() -> None:
+    """End this helper process when the benchmark's process is gone.
+
+    Why: a benchmark killed hard (a test runner's timeout sends SIGKILL) runs no ``finally``,
+    and its server would stay behind, listening, forever.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def start_server(prefer: str = "miniircd") -> Server:
@@ -174,15 +201,10 @@ def start_server(prefer: str = "miniircd") -> Server:
     bot's process that work would hold the GIL the bot's reactor needs.
     """
     port = _free_port()
-    exe = _miniircd() if prefer == "miniircd" else None
-    if exe is not None:
-        cmd = [exe, "--listen", HOST, "--ports", str(port)]
-        if hasattr(os, "geteuid") and os.geteuid() == 0:  # miniircd refuses root otherwise
-            cmd += ["--setuid", "root"]
-        proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    if prefer == "miniircd" and importlib.util.find_spec("miniircd") is not None:
+        proc = _spawn_child(
+            "miniircd", {"port": port}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        _lower_priority(proc.pid)
         kind, description = "miniircd", "miniircd (subprocess, no flood limits)"
     else:
         proc = _spawn_child("server", {"port": port}, stdout=subprocess.DEVNULL)
@@ -954,7 +976,10 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
         params = json.loads(argv[2])
-        if argv[1] == "server":
+        _exit_with_parent()
+        if argv[1] == "miniircd":
+            _miniircd_child(params["port"])
+        elif argv[1] == "server":
             _embedded_server_child(params["port"])
         else:
             _clients_child(params)
