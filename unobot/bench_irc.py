@@ -207,7 +207,9 @@ def start_server(prefer: str = "miniircd") -> Server:
         )
         kind, description = "miniircd", "miniircd (subprocess, no flood limits)"
     else:
-        proc = _spawn_child("server", {"port": port}, stdout=subprocess.DEVNULL)
+        proc = _spawn_child(
+            "server", {"port": port}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         why = "miniircd not installed" if prefer == "miniircd" else "asked for"
         kind = "embedded"
         description = f"irc.server embedded server (subprocess, no flood limits; {why})"
