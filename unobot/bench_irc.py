@@ -750,6 +750,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     """Run the benchmark, print each figure on its own line; return the figures."""
     from unobot.bot import Bot, BotConfig
     from unobot.irc_adapter import IrcAdapter, IrcSettings, ServerSettings
+    from unobot.main import tune_gc
     from unobot.settings import MemorySettings
 
     channels = [f"#bench{c}" for c in range(args.channels)]
@@ -777,6 +778,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     bot = Bot(adapter, adapter, MemorySettings(), config, rng=Random(args.seed))
     holder["bot"] = bot
     probe = instrument(adapter, bot, config.prefix)
+    tune_gc()  # as unobot's own start-up does
     reactor_cpu: list[float] = []
 
     def reactor() -> None:

@@ -585,6 +585,31 @@ class IrcAdapter:
 
     def _deliver(self, record: Incoming) -> None:
         """Hand a record to the core; on an exception, log it and apologise (rarely)."""
+        try:
+            self._deliver_one(record)
+        finally:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Send what the bucket allows now, right after a handler queued its whole output.
+
+        A server hands us many lines in one read (50 channels playing at once: dozens); waiting
+        for the scheduler would make every reply in the batch wait for the whole batch. Within
+        one handler's output the lanes still apply (hands before channel lines), and under a
+        rate limit whatever the bucket refuses stays queued for the timer as before.
+        """
+        if not self.connected:
+            return
+        now = time.monotonic()
+        when = self._outbox.next_time(now)
+        if when is None or when > now:
+            return
+        if self._drain_timer is not None:
+            self.cancel(self._drain_timer)
+            self._drain_timer = None
+        self._drain()
+
+    def _deliver_one(self, record: Incoming) -> None:
         if self._guard(f"on_incoming({record.kind.value})", lambda: self.on_incoming(record)):
             return
         if record.kind is Kind.MESSAGE and record.nick and self.settings.apology:
