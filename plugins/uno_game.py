@@ -14,7 +14,7 @@ from unobot.cards import parse_color, parse_play
 from unobot.casemap import irc_eq
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
-from unobot.plugin import command, example, in_channel, in_game, in_table
+from unobot.plugin import command, example, in_channel, in_game, in_table, move
 from unobot.render_irc import Cards, HandNotice, fit, hand_lines, status_text
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 
 @command("uno")
+@move
 @in_channel
 def uno(ctx: Context) -> None:
     """Open a game here; during a game with manual UNO calls, call UNO."""
@@ -46,6 +47,7 @@ def join(ctx: Context) -> None:
 
 
 @command("deal")
+@move
 @in_channel
 @in_table
 def deal(ctx: Context) -> None:
@@ -59,6 +61,7 @@ def leave(ctx: Context) -> None:
 
 
 @command("play", "p")
+@move
 @example(".p b 9")
 @example(".p r s")
 @example(".play w g")
@@ -70,18 +73,21 @@ def play(ctx: Context) -> None:
 
 
 @command("draw", "d")
+@move
 @in_game
 def draw(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.draw(ctx.nick, ctx.now))
 
 
 @command("pass", "pa")
+@move
 @in_game
 def pass_(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.pass_turn(ctx.nick, ctx.now))
 
 
 @command("color", "colour", "co")
+@move
 @example(".color g")
 @in_game
 def color(ctx: Context) -> None:
@@ -90,12 +96,14 @@ def color(ctx: Context) -> None:
 
 
 @command("challenge", "ch")
+@move
 @in_game
 def challenge(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.challenge(ctx.nick, ctx.now))
 
 
 @command("catch")
+@move
 @example(".catch bob")
 @in_game
 def catch(ctx: Context) -> None:

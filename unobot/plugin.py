@@ -42,6 +42,8 @@ class CommandMeta:
     names: list[str] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
     guards: list[Guard] = field(default_factory=list)
+    move: bool = False
+    """A game move: free when the game accepts it (see ``dispatch.CommandThrottle``)."""
 
 
 def meta_of(func: Callable[..., Any]) -> CommandMeta | None:
@@ -75,6 +77,13 @@ def example(text: str) -> Callable[[F], F]:
         return func
 
     return deco
+
+
+def move(func: F) -> F:
+    """Mark a game move (join, deal, play, draw …): the game paces these, so only refused ones
+    count against the sender's command allowance."""
+    _meta(func).move = True
+    return func
 
 
 def guard(check: Guard) -> Callable[[F], F]:

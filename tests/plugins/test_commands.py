@@ -60,6 +60,7 @@ def test_commands_outside_a_game_are_answered_privately() -> None:
     for text in (".play r 5", ".p b9", ".draw", ".pass", ".cards", ".top"):
         reply = only_notice_to(h.say("zed", text), "zed")
         assert "no Uno game" in reply
+    h.advance(10)  # refused commands count against zed's allowance (see the flood test)
     assert "no Uno game here" in only_notice_to(h.say("zed", ".deal"), "zed")
     assert "no Uno game here" in only_notice_to(h.say("zed", ".unostop"), "zed")
     assert "in the game's channel" in only_notice_to(h.pm("zed", ".uno"), "zed")
@@ -248,3 +249,21 @@ def test_dot_uno_calls_uno_in_a_game_with_manual_calls() -> None:
     h.start(["alice", "bob"])
     reply = only_notice_to(h.say("bob", ".uno"), "bob")
     assert "more than one card" in reply
+
+
+def test_a_command_flood_is_ignored_after_one_warning() -> None:
+    h, _ = dealt()
+    replies = [h.say("zed", ".top") for _ in range(30)]  # 30 at once: only 8 answered
+    answered = [r for r in replies if r]
+    assert len(answered) == 9
+    assert "Slow down" in only_notice_to(answered[-1], "zed")
+    assert h.say("zed", ".top") == []  # still ignored, and not told again
+    h.advance(3)
+    assert "Top: " in strip_codes(only_notice_to(h.say("zed", ".top"), "zed"))
+    # accepted moves are paced by the game and never count: a whole game at one instant
+    from tests.plugins.test_games import play_game
+
+    h = Harness(3)
+    played = play_game(h, ["alice", "bob", "carol"])
+    assert played.winner_line
+    assert "Slow down" not in " ".join(s.text for s in h.sent)
