@@ -146,7 +146,8 @@ class Bot:
             clock = wall_clock or GameRecorder.utc_from(scheduler)
             self.recorder = GameRecorder(store, self.config.network, clock)
         self.tables: dict[str, Table] = {}
-        self._timers: dict[tuple[str, str], tuple[float, object]] = {}
+        self._timers: dict[str, dict[str, tuple[float, object]]] = {}
+        """Per table key: timer name -> (due time, scheduler handle)."""
 
     # --- input -----------------------------------------------------------------------------
 
@@ -245,28 +246,28 @@ class Bot:
 
     def _drop(self, key: str) -> None:
         self.tables.pop(key, None)
-        for timer in [t for t in self._timers if t[0] == key]:
-            self.scheduler.cancel(self._timers.pop(timer)[1])
+        for _due, handle in self._timers.pop(key, {}).values():
+            self.scheduler.cancel(handle)
 
     # --- timers ----------------------------------------------------------------------------
 
     def _sync_timers(self, key: str, table: Table) -> None:
         wanted = table.deadlines()
-        for timer in [t for t in self._timers if t[0] == key]:
-            due, handle = self._timers[timer]
-            if wanted.get(timer[1]) != due:
+        timers = self._timers.setdefault(key, {})
+        for name, (due, handle) in list(timers.items()):
+            if wanted.get(name) != due:
                 self.scheduler.cancel(handle)
-                del self._timers[timer]
+                del timers[name]
         now = self.scheduler.now()
         for name, due in wanted.items():
-            if (key, name) not in self._timers:
+            if name not in timers:
                 handle = self.scheduler.call_later(
                     max(0.0, due - now), lambda k=key, n=name: self._fire(k, n)
                 )
-                self._timers[(key, name)] = (due, handle)
+                timers[name] = (due, handle)
 
     def _fire(self, key: str, name: str) -> None:
-        self._timers.pop((key, name), None)
+        self._timers.get(key, {}).pop(name, None)
         table = self.tables.get(key)
         if table is None:
             return
