@@ -80,8 +80,11 @@ def run_bot(settings: config_mod.Settings) -> None:
     from unobot.bot import Bot
     from unobot.irc_adapter import IrcAdapter
     from unobot.settings import DatabaseSettings
+    from unobot.stats.sql import SqlStatsStore
 
     store = DatabaseSettings(settings.database)
+    # Games are recorded in the same database; queries see only this network's players.
+    stats = SqlStatsStore(settings.database, network=settings.bot.network)
     server = settings.irc.servers[0]
     if settings.embedded:
         start_embedded_server(server.host, server.effective_port)
@@ -96,7 +99,7 @@ def run_bot(settings: config_mod.Settings) -> None:
         )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
-    bot = Bot(adapter, adapter, store, settings.bot)
+    bot = Bot(adapter, adapter, store, settings.bot, store=stats)
     holder["bot"] = bot
 
     def stop(signum: int, frame: object) -> None:
@@ -106,6 +109,7 @@ def run_bot(settings: config_mod.Settings) -> None:
     signal.signal(signal.SIGTERM, stop)
     tune_gc()
     adapter.run()
+    stats.close()
     store.close()
 
 

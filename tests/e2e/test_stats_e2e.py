@@ -2,7 +2,8 @@
 ``.unotop10`` answer in the channel with the figures those games add up to, and privately while
 a game is being played there.
 
-The store is the in-memory fake of the plugin tests until the stats developer's store lands.
+The store is the real SQLite one (``SqlStatsStore`` on a fresh file), wrapped so the test also
+sees the records the bot handed it.
 """
 
 from __future__ import annotations
@@ -10,21 +11,27 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, RunningBot, make_players, server  # noqa: F401
-from tests.plugins.test_stats_fake import FakeStatsStore
+from tests.plugins.test_stats_recording import RecordingStore
 from unobot.casemap import irc_lower
+from unobot.stats import Ranking
+from unobot.stats.sql import SqlStatsStore
 from unobot.table import TableConfig
 
 
 @pytest.fixture
-def stats_bot(server: IrcServer) -> Iterator[tuple[RunningBot, FakeStatsStore, list[Player]]]:  # noqa: F811
-    store = FakeStatsStore()
-    bot = RunningBot(server, "#" + unique("stats"), TableConfig(), seed=23, store=store)
+def stats_bot(
+    server: IrcServer,  # noqa: F811
+    tmp_path: Path,
+) -> Iterator[tuple[RunningBot, RecordingStore, list[Player]]]:
+    store = RecordingStore(SqlStatsStore(f"sqlite:///{tmp_path / 'stats.db'}"))
+    bot = RunningBot(server, "#" + unique("stats"), TableConfig(), seed=23, store=store)  # type: ignore[arg-type]
     # Rank everyone from their first game (set before anyone speaks: the bot reads it per
     # command).
     bot.bot.config = dataclasses.replace(bot.bot.config, stats_min_games=1)
@@ -33,6 +40,7 @@ def stats_bot(server: IrcServer) -> Iterator[tuple[RunningBot, FakeStatsStore, l
     for p in players:
         p.client.close()
     bot.stop()
+    store.close()
 
 
 def play_one(bot: RunningBot, players: list[Player]) -> None:
@@ -51,7 +59,7 @@ def ask(game: NetGame, player: Player, text: str) -> tuple[list[str], list[str]]
 
 
 def test_games_are_recorded_and_stats_answer_with_their_figures(
-    stats_bot: tuple[RunningBot, FakeStatsStore, list[Player]],
+    stats_bot: tuple[RunningBot, RecordingStore, list[Player]],
 ) -> None:
     bot, store, players = stats_bot
     play_one(bot, players)
@@ -68,7 +76,13 @@ def test_games_are_recorded_and_stats_answer_with_their_figures(
     for nick in nicks:
         mine = [r for g in store.games for r in g.results if r.nick == nick]
         figures[nick] = (len(mine), sum(r.won for r in mine), sum(r.points_won for r in mine))
-    order = sorted(nicks, key=lambda n: (-figures[n][2] / figures[n][0], -figures[n][0], n))
+    # The order of equal figures is the store's to choose: take it from the store, check it is
+    # ordered by points per game, and check every figure against the records.
+    board = store.leaderboard(Ranking.POINTS_PER_GAME, 10, min_games=1)
+    order = [s.nick for s in board]
+    assert sorted(order) == sorted(nicks)
+    ppg = [figures[n][2] / figures[n][0] for n in order]
+    assert ppg == sorted(ppg, reverse=True)
 
     game = NetGame(bot, players)
     first = players[0]

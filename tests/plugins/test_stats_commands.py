@@ -3,15 +3,16 @@ the minimum number of games, the cap, where answers go, rate limits and bad inpu
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from tests.plugins.fakes import Sent, channel_lines, notices
-from tests.plugins.test_stats_fake import FakeStatsStore, make_game
-from tests.plugins.test_stats_recording import StatsHarness
+from tests.plugins.test_stats_recording import RecordingStore, StatsHarness
 from unobot.bot import BotConfig
-from unobot.stats import PlayerResult
+from unobot.stats import GameRecord, PlayerResult
+from unobot.stats.memory import MemoryStatsStore
+from unobot.stats.model import StatsUnavailable
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 OLD = datetime(2026, 10, 1, tzinfo=UTC)  # more than a month ago
@@ -23,10 +24,19 @@ def result(nick: str, won: bool, points: int = 0) -> PlayerResult:
     return PlayerResult(nick.lower(), nick, 1 if won else 2, won, points, 0)
 
 
-def filled_store() -> FakeStatsStore:
+def make_game(n: int, results: list[PlayerResult], channel: str, ended: datetime) -> GameRecord:
+    started = ended - timedelta(minutes=5)
+    return GameRecord(f"g{n}", "testnet", channel, "irc-classic", started, ended, tuple(results))
+
+
+def new_store() -> RecordingStore:
+    return RecordingStore(MemoryStatsStore("testnet", clock=lambda: NOW))
+
+
+def filled_store() -> RecordingStore:
     """All time (min 5 games): by points per game carol 40.0, alice 20.0, bob 16.7, dave 8.0;
     by percent wins dave 80.0, alice 66.7, bob 33.3, carol 20.0; erin and frank 1 game each."""
-    store = FakeStatsStore(lambda: NOW)
+    store = new_store()
     n = 0
 
     def game(ended: datetime, channel: str, *results: PlayerResult) -> None:
@@ -45,7 +55,7 @@ def filled_store() -> FakeStatsStore:
     return store
 
 
-def harness(store: FakeStatsStore | None = None, **config: object) -> StatsHarness:
+def harness(store: RecordingStore | None = None, **config: object) -> StatsHarness:
     cfg = BotConfig(network="testnet", **config)  # type: ignore[arg-type]
     return StatsHarness(1, cfg, store if store is not None else filled_store())
 
@@ -150,7 +160,7 @@ def test_periods_and_here() -> None:
 
 
 def test_long_lists_are_capped_compact_and_private() -> None:
-    store = FakeStatsStore(lambda: NOW)
+    store = new_store()
     for n in range(30 * 5):
         nick = f"player_with_a_long_nick{n % 30:02d}"
         store.record_game(make_game(n, [result(nick, n % 2 == 0, n)], "#uno", RECENT))
@@ -240,10 +250,10 @@ def test_here_needs_a_channel_and_a_broken_store_is_reported() -> None:
     _, told = ask(h, "alice", ".unostats pw 5 here", None)
     assert told == ["'here' works in a channel only"]
 
-    class Broken(FakeStatsStore):
+    class Broken(MemoryStatsStore):
         def leaderboard(self, *args: object, **kwargs: object) -> list:  # type: ignore[override]
-            raise OSError("database gone")
+            raise StatsUnavailable("database gone")
 
-    h = harness(Broken())
+    h = harness(RecordingStore(Broken()))
     _, told = ask(h, "alice", ".unotop10")
     assert told == ["Stats are unavailable right now."]

@@ -11,15 +11,34 @@ import pytest
 
 from tests.plugins.fakes import Harness, channel_lines, notices, read_status
 from tests.plugins.test_games import Driver
-from tests.plugins.test_stats_fake import FakeStatsStore
 from unobot.bot import Bot, BotConfig
 from unobot.casemap import irc_lower
 from unobot.engine import preset
-from unobot.stats import GameRecord, PlayerResult
+from unobot.stats import GameRecord, PlayerResult, StatsStore
+from unobot.stats.memory import MemoryStatsStore
 from unobot.table import Table, TableConfig
 from unobot.transport import Kind
 
 EPOCH = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+class RecordingStore:
+    """A real store (the in-memory one by default) that also keeps every GameRecord it was
+    handed, in order, and can be made to fail, to check what the bot sends and survives."""
+
+    def __init__(self, inner: StatsStore | None = None) -> None:
+        self.inner: StatsStore = inner if inner is not None else MemoryStatsStore()
+        self.games: list[GameRecord] = []
+        self.fail = False
+
+    def record_game(self, game: GameRecord) -> None:
+        if self.fail:
+            raise RuntimeError("database on fire")
+        self.games.append(game)
+        self.inner.record_game(game)
+
+    def __getattr__(self, name: str) -> object:  # player, leaderboard, close
+        return getattr(self.inner, name)
 
 
 class StatsHarness(Harness):
@@ -30,17 +49,17 @@ class StatsHarness(Harness):
         self,
         seed: int = 1,
         config: BotConfig | None = None,
-        store: FakeStatsStore | None = None,
+        store: RecordingStore | None = None,
     ) -> None:
         super().__init__(seed, config)
-        self.store = store if store is not None else FakeStatsStore(self.wall)
+        self.store = store if store is not None else RecordingStore()
         self.bot = Bot(
             self.transport,
             self.clock,
             self.settings,
             config or BotConfig(network="testnet"),
             rng=Random(seed),
-            store=self.store,
+            store=self.store,  # type: ignore[arg-type]
             wall_clock=self.wall,
         )
 
