@@ -2,10 +2,10 @@
 
 The rows are the facts: players (with their nick history), games and each player's result in
 a game, plus imported aggregate rows from the old bot's score file. ``player_summary`` is
-derived data, one row per player, channel scope and calendar period, maintained in the same
-transaction as each game write and rebuilt from the rows by :func:`rebuild_summaries_sql`
-whenever in doubt; it exists so a leaderboard is an index walk, not a GROUP BY over a million
-rows.
+derived data, one row per player, channel scope and calendar period: it is brought up to
+date from the rows of the games written since ``summary_state.last_game`` before every query
+(and every few hundred games), and rebuilt wholesale by ``unobot.stats.sql.rebuild_summaries``;
+it exists so a leaderboard is an index walk, not a GROUP BY over a million rows.
 
 The version lives in ``schema_version``; :func:`migrate` applies the missing steps in order,
 each in its own transaction (serialised between bots sharing a PostgreSQL database by an
@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 
 class _Base(pee.Model):
+    """Foreign keys get no index of their own (index=False) where a composite index or the
+    primary key already starts with them: each index is one more page every game writes."""
+
     class Meta:
         database = None  # bound per store with bind_ctx: several stores may be open at once
         legacy_table_names = False
@@ -47,19 +50,21 @@ class Player(_Base):
     last_seen = pee.DateTimeField()
 
     class Meta:
-        indexes = ((("network", "ident"), True), (("nick_folded", "last_seen"), False))
+        # nick_folded alone (not with last_seen): an index whose columns a game doesn't change
+        # is not rewritten, and every page a game touches is a page SQLite writes twice.
+        indexes = ((("network", "ident"), True), (("nick_folded",), False))
 
 
 class PlayerNick(_Base):
     """Nick history: every nick a player finished a game with, and when last."""
 
-    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
     nick = pee.CharField(max_length=255)
     nick_folded = pee.CharField(max_length=255)
     last_seen = pee.DateTimeField()
 
     class Meta:
-        indexes = ((("player", "nick_folded"), True), (("nick_folded", "last_seen"), False))
+        indexes = ((("player", "nick_folded"), True), (("nick_folded",), False))
 
 
 class Game(_Base):
@@ -73,13 +78,13 @@ class Game(_Base):
     ended = pee.DateTimeField()
     """Naive UTC, like every time in this schema."""
     seconds = pee.IntegerField()
-    winner = pee.ForeignKeyField(Player, null=True, on_delete="SET NULL")
+    winner = pee.ForeignKeyField(Player, null=True, on_delete="SET NULL", index=False)
     """The first winner (a tie shows as several won=True results)."""
 
 
 class GameResult(_Base):
-    game = pee.ForeignKeyField(Game, on_delete="CASCADE")
-    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    game = pee.ForeignKeyField(Game, on_delete="CASCADE", index=False)
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
     place = pee.IntegerField()
     won = pee.BooleanField()
     points_won = pee.IntegerField()
@@ -89,14 +94,14 @@ class GameResult(_Base):
     is_bot = pee.BooleanField(default=False)
 
     class Meta:
-        indexes = ((("game", "player"), True), (("player", "game"), False))
+        indexes = ((("game", "player"), True),)
 
 
 class ImportedScore(_Base):
     """Totals from the old bot's score file: no dates, so they count in the ALL period only;
     in one channel's figures only when imported for that channel (``channel`` "" = none)."""
 
-    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
     channel = pee.CharField(max_length=255, default="")
     source = pee.CharField(max_length=255)
     games = pee.IntegerField()
@@ -113,7 +118,7 @@ class PlayerSummary(_Base):
     """Derived: a player's totals in one channel ("" = all channels) and bucket ("all",
     "w<monday>", "m<yyyy-mm>"), with the two ratios stored so an index can rank by them."""
 
-    player = pee.ForeignKeyField(Player, on_delete="CASCADE")
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
     network = pee.CharField(max_length=100, default="")
     channel = pee.CharField(max_length=255)
     bucket = pee.CharField(max_length=16)
@@ -127,6 +132,14 @@ class PlayerSummary(_Base):
 
     class Meta:
         primary_key = pee.CompositeKey("player", "channel", "bucket")
+        # without_rowid (SQLite only, set in _v2_summaries): a player's rows share a page, and
+        # there is one tree fewer to write per game.
+
+
+class SummaryState(_Base):
+    """How far player_summary has caught up: every game with ``id <= last_game`` is in it."""
+
+    last_game = pee.BigIntegerField(default=0)
 
 
 class PlayerSetting(_Base):
@@ -148,6 +161,7 @@ MODELS: list[type[pee.Model]] = [
     GameResult,
     ImportedScore,
     PlayerSummary,
+    SummaryState,
     PlayerSetting,
     SchemaVersion,
 ]
@@ -161,7 +175,9 @@ def _v1_core(db: pee.Database, migrator: SchemaMigrator) -> None:
 def _v2_summaries(db: pee.Database, migrator: SchemaMigrator) -> None:
     """Per-channel game lookups, and the derived summary table with its ranking indexes."""
     run_migrations(migrator.add_index("game", ("network", "channel", "ended"), False))
-    db.create_tables([PlayerSummary])
+    PlayerSummary._meta.without_rowid = isinstance(db, pee.SqliteDatabase)
+    db.create_tables([PlayerSummary, SummaryState])
+    SummaryState.insert(last_game=0).execute()
     for name, column in (("ppg", "ppg"), ("pw", "pw")):
         db.execute_sql(
             f"CREATE INDEX player_summary_rank_{name} ON player_summary "
