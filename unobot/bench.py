@@ -98,6 +98,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
     eng.set_defaults(run=bench_engine)
+    from unobot import bench_stats  # the stats store benchmark lives in its own module
+
+    bench_stats.add_arguments(sub.add_parser("stats", help="stats store: query latency, games/s"))
     bench_irc.add_parser(sub)  # `irc`: the whole bot on a local server (unobot/bench_irc.py)
     args = parser.parse_args(argv)
     args.run(args)
