@@ -115,6 +115,10 @@ def run_bot(settings: config_mod.Settings) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args_list = sys.argv[1:] if argv is None else argv
+    if args_list and args_list[0] == "import-scores":
+        from unobot.stats.importer import main as import_scores
+
+        raise SystemExit(import_scores(args_list[1:]))
     if args_list and args_list[0] == "demo":
         parser = argparse.ArgumentParser(prog="unobot demo", description="Play a demo hand.")
         parser.add_argument("--players", type=int, default=4, help="players (2-10)")
