@@ -183,4 +183,7 @@ def help_(ctx: Context) -> None:
         f"Play: {p}p b 9, {p}p r s (skip), {p}p g r (reverse), {p}p y d2, {p}p w g (wild, "
         f"green), {p}p wd4 b; {p}draw/{p}d, {p}pass/{p}pa."
     )
-    ctx.reply(f"Info: {p}cards (your hand, everyone's count), {p}top. Your hand comes by NOTICE.")
+    ctx.reply(
+        f"Info: {p}cards (your hand, counts), {p}top; {p}unostats [nick], {p}unostats pw|ppg N "
+        f"[week|month] [here], {p}unotop10. Your hand comes by NOTICE."
+    )
