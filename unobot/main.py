@@ -20,6 +20,7 @@ from unobot.engine import PRESETS, Game, preset
 from unobot.render import describe, hand_text
 
 log = logging.getLogger("unobot")
+UPKEEP_SECONDS = 30.0
 
 
 def demo(players: int, preset_name: str, seed: int) -> int:
@@ -107,6 +108,16 @@ def run_bot(settings: config_mod.Settings) -> None:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+
+    def upkeep() -> None:
+        # Queued games are written once the database is back, and the leaderboard summary is
+        # kept current, off the path of any command.
+        try:
+            stats.maintain()
+        finally:
+            adapter.call_later(UPKEEP_SECONDS, upkeep)
+
+    adapter.call_later(UPKEEP_SECONDS, upkeep)
     tune_gc()
     adapter.run()
     stats.close()

@@ -304,3 +304,15 @@ def test_games_survive_reopening_the_store(kind: str, make_store: StoreFactory) 
     first.close()
     again = make_store()
     assert again.player("alice") == PlayerStats("alice", 5, 5, 50, 3000, 1)
+
+
+def test_upkeep_keeps_the_summary_exact_without_queries(make_store: StoreFactory) -> None:
+    """The bot writes games without touching the summary and catches it up from a timer."""
+    store = make_store()
+    if not hasattr(store, "maintain"):
+        pytest.skip("only the SQL stores keep a summary")
+    store.catch_up_every = 0  # type: ignore[attr-defined]
+    play(store, 7, res("alice", True, 30), res("bob", left=30))
+    store.maintain()  # type: ignore[attr-defined]
+    assert store.summary_mismatches() == []  # type: ignore[attr-defined]
+    assert store.player("alice", min_games=1) == PlayerStats("alice", 7, 7, 210, 4200, 1)

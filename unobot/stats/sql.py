@@ -244,7 +244,8 @@ class SqlStatsStore:
         self._q: dict[str, str] = {}
         self._unsummarized = 0
         self.catch_up_every = 500
-        """Games written before the summary is caught up without waiting for a query."""
+        """Games written before the summary is caught up without waiting for a query or
+        :meth:`maintain`; 0 leaves it to those two (a bot calls ``maintain`` from a timer)."""
         try:
             schema.migrate(self.db)
         except _DB_ERRORS as err:
@@ -404,7 +405,7 @@ class SqlStatsStore:
         try:
             if self._write(game):
                 self._unsummarized += 1
-                if self._unsummarized >= self.catch_up_every:
+                if self.catch_up_every and self._unsummarized >= self.catch_up_every:
                     self._catch_up()
         except _INTEGRITY as err:
             self._down()
@@ -465,6 +466,16 @@ class SqlStatsStore:
         if written:
             log.info("stats: %d queued games written, %d still waiting", written, len(rest))
         return written
+
+    def maintain(self) -> None:
+        """Background upkeep, from a timer: write queued games, then bring the summary up to
+        date so that the next query doesn't pay for it. Never raises."""
+        try:
+            self.flush_pending()
+            self._fresh()
+        except _DB_ERRORS as err:
+            log.info("stats upkeep postponed: %s", err)
+            self._down()
 
     def flush_pending(self) -> int:
         """Try now to write every queued game (e.g. from a timer); returns how many were."""
