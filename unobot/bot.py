@@ -192,7 +192,9 @@ class Bot:
         if not incoming.private:  # a player who speaks in the channel is back
             table = self.tables.get(irc_lower(incoming.target))
             if table is not None:
-                self.publish(table, table.arrive(incoming.nick))
+                back = table.arrive(incoming.nick)
+                if back.events:
+                    self.publish(table, back)
         self.dispatcher.run(handler, ctx)
 
     # --- tables ----------------------------------------------------------------------------

@@ -260,6 +260,7 @@ class IrcAdapter:
         self._stop = threading.Event()
         self._apologised: dict[str, float] = {}
         self._ops: dict[tuple[str, str], bool] = {}
+        self._delivering = False
         self.connects = 0
         """Successful registrations so far (tests and monitoring read it)."""
         self.disconnects = 0
@@ -390,8 +391,10 @@ class IrcAdapter:
 
     # -- output ----------------------------------------------------------------------------
     def _schedule_drain(self) -> None:
-        """Arm one timer for when the bucket allows the next line (none if one is armed)."""
-        if self._drain_timer is not None or not self._registered:
+        """Arm one timer for when the bucket allows the next line (none if one is armed).
+
+        Not while a handler runs: :meth:`_flush` sends its output as soon as it returns."""
+        if self._drain_timer is not None or not self._registered or self._delivering:
             return
         now = time.monotonic()
         when = self._outbox.next_time(now)
@@ -605,9 +608,11 @@ class IrcAdapter:
 
     def _deliver(self, record: Incoming) -> None:
         """Hand a record to the core; on an exception, log it and apologise (rarely)."""
+        self._delivering = True
         try:
             self._deliver_one(record)
         finally:
+            self._delivering = False
             self._flush()
 
     def _flush(self) -> None:
@@ -622,7 +627,10 @@ class IrcAdapter:
             return
         now = time.monotonic()
         when = self._outbox.next_time(now)
-        if when is None or when > now:
+        if when is None:
+            return
+        if when > now:
+            self._schedule_drain()  # the bucket is empty: the timer sends the rest
             return
         if self._drain_timer is not None:
             self.cancel(self._drain_timer)
