@@ -890,7 +890,7 @@ def _report(
     batches = probe.batches or [0]
     print(
         f"commands per socket read: mean {statistics.mean(batches):.1f}, max {max(batches)} "
-        "(all are handled before the replies are flushed)"
+        "(each reply leaves as its handler returns; later commands in a read wait)"
     )
     print(
         f"commands per second: {per_second:.0f} (whole loop: clients -> server -> bot -> "

@@ -58,7 +58,7 @@ def tune_gc() -> None:
     """
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    gc.set_threshold(3_000, 20, 50)
 
 
 def start_embedded_server(host: str, port: int) -> threading.Thread:

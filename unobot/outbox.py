@@ -40,6 +40,10 @@ _COLOUR = re.compile(rb"\x03(?:\d{1,2}(?:,\d{1,2})?)?")
 _SPACE = re.compile(r"\s+")
 
 
+_TARGET_TABLE = {**_TABLE, **{ord(ch): None for ch in _KEEP}, ord(","): None}
+"""``sanitize`` for targets, which also lose formatting codes and commas."""
+
+
 def sanitize(text: str) -> str:
     """Make user text safe for one IRC line.
 
@@ -56,8 +60,7 @@ def sanitize_target(target: str) -> str:
     Why: a target comes from user input too (``.play`` replies go to the sender's nick) and a
     space or colon in it would shift the text into a different parameter.
     """
-    cleaned = _SPACE.sub("", sanitize(target)).replace(",", "").lstrip(":")
-    return "".join(ch for ch in cleaned if ch not in _KEEP)
+    return _SPACE.sub("", target.translate(_TARGET_TABLE)).lstrip(":")
 
 
 def _safe_cut(data: bytes, cut: int) -> int:
