@@ -8,6 +8,7 @@ live in the engine, seats and timers in the table, wording in ``render_irc``; mi
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from unobot.cards import parse_color, parse_play
@@ -15,10 +16,63 @@ from unobot.casemap import irc_eq
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
 from unobot.plugin import command, example, in_channel, in_game, in_table, move
-from unobot.render_irc import Cards, HandNotice, fit, hand_lines, status_text
+from unobot.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
 
 if TYPE_CHECKING:
-    from unobot.bot import Context
+    from unobot.bot import Bot, Context
+    from unobot.table import Table
+    from unobot.transport import Incoming
+
+_DURATION = re.compile(r"(?:(\d{1,3})h)?(?:(\d{1,4})m(?:in)?)?(?:(\d{1,5})s)?")
+_UNO_WORDS = frozenset({"uno", "uno!"})
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in ``60m``, ``60``, ``1h``, ``1h30m``, ``90s`` (a bare number is minutes)."""
+    raw = text.strip().lower().replace(" ", "")
+    if raw.isdigit() and len(raw) <= 4:
+        return int(raw) * 60.0
+    m = _DURATION.fullmatch(raw)
+    if not raw or m is None or not any(m.groups()):
+        raise UnoError(f"'{text[:20]}' is not a time limit: e.g. .deal 60m, .deal 1h, .deal 90s")
+    hours, minutes, seconds = (int(g) if g else 0 for g in m.groups())
+    return hours * 3600.0 + minutes * 60.0 + seconds
+
+
+def split_uno(args: str) -> tuple[str, bool]:
+    """``"r 5 uno"`` -> ``("r 5", True)``: UNO called together with the play."""
+    words = args.split()
+    if len(words) > 1 and words[-1].lower() in _UNO_WORDS:
+        return " ".join(words[:-1]), True
+    return args, False
+
+
+def said_uno(bot: Bot, incoming: Incoming) -> bool:
+    """A plain channel message ``uno`` / ``UNO!`` from a seated player calls UNO.
+
+    For the bot's non-command path (``Bot._message`` hands over a message that isn't a
+    command): True when the message was such a call and was handled. Only where calls are
+    manual, and a mistaken call is answered privately like ``.unocall``.
+    """
+    if incoming.private or incoming.text.strip().lower() not in _UNO_WORDS:
+        return False
+    table = bot.table_for(incoming.target, incoming.nick)
+    if (
+        table is None
+        or not table.dealt
+        or not table.has(incoming.nick)
+        or table.config.rules.uno_call is not UnoCall.MANUAL
+    ):
+        return False
+    try:
+        bot.publish(table, table.call_uno(incoming.nick, bot.scheduler.now()))
+    except UnoError as err:
+        bot.send(Line("notice", incoming.nick, str(err) or "you can't do that now"))
+    return True
+
+
+def _call(ctx: Context, table: Table) -> None:
+    ctx.publish(table, table.call_uno(ctx.nick, ctx.now))
 
 
 @command("uno")
@@ -32,7 +86,7 @@ def uno(ctx: Context) -> None:
         ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident)
         return
     if table.dealt and table.has(ctx.nick) and table.config.rules.uno_call is UnoCall.MANUAL:
-        ctx.publish(table, table.call_uno(ctx.nick, ctx.now))
+        _call(ctx, table)
         return
     if table.dealt:
         raise UnoError("a game is being played here: wait for the next one")
@@ -50,8 +104,11 @@ def join(ctx: Context) -> None:
 @move
 @in_channel
 @in_table
+@example(".deal 60m")
 def deal(ctx: Context) -> None:
-    ctx.publish(ctx.table, ctx.table.deal(ctx.nick, ctx.now))
+    """Deal; ``.deal 60m`` (``1h``, ``90s``) makes it a timed match of hands."""
+    limit = parse_duration(ctx.args) if ctx.args else None
+    ctx.publish(ctx.table, ctx.table.deal(ctx.nick, ctx.now, limit))
 
 
 @command("leave")
@@ -66,10 +123,24 @@ def leave(ctx: Context) -> None:
 @example(".p r s")
 @example(".play w g")
 @example(".play wd4 b")
+@example(".p r 5 uno")
 @in_game
 def play(ctx: Context) -> None:
-    card, color = parse_play(ctx.args)
-    ctx.publish(ctx.table, ctx.table.play(ctx.nick, card, color, ctx.now))
+    """Play a card; a trailing ``uno`` calls UNO with it (manual UNO calls)."""
+    text, uno = split_uno(ctx.args)
+    card, color = parse_play(text)
+    ctx.publish(ctx.table, ctx.table.play(ctx.nick, card, color, ctx.now, uno=uno))
+
+
+@command("unocall")
+@move
+@in_game
+def unocall(ctx: Context) -> None:
+    """Call UNO (also ``.uno`` during a game): before or right after the next-to-last card."""
+    table = ctx.table
+    if table.config.rules.uno_call is not UnoCall.MANUAL:
+        raise UnoError("UNO is called automatically in this game")
+    _call(ctx, table)
 
 
 @command("draw", "d")
@@ -102,9 +173,10 @@ def challenge(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.challenge(ctx.nick, ctx.now))
 
 
-@command("catch")
+@command("catch", "halt")
 @move
 @example(".catch bob")
+@example(".halt bob")
 @in_game
 def catch(ctx: Context) -> None:
     if not ctx.args:

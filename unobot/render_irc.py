@@ -31,6 +31,9 @@ from unobot.table import (
     Stopped,
     TableEvent,
     TimedOut,
+    TimeUp,
+    TimeWarning,
+    Totals,
     Update,
     Warned,
 )
@@ -115,6 +118,8 @@ def fit(text: str, limit: int = LIMIT) -> list[str]:
 def hand_lines(notice: HandNotice, fmt: Cards) -> list[str]:
     """``You drew G5. Your cards (8): R1 ...``, split at card boundaries."""
     head = f"You drew {fmt.hand(notice.new)} | " if notice.new else ""
+    if notice.hint:  # before the hand: clients (and test agents) read the hand to the end
+        head += f"{notice.hint} | "
     return fit(f"{head}Your cards ({len(notice.cards)}): {fmt.hand(notice.cards)}")
 
 
@@ -134,13 +139,18 @@ _REASON = {
 
 
 def _engine_fragments(
-    batch: EngineEvents, fmt: Cards, announced: frozenset[str] = frozenset()
+    batch: EngineEvents,
+    fmt: Cards,
+    announced: frozenset[str] = frozenset(),
+    *,
+    match_line: bool = False,
 ) -> list[str]:
     """Short phrases for one action's engine events, merging the ones that belong together.
 
     ``announced``: folded nicks whose removal a table event already told the channel about
     (``X is out (...)``), so their ``SeatRemoved`` adds nothing. Events this renderer doesn't
     know say nothing rather than fail: the engine may grow events before the renderer does.
+    ``match_line``: announce the match's end even after a single hand (a timed match).
     """
     names = batch.names
     events = batch.events
@@ -205,7 +215,7 @@ def _engine_fragments(
             case ev.HandEnded(outcome=outcome):
                 out.append(_NEW_SENTENCE + _hand_ended(outcome, names, fmt))
             case ev.MatchEnded(outcome=outcome):
-                if outcome.hands > 1 or len(outcome.winners) != 1:
+                if outcome.hands > 1 or len(outcome.winners) != 1 or match_line:
                     out.append(_NEW_SENTENCE + _match_ended(outcome, names))
             case ev.SeatRemoved(seat=seat, cards=n):
                 if irc_lower(names[seat]) not in announced:
@@ -249,9 +259,25 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             return f"{nick} joins ({_plural(n, 'player')})"
         case Left(nick=nick, starter=starter):
             return f"{nick} leaves" + (f"; {starter} now deals" if starter else "")
-        case Dealt(players=players, rules=rules, hand_number=number):
+        case Dealt(players=players, rules=rules, hand_number=number, time_limit=secs, target=t):
             hand = f"hand {number}" if number > 1 else f"Uno ({rules})"
-            return f"{hand}: {', '.join(players)}"
+            terms = []
+            if t:
+                terms.append(f"to {t} points")
+            if secs:
+                terms.append(f"{_duration(secs)} time limit")
+            extra = f" [{', '.join(terms)}]" if terms else ""
+            return f"{hand}{extra}: {', '.join(players)}"
+        case Totals(totals=totals, target=target, lowest_wins=low):
+            shown = ", ".join(f"{nick} {n}" for nick, n in totals)
+            goal = f"first to {target}" if target else ""
+            if low:
+                goal = f"{goal}, then lowest wins" if goal else "lowest wins"
+            return f"Totals: {shown}" + (f" ({goal})" if goal else "")
+        case TimeWarning(seconds=secs):
+            return f"{_duration(secs)} left in this game"
+        case TimeUp(counted=counted):
+            return "Time is up" + (": the unfinished hand counts" if counted else "")
         case Warned(nick=nick, seconds=secs):
             return f"{nick}: your turn, {secs}s left"
         case TimedOut(nick=nick):
@@ -267,13 +293,30 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
     return None
 
 
+def _duration(seconds: int) -> str:
+    """``60 minutes``, ``1h30m``, ``90 seconds``: as a player would say it."""
+    if seconds % 60:
+        return _plural(seconds, "second")
+    minutes = seconds // 60
+    if minutes >= 120 and minutes % 60:
+        return f"{minutes // 60}h{minutes % 60:02d}m"
+    if minutes >= 120:
+        return _plural(minutes // 60, "hour")
+    return _plural(minutes, "minute")
+
+
 def status_text(status: Status, fmt: Cards, prefix: str = ".") -> str:
     """``Top: W (blue). bob's turn.``, plus who has UNO and what the player to move must do."""
     text = f"Top: {fmt.top(status.top, status.color)}. "
     if status.phase is Phase.CHOOSE_COLOR:
         text += f"{status.current} picks the colour ({prefix}color r/y/g/b)."
     elif status.phase is Phase.PENDING:
-        text += f"{status.current} must draw {status.pending} ({prefix}draw)."
+        answers = [f"{prefix}draw"]
+        if status.stack:
+            answers.append(f"stack a {status.stack}")
+        if status.challenge:
+            answers.append(f"{prefix}challenge")
+        text += f"{status.current} must draw {status.pending} ({' or '.join(answers)})."
     else:
         text += f"{status.current}'s turn."
     uno = [nick for nick, n in status.counts if n == 1]
@@ -291,6 +334,7 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
     sentences: list[str] = []
     clauses: list[str] = []
     announced = frozenset(irc_lower(e.nick) for e in update.events if type(e) is Removed)
+    timed_out = any(type(e) is TimeUp for e in update.events)
 
     def flush() -> None:
         if clauses:
@@ -304,7 +348,7 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
             if text:
                 sentences.append(_sentence(text))
             continue
-        for fragment in _engine_fragments(event, fmt, announced):
+        for fragment in _engine_fragments(event, fmt, announced, match_line=timed_out):
             if fragment.startswith(_NEW_SENTENCE):
                 flush()
                 sentences.append(_sentence(fragment[1:]))

@@ -13,6 +13,8 @@ The table only keeps its seat list in step with the engine's renumbering.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,9 +25,16 @@ from unobot.casemap import irc_eq, irc_lower
 from unobot.engine import Match, Phase, errors, preset
 from unobot.engine.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.engine.errors import UnoError
-from unobot.engine.events import CardPlayed, CardsDrawn, Event, HandEnded, MatchEnded
+from unobot.engine.events import (
+    CardPlayed,
+    CardsDrawn,
+    DrawReason,
+    Event,
+    HandEnded,
+    MatchEnded,
+)
 from unobot.engine.game import Game
-from unobot.engine.rules import HouseRules
+from unobot.engine.rules import AfterDraw, HouseRules, NoPlayableCard, Scoring, Stacking
 
 __all__ = [
     "Away",
@@ -43,7 +52,10 @@ __all__ = [
     "Table",
     "TableConfig",
     "TableEvent",
+    "TimeUp",
+    "TimeWarning",
     "TimedOut",
+    "Totals",
     "Update",
     "Warned",
 ]
@@ -114,6 +126,33 @@ class Dealt:
     players: tuple[str, ...]
     rules: str
     hand_number: int
+    time_limit: int = 0
+    """Seconds the match lasts (announced with the first hand); 0 = untimed."""
+    target: int = 0
+    """Points that end the match (announced with the first hand); 0 = no target."""
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Running totals after a hand of a match that goes on (in seat order)."""
+
+    totals: tuple[tuple[str, int], ...]
+    target: int
+    lowest_wins: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWarning:
+    """A timed match ends in ``seconds``."""
+
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """The time limit is reached; ``counted``: the unfinished hand's points count."""
+
+    counted: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +199,7 @@ class Stopped:
 
 TableEvent = (
     Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
-    | Stopped
+    | Stopped | Totals | TimeWarning | TimeUp
 )  # fmt: skip
 
 
@@ -170,6 +209,8 @@ class HandNotice:
 
     cards: tuple[Card, ...]
     new: tuple[Card, ...] = ()
+    hint: str = ""
+    """What the player may do next, after a draw that left them a choice (or a duty)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +223,10 @@ class Status:
     phase: Phase
     pending: int
     counts: tuple[tuple[str, int], ...]
+    stack: str = ""
+    """With a pending total: the card that may be stacked on it (``+2``, ``+4``), else empty."""
+    challenge: bool = False
+    """With a pending total: the Wild Draw Four may be challenged."""
 
 
 @dataclass(slots=True)
@@ -225,6 +270,10 @@ class Table:
         self.hand_number = 0
         self._turn_seat = -1
         self._deferred: list[TableEvent] = []
+        self.time_limit = 0.0
+        """Seconds from the deal to the match's end by time (0: untimed)."""
+        self.dealt_at = now
+        self.time_warned = False
 
     def open_update(self) -> Update:
         """What to announce when the table opens."""
@@ -270,6 +319,17 @@ class Table:
         game = self.game
         if game is None or game.over or self.state is not State.PLAYING:
             return None
+        stack = challenge = False
+        rules = game.rules
+        if game.phase is Phase.PENDING:
+            stack = rules.stacking is not Stacking.NONE
+            challenge = game.top.is_wild and rules.wd4_challenge and game.wd4_offender >= 0
+        stack_text = ""
+        if stack:
+            if rules.stacking is Stacking.ANY:
+                stack_text = "+2 or +4"
+            else:
+                stack_text = "+4" if game.top.is_wild else "+2"
         return Status(
             game.top,
             game.color,
@@ -277,6 +337,8 @@ class Table:
             game.phase,
             game.pending,
             tuple((p.nick, game.hand_size(s)) for s, p in enumerate(self.players)),
+            stack_text,
+            challenge,
         )
 
     def idle_for(self, now: float) -> float:
@@ -295,8 +357,13 @@ class Table:
         self.last_activity = now
         return Update([Joined(nick, len(self.players))])
 
-    def deal(self, nick: str, now: float) -> Update:
-        """Deal the first hand: the starter any time, anyone once the lobby time is up."""
+    def deal(self, nick: str, now: float, time_limit: float | None = None) -> Update:
+        """Deal the first hand: the starter any time, anyone once the lobby time is up.
+
+        ``time_limit`` (seconds, from ``.deal 60m``) makes the match a timed one: hands follow
+        each other until the time is up (or a target score is reached), then
+        ``Match.end_by_time`` ends it. Without it the rules' ``time_limit_minutes`` applies.
+        """
         if self.state is not State.LOBBY:
             raise UnoError("the cards are already dealt")
         rules = self.config.rules
@@ -306,6 +373,16 @@ class Table:
         need = max(2, rules.min_players)
         if len(self.players) < need:
             raise UnoError(f"{need} players are needed to deal: others can .join")
+        if time_limit is not None:
+            if not 10 <= time_limit <= 24 * 3600:
+                raise UnoError("a time limit is 10s to 24h, e.g. .deal 60m")
+            # The match reads only whether there is a limit (it then deals hand after hand):
+            # the table owns the clock, to the second.
+            rules = dataclasses.replace(rules, time_limit_minutes=math.ceil(time_limit / 60))
+            self.time_limit = time_limit
+        else:
+            self.time_limit = rules.time_limit_minutes * 60.0
+        self.dealt_at = now
         # The starter plays first: with the dealer at the last seat, the seat "left of the
         # dealer" is seat 0 (other first-player rules choose for themselves).
         self.match = Match(len(self.players), rules, self.rng, dealer=len(self.players) - 1)
@@ -317,7 +394,16 @@ class Table:
         events = self.match.start_hand()
         self.hand_number += 1
         game = self._running()
-        update.events.append(Dealt(self.names, self.config.rules.name, self.hand_number))
+        first = self.hand_number == 1
+        update.events.append(
+            Dealt(
+                self.names,
+                self.config.rules.name,
+                self.hand_number,
+                int(self.time_limit) if first else 0,
+                self.match.rules.target_score if first else 0,
+            )
+        )
         update.events.append(EngineEvents(tuple(events), self.names))
         for seat, player in enumerate(self.players):
             update.hands[player.nick] = HandNotice(tuple(game.hand(seat)))
@@ -353,8 +439,24 @@ class Table:
 
     # --- playing ---------------------------------------------------------------------------
 
-    def play(self, nick: str, card: Card, color: Color | None, now: float) -> Update:
-        return self._act(nick, Play(card, color), now)
+    def play(
+        self, nick: str, card: Card, color: Color | None, now: float, *, uno: bool = False
+    ) -> Update:
+        """Play ``card``; ``uno``: UNO called with it (``.p r 5 uno``).
+
+        With an ``illegal_play_penalty`` (knockout) a card that is held but can't go on the
+        pile is taken back and costs that many cards; the turn stays with the player.
+        """
+        try:
+            return self._act(nick, Play(card, color, uno), now)
+        except errors.CardNotPlayable:
+            penalty = self.config.rules.illegal_play_penalty
+            if not penalty:
+                raise
+            game = self._running()
+            seat = self._seat(nick)
+            events = game.penalize(seat, penalty, DrawReason.ILLEGAL_PLAY)
+            return self._after(events, None, now, Update())
 
     def draw(self, nick: str, now: float) -> Update:
         return self._act(nick, Draw(), now)
@@ -420,7 +522,8 @@ class Table:
                 played = True
         for seat, cards in gained.items():
             if game.hand_size(seat):
-                update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)), tuple(cards))
+                hint = self._draw_hint(game) if seat == actor else ""
+                update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)), tuple(cards), hint)
         if played and self.config.hand_after_play and actor is not None and game.hand_size(actor):
             update.hands.setdefault(names[actor], HandNotice(tuple(game.hand(actor))))
         if events:
@@ -445,9 +548,40 @@ class Table:
             update.finished = True
             return update
         if any(type(e) is HandEnded for e in events):
+            update.events.append(self._totals())
             return self._start_hand(now, update)
         update.status = self.status()
         return update
+
+    def _totals(self) -> Totals:
+        match = self.match
+        assert match is not None
+        rules = match.rules
+        return Totals(
+            tuple(zip(self.names, match.totals, strict=True)),
+            rules.target_score,
+            rules.scoring is Scoring.OWN_POINTS,
+        )
+
+    def _draw_hint(self, game: Game) -> str:
+        """What the player who just drew may do now, as the rules say (empty: turn over)."""
+        if game.phase is not Phase.DRAWN or game.drawn is None:
+            return ""
+        card = game.drawn
+        text = card.text
+        how = f"{text} with .play {text.lower()} <colour>" if card.is_wild else text
+        rules = game.rules
+        if (
+            rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE
+            or rules.after_draw is AfterDraw.DRAWN_CARD_MUST
+        ):
+            return f"You must play {how}"
+        if rules.after_draw is AfterDraw.ANY_CARD:
+            # The engine also lands here when only another card of the hand can be played.
+            if game.is_playable(card, game.current):
+                return f"You may play {how} or any playable card, or .pass"
+            return "You may play any playable card, or .pass"
+        return f"Play {how} or .pass (only the card you drew)"
 
     def _end_if_too_few(self, events: Sequence[Event]) -> list[Event]:
         """The match's end, when a hand ended and too few players are left to deal the next.
@@ -487,10 +621,17 @@ class Table:
         for player in self.players:
             if player.away_since is not None:
                 out["away:" + irc_lower(player.key)] = player.away_since + cfg.grace
-        minutes = cfg.rules.time_limit_minutes
-        if minutes and self.match is not None:
-            out["time"] = self.opened_at + minutes * 60
+        if self.time_limit and self.match is not None:
+            end = self.dealt_at + self.time_limit
+            if not self.time_warned:
+                out["time-warn"] = end - self._time_warning()
+            out["time"] = end
         return out
+
+    def _time_warning(self) -> float:
+        """How long before the end of a timed match the channel is warned: 5 minutes of an
+        hour, a fifth of a short game."""
+        return min(300.0, self.time_limit / 5)
 
     def on_timer(self, name: str, now: float) -> Update:
         """A deadline from :meth:`deadlines` has come; stale ones do nothing."""
@@ -504,11 +645,17 @@ class Table:
             return Update([Warned(self.players[game.current].nick, left)])
         if name == "turn":
             return self._timeout(now)
+        if name == "time-warn":
+            self.time_warned = True
+            return Update([TimeWarning(int(self._time_warning() + 0.5))])
         if name == "time":
             assert self.match is not None
+            counted = self.match.rules.scoring is Scoring.OWN_POINTS and self.match.hand_in_progress
             events = self.match.end_by_time()
             self.state = State.FINISHED
-            return Update([EngineEvents(tuple(events), self.names)], finished=True)
+            pre = [*self._deferred, TimeUp(counted)]
+            self._deferred = []
+            return Update([*pre, EngineEvents(tuple(events), self.names)], finished=True)
         for seat, player in enumerate(self.players):
             if name == "away:" + irc_lower(player.key):
                 return self._remove(seat, f"gone for {int(self.config.grace)}s", now, [])
