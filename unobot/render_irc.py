@@ -363,9 +363,13 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
 
 
 def _continues(previous: str, fragment: str) -> bool:
-    """``bob draws a card`` + ``bob plays G5`` -> ``bob draws a card and plays G5``."""
+    """``bob draws a card`` + ``bob plays G5`` -> ``bob draws a card and plays G5`` (also
+    ``draws 3 cards``: drawing until playable)."""
     who, _, did = previous.partition(" ")
-    return did == "draws a card" and fragment.startswith(f"{who} ")
+    drew = did == "draws a card" or (
+        did.startswith("draws ") and did.endswith(" cards") and did[6:-6].isdigit()
+    )
+    return drew and fragment.startswith(f"{who} ")
 
 
 def _sentence(text: str) -> str:
