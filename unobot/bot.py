@@ -21,7 +21,7 @@ from unobot.casemap import irc_eq, irc_lower
 from unobot.dispatch import Dispatcher
 from unobot.engine import HouseRules
 from unobot.render_irc import Line, render_update
-from unobot.settings import MemorySettings, SettingsStore
+from unobot.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.table import Table, TableConfig, Update
 from unobot.transport import Incoming, Kind, Scheduler, Transport
 
@@ -134,9 +134,9 @@ class Bot:
         self.config = config or BotConfig()
         self.rng = rng or Random()
         if plugins is None:
-            from plugins import uno_game, uno_stats
+            from plugins import uno_game, uno_rules, uno_stats
 
-            plugins = [uno_game, uno_stats]
+            plugins = [uno_game, uno_stats, uno_rules]
         self.dispatcher = Dispatcher(self.config.prefix, plugins)
         self.store = store
         self.recorder: GameRecorder | None = None
@@ -211,13 +211,31 @@ class Bot:
             raise ValueError(f"{channel} already has a table")
         seed = self.rng.getrandbits(64)
         config = self.config.table
-        rules = self.config.channel_rules.get(key)
-        if rules is not None:
+        rules = self.rules_for(channel)
+        if rules is not config.rules:
             config = dataclasses.replace(config, rules=rules)
         table = Table(channel, nick, ident, self.scheduler.now(), config, Random(seed))
         self.tables[key] = table
         self.publish(table, table.open_update())
         return table
+
+    def rules_for(self, channel: str) -> HouseRules:
+        """The rules a new game in ``channel`` gets: those chosen there with ``.unorules``, else
+        the configured ones for the channel, else the bot's default.
+
+        Stored rules that no longer parse (a preset or option renamed since) or a settings
+        store that can't be read are logged and skipped: a game must still open."""
+        key = irc_lower(channel)
+        try:
+            stored = self.settings.channel_rules(key)
+            if stored is not None:
+                return rules_from_text(*stored)
+        except ValueError as err:
+            log.warning("stored rules for %s ignored: %s", channel, err)
+        except Exception:
+            log.exception("can't read the stored rules for %s", channel)
+        configured = self.config.channel_rules.get(key)
+        return configured if configured is not None else self.config.table.rules
 
     def publish(self, table: Table, update: Update) -> None:
         """Send what an update says, then reschedule the table's timers (or drop the table)."""
