@@ -249,7 +249,7 @@ def help_(ctx: Context) -> None:
     p = ctx.prefix
     ctx.reply(
         f"Uno: {p}uno opens a game, {p}join, {p}deal, {p}leave, {p}unostop; "
-        f"{p}pce-on/{p}pce-off: cards in colour or plain."
+        f"{p}pce-on/{p}pce-off: cards in colour or plain; {p}unorules: the rules here."
     )
     ctx.reply(
         f"Play: {p}p b 9, {p}p r s (skip), {p}p g r (reverse), {p}p y d2, {p}p w g (wild, "
