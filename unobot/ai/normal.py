@@ -1,0 +1,178 @@
+"""``normal``: a sound rule-of-thumb player, as a fair club player would play.
+
+- Sheds high-value and action cards first and keeps wilds for when nothing else plays (a wild
+  held is an escape; one left in hand at the end costs 50).
+- Follows the colour it holds most, and names that colour for a wild.
+- Punishes the player about to go out: with the next player on one or two cards it plays Draw
+  Two, Skip, Wild Draw Four or Reverse before anything else.
+- Calls UNO with its next-to-last card, and catches anyone who forgot to.
+- Challenges a Wild Draw Four when the previous player probably held the colour, judged from
+  the cards it can't see (hypergeometric odds) and from seeing them draw on that colour.
+- Never bluffs a Wild Draw Four and never draws voluntarily.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from unobot.ai.observation import Observation
+from unobot.cards import CARDS, Card, Color, Rank, full_deck
+from unobot.engine import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Phase,
+    Play,
+)
+
+__all__ = ["NormalStrategy", "best_color", "guilty_odds", "unseen_cards"]
+
+CHALLENGE_THRESHOLD = 0.7
+"""Challenge when the odds that the WD4 was a bluff exceed this. A wrong challenge costs two
+extra cards, a right one gives the bluffer four and saves our four; but most players don't
+bluff often, so the odds computed as if their hand were random overstate guilt."""
+
+
+def best_color(hand: tuple[Card, ...] | list[Card], skip: Card | None = None) -> Color:
+    """The colour held most (ties: the one with more points), to name for a wild."""
+    weight = [0.0, 0.0, 0.0, 0.0]
+    skipped = False
+    for card in hand:
+        if card is skip and not skipped:
+            skipped = True
+            continue
+        if card.color is not None:
+            weight[card.color] += 1.0 + card.points / 100.0
+    return Color(weight.index(max(weight)))
+
+
+def unseen_cards(obs: Observation) -> list[Card]:
+    """Cards this seat can't place: the full deck less its own hand and the discard pile."""
+    left = [0] * 54
+    for card in full_deck(obs.decks):
+        left[card.code] += 1
+    for card in obs.hand:
+        left[card.code] -= 1
+    for card in obs.discard:
+        left[card.code] -= 1
+    out: list[Card] = []
+    for code, count in enumerate(left):
+        if count > 0:
+            out += [CARDS[code]] * count
+    return out
+
+
+def guilty_odds(obs: Observation) -> float:
+    """Chance that the player of the Wild Draw Four on top held the colour before it."""
+    if not obs.history or obs.history[-1].card.rank is not Rank.WILD_DRAW_FOUR:
+        return 0.0
+    last = obs.history[-1]
+    color = last.color_before
+    if color in obs.voids[last.seat]:
+        return 0.05
+    unseen = unseen_cards(obs)
+    total = len(unseen)
+    of_color = sum(1 for c in unseen if c.color is color)
+    held = obs.counts[last.seat]
+    none = 1.0
+    for i in range(held):
+        if total - i <= 0:
+            break
+        none *= max(0, total - of_color - i) / (total - i)
+    return 1.0 - none
+
+
+def _uno_variant(plays: list[Play]) -> dict[Card, list[Play]]:
+    """Plays by card, keeping the UNO-calling variant where the rules offer both."""
+    by_card: dict[Card, list[Play]] = {}
+    for play in plays:
+        by_card.setdefault(play.card, []).append(play)
+    for card, options in by_card.items():
+        if any(p.uno for p in options):
+            by_card[card] = [p for p in options if p.uno]
+    return by_card
+
+
+class NormalStrategy:
+    name = "normal"
+
+    def __init__(self, rng: Random) -> None:
+        self.rng = rng
+
+    def act(self, obs: Observation) -> Action | None:
+        legal = obs.legal
+        for action in legal:  # free out-of-turn actions first: they never cost the turn
+            if type(action) is CallUno and obs.exposed == obs.seat:
+                return action
+            if type(action) is Catch:
+                return action
+        if not obs.my_turn or not legal:
+            return None
+        if obs.phase is Phase.CHOOSE_COLOR:
+            return ChooseColor(best_color(obs.hand))
+        plays = [a for a in legal if type(a) is Play]
+        if obs.phase is Phase.PENDING:
+            if plays:  # stacking passes the total on
+                return self.best_play(obs, plays)
+            if Challenge() in legal and guilty_odds(obs) > CHALLENGE_THRESHOLD:
+                return Challenge()
+            return Draw()
+        if plays:
+            best = self.best_play(obs, plays)
+            if (
+                obs.phase is Phase.DRAWN
+                and Pass() in legal
+                and best.card.is_wild
+                and len(obs.hand) > 3
+                and obs.counts[obs.next_seat(1)] > 2
+            ):
+                return Pass()  # keep a drawn wild for later
+            return best
+        if Draw() in legal:
+            return Draw()
+        if Pass() in legal:
+            return Pass()
+        return legal[0]
+
+    def best_play(self, obs: Observation, plays: list[Play]) -> Play:
+        """The play that scores best by the rules of thumb above."""
+        hand = obs.hand
+        colors = [0, 0, 0, 0]
+        for card in hand:
+            if card.color is not None:
+                colors[card.color] += 1
+        threatened = obs.counts[obs.next_seat(1)] <= 2
+        holds_color = colors[obs.color] > 0
+        best: Play | None = None
+        best_score = -1e9
+        for card, options in _uno_variant(plays).items():
+            rank = card.rank
+            score = float(card.points)
+            if card.is_wild:
+                score = 0.0 if len(hand) <= 2 else -60.0
+                if rank is Rank.WILD_DRAW_FOUR and holds_color and obs.rules.wd4_challenge:
+                    score -= 100.0  # a bluff: never, unless nothing else is legal
+            else:
+                score += 3.0 * (colors[card.color] - 1)  # type: ignore[index]
+            if threatened:
+                score += {
+                    Rank.DRAW_TWO: 100.0,
+                    Rank.WILD_DRAW_FOUR: 160.0,
+                    Rank.SKIP: 90.0,
+                    Rank.REVERSE: 60.0 if obs.players > 2 else 90.0,
+                }.get(rank, 0.0)
+            score += self.rng.random() * 0.01  # break ties without a fixed bias
+            if score > best_score:
+                best_score = score
+                if card.is_wild:
+                    color = best_color(hand, skip=card)
+                    matching = [p for p in options if p.color is color]
+                    best = matching[0] if matching else options[0]
+                else:
+                    best = options[0]
+        assert best is not None
+        return best
