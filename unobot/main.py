@@ -130,6 +130,10 @@ def main(argv: list[str] | None = None) -> None:
         from unobot.stats.importer import main as import_scores
 
         raise SystemExit(import_scores(args_list[1:]))
+    if args_list and args_list[0] == "arena":
+        from unobot.ai.arena import main as arena
+
+        raise SystemExit(arena(args_list[1:]))
     if args_list and args_list[0] == "demo":
         parser = argparse.ArgumentParser(prog="unobot demo", description="Play a demo hand.")
         parser.add_argument("--players", type=int, default=4, help="players (2-10)")
@@ -146,7 +150,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="unobot",
         description="Uno for IRC channels. With no options: a local IRC server and the bot in "
-        "#uno. Subcommands: demo (a hand in the terminal).",
+        "#uno. Subcommands: demo (a hand in the terminal), arena (computer players against "
+        "each other).",
     )
     config_mod.add_arguments(parser)
     args = parser.parse_args(args_list)

@@ -110,6 +110,56 @@ def rollout(game: Game, rng: Random) -> int:
     return -1
 
 
+def greedy_rollout(game: Game, rng: Random) -> int:
+    """Play the hand out with a cheap imitation of the ``normal`` player: each seat lays its
+    highest-scoring playable card (wilds last, naming the colour it holds most), hits a next
+    player who is about to go out, draws only when it must and calls UNO; a little noise varies
+    the playouts. Returns the winning seat, or -1 if the guard stopped it.
+    """
+    rand = rng.random
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        if game.outcome is not None:
+            return game.outcome.winner
+        seat = game.current
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            game.apply(seat, legal[0])
+            continue
+        threat = game.hand_size(game.next_seat(1)) <= 2
+        best = legal[0]
+        best_score = -1e9
+        for action in legal:
+            kind = type(action)
+            if kind is Play:
+                card = action.card  # type: ignore[union-attr]
+                score = (-40.0 if card.is_wild else card.points) + rand() * 12.0
+                if threat and card.rank >= _SKIP and card.rank is not Rank.WILD:
+                    score += 100.0
+                if action.uno:  # type: ignore[union-attr]
+                    score += 0.5
+            elif kind is Challenge:
+                score = -30.0 + rand() * 60.0
+            else:
+                score = -100.0
+            if score > best_score:
+                best_score = score
+                best = action
+        if type(best) is Play and best.card.is_wild:
+            color = best_color(game.hand(seat), skip=best.card)
+            best = Play(best.card, color, best.uno)
+        game.apply(seat, best)
+    return -1
+
+
+_SKIP = Rank.SKIP
+
+
+ROLLOUTS: dict[str, Callable[[Game, Random], int]] = {
+    "random": rollout,
+    "greedy": greedy_rollout,
+}
+
+
 def candidates(obs: Observation) -> list[Action]:
     """The distinct moves worth searching: one play per card (UNO called, a wild naming the
     colour held most), then draw / pass / challenge."""
@@ -132,9 +182,17 @@ class HardStrategy:
     name = "hard"
 
     def __init__(
-        self, rng: Random, *, budget_ms: float = 200.0, playouts: int | None = None
+        self,
+        rng: Random,
+        *,
+        budget_ms: float = 200.0,
+        playouts: int | None = None,
+        rollout: str = "greedy",
+        margin: float = 1.0,
     ) -> None:
         self.rng = rng
+        self.rollout = ROLLOUTS[rollout]
+        self.margin = margin
         self.budget = budget_ms / 1000.0
         self.playouts = playouts
         self.normal = NormalStrategy(rng)
@@ -148,28 +206,53 @@ class HardStrategy:
         moves = candidates(obs)
         if len(moves) <= 1:
             return moves[0] if moves else self.normal.act(obs)
-        return moves[self.search(obs, moves)]
+        prior = -1
+        usual = self.normal.act(obs)
+        for i, move in enumerate(moves):
+            if move == usual or (
+                type(move) is Play and type(usual) is Play and move.card is usual.card
+            ):
+                prior = i
+                break
+        return moves[self.search(obs, moves, prior)]
 
-    def search(self, obs: Observation, moves: list[Action]) -> int:
-        """Index of the move that won the most playouts."""
+    def search(self, obs: Observation, moves: list[Action], prior: int = -1) -> int:
+        """Index of the move that won the most playouts.
+
+        ``prior`` (the ``normal`` player's choice) is kept unless another move beat it clearly:
+        with few playouts the winner is often luck, and the rule of thumb is a sound default.
+        Moves are compared pairwise on the same worlds (a one-sided sign test at z = 1).
+        """
         rng = self.rng
         seat = obs.seat
-        wins = [0] * len(moves)
+        results = [0] * len(moves)  # bit w set: the move won on world w
         worlds = 0
         limit = self.playouts
+        play_out = self.rollout
         deadline = time.perf_counter() + self.budget
         while True:
             world = determinise(obs, rng)
+            # Common random numbers: every candidate is played out from the same world with
+            # the same rollout dice, so their difference is the move, not the luck.
+            dice = rng.random()
+            bit = 1 << worlds
             for i, move in enumerate(moves):
                 game = world()
                 game.apply(seat, move)
-                if rollout(game, rng) == seat:
-                    wins[i] += 1
+                if play_out(game, Random(dice)) == seat:
+                    results[i] |= bit
             worlds += 1
             if limit is not None:
                 if worlds * len(moves) >= limit:
                     break
             elif time.perf_counter() >= deadline:
                 break
-        best = max(wins)
-        return wins.index(best)
+        wins = [r.bit_count() for r in results]
+        best = wins.index(max(wins))
+        if prior < 0 or best == prior:
+            return best
+        better = (results[best] & ~results[prior]).bit_count()
+        worse = (results[prior] & ~results[best]).bit_count()
+        if better - worse > self.margin * (better + worse) ** 0.5:
+            return best
+        return prior

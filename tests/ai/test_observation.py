@@ -1,0 +1,138 @@
+"""A strategy can't see what a human in its seat couldn't: the Observation holds only the seat's
+own hand and public facts, and hidden cards never change it."""
+
+from __future__ import annotations
+
+import dataclasses
+from random import Random
+
+from unobot.ai.hard import determinise
+from unobot.ai.observation import Observation, Observer
+from unobot.cards import Card, full_deck
+from unobot.engine import CardsDrawn, DrawReason, Game, Phase, preset
+
+OFFICIAL = preset("official")
+
+
+def _played(seed: int, moves: int, players: int = 4) -> tuple[Game, list[Observer]]:
+    """A seeded game after ``moves`` random actions, with every seat's observer following."""
+    rng = Random(seed)
+    game, events = Game.deal(players, OFFICIAL, rng)
+    observers = [Observer(seat, players, OFFICIAL) for seat in range(players)]
+    for _ in range(moves):
+        for observer in observers:
+            observer.see(events)
+        if game.over:
+            break
+        legal = game.legal_actions(game.current)
+        events = game.apply(game.current, rng.choice(legal))
+    for observer in observers:
+        observer.see(events)
+    return game, observers
+
+
+def _rehide(game: Game, seat: int, rng: Random) -> Game:
+    """The same public position with every card ``seat`` can't see dealt differently."""
+    hidden: list[Card] = list(game.draw_pile)
+    for other in range(game.n):
+        if other != seat:
+            hidden += game.hand(other)
+    rng.shuffle(hidden)
+    hands: list[list[Card]] = []
+    for other in range(game.n):
+        if other == seat:
+            hands.append(game.hand(seat))
+        else:
+            size = game.hand_size(other)
+            hands.append(hidden[:size])
+            del hidden[:size]
+    return Game.from_position(
+        game.rules,
+        hands,
+        game.top,
+        color=game.color,
+        draw_pile=hidden,
+        discard=game.discard[:-1],
+        current=game.current,
+        direction=game.direction,
+        pending=game.pending,
+        phase=game.phase,
+        drawn=game.drawn,
+    )
+
+
+def test_observation_holds_no_game_and_no_hidden_cards() -> None:
+    names = {f.name for f in dataclasses.fields(Observation)}
+    assert not names & {"game", "hands", "draw_pile", "rng", "deck"}
+    game, observers = _played(3, 25)
+    for seat, observer in enumerate(observers):
+        obs = observer.observe(game)
+        for name in names:
+            assert not isinstance(getattr(obs, name), Game)
+        # Every card in the observation is in its own hand or on the discard pile.
+        visible = set(obs.hand) | set(obs.discard)
+        assert {r.card for r in obs.history} <= visible | set(full_deck())  # played: public
+        assert obs.drawn is None or obs.drawn in obs.hand
+        assert obs.hand == tuple(game.hand(seat))
+        assert obs.draw_pile_size == len(game.draw_pile)
+    assert dataclasses.is_dataclass(Observation)
+    obs = observers[0].observe(game)
+    try:
+        obs.seat = 1  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("Observation must be frozen")
+
+
+def test_hidden_cards_do_not_change_the_observation() -> None:
+    rng = Random(11)
+    checked = 0
+    for seed in range(40):
+        game, observers = _played(seed, rng.randrange(1, 40))
+        if game.over or game.phase is Phase.CHOOSE_COLOR:
+            continue
+        if game.exposed >= 0 or game.hand_size(game.current) == 2:
+            continue  # UNO-call state from_position can't rebuild (not hidden information)
+        for seat, observer in enumerate(observers):
+            other = _rehide(game, seat, rng)
+            assert other.hand(seat) == game.hand(seat)
+            assert [other.hand(s) for s in range(4)] != [game.hand(s) for s in range(4)]
+            assert observer.observe(other) == observer.observe(game)
+            checked += 1
+    assert checked > 50
+
+
+def test_cards_others_draw_are_not_remembered() -> None:
+    a = Observer(0, 3, OFFICIAL)
+    b = Observer(0, 3, OFFICIAL)
+    a.see([CardsDrawn(1, (Card.parse("R5"), Card.parse("WD4")), DrawReason.PENALTY_CARD)])
+    b.see([CardsDrawn(1, (Card.parse("G1"), Card.parse("B7")), DrawReason.PENALTY_CARD)])
+    assert a.history == b.history and a.voids == b.voids
+    game = Game.from_position(
+        OFFICIAL,
+        [[Card.parse("R1")], [Card.parse("G2")] * 2, [Card.parse("B3")]],
+        Card.parse("R9"),
+        draw_pile=[Card.parse("Y4")] * 3,
+    )
+    assert a.observe(game) == b.observe(game)
+
+
+def test_determinisation_keeps_what_the_seat_knows() -> None:
+    rng = Random(5)
+    for seed in range(30):
+        game, observers = _played(seed, 15)
+        if game.over:
+            continue
+        seat = game.current
+        obs = observers[seat].observe(game)
+        world = determinise(obs, rng)()
+        assert world.hand(seat) == game.hand(seat)
+        assert world.counts() == game.counts()
+        assert len(world.draw_pile) == len(game.draw_pile)
+        assert world.discard == game.discard and world.color is game.color
+        assert world.phase is game.phase and world.current == game.current
+        assert world.legal_actions(seat) == game.legal_actions(seat)
+        every = sorted(c.code for s in range(4) for c in world.hand(s))
+        every += [c.code for c in world.draw_pile + world.discard]
+        assert sorted(every) == sorted(c.code for c in full_deck())
