@@ -133,6 +133,7 @@ def notices(sent: list[Sent], nick: str) -> list[str]:
 
 _STATUS = re.compile(r"Top: (\S+?)(?: \((red|yellow|green|blue)\))?\. (\S+?)('s turn| picks| must)")
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
+_HINT = re.compile(r"(?:You must play|\| Play) ([RYGBW][0-9A-Z]*)")
 
 
 @dataclass
@@ -143,12 +144,22 @@ class Agent:
     rng: Random
     hand: list[Card] = field(default_factory=list)
     _expect: int = 0
+    follow_hints: bool = False
+    """After drawing, play the card the bot's hint names ("You must play G5", "Play G5 or
+    .pass (only the card you drew)") instead of any matching card. Off by default, so the
+    random choices (and so the games) of tests written before hints stay the same."""
+    call_uno: bool = False
+    """Add ``uno`` to a play that leaves one card (rules with manual UNO calls)."""
+    drawn_card: Card | None = None
+    """The card the last hand notice's hint named, if any."""
 
     def read_notice(self, text: str) -> None:
         m = _HAND.search(text)
         if m:
             self._expect = int(m.group(1))
             self.hand = [Card.parse(t) for t in m.group(2).split()]
+            hint = _HINT.search(text)
+            self.drawn_card = Card.parse(hint.group(1)) if hint else None
         elif len(self.hand) < self._expect and re.fullmatch(r"[RYGBWD0-9 ]+", text):
             self.hand += [Card.parse(t) for t in text.split()]
 
@@ -161,9 +172,17 @@ class Agent:
         ]
         if any(c.color is color for c in self.hand):
             matching = [c for c in matching if c.rank is not Rank.WILD_DRAW_FOUR]
+        if drawn and self.follow_hints and self.drawn_card is not None:
+            matching = [self.drawn_card]
         if not matching:
             return ".pass" if drawn else ".draw"
         card = self.rng.choice(matching)
+        command = self._command(card)
+        if self.call_uno and len(self.hand) == 2:
+            command += " uno"
+        return command
+
+    def _command(self, card: Card) -> str:
         if card.is_wild:
             counts = Counter(c.color for c in self.hand if c.color is not None)
             pick = counts.most_common(1)[0][0] if counts else Color.BLUE
@@ -177,8 +196,12 @@ class Agent:
     def played(self, command: str) -> None:
         from unobot.cards import parse_play
 
-        card, _ = parse_play(command.split(" ", 1)[1])
+        text = command.split(" ", 1)[1]
+        if text.lower().endswith(" uno"):
+            text = text[:-4]
+        card, _ = parse_play(text)
         self.hand.remove(card)
+        self.drawn_card = None
 
 
 @dataclass(frozen=True, slots=True)

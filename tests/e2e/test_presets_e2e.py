@@ -1,0 +1,196 @@
+"""A complete game of every preset over real IRC servers, by players who read only what the bot
+tells them (their NOTICEs, the channel).
+
+The agents follow the bot's hints after a draw ("You must play G5"), call UNO with the play where
+calls are manual, challenge some Wild Draw Fours and answer a pending total with ``.draw``; a
+multi-hand match runs hand after hand to its target, a knockout game until its time is up.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from random import Random
+
+import pytest
+
+from tests.e2e.conftest import require, unique
+from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
+from tests.plugins.fakes import Seen, read_status, strip_codes
+from unobot.casemap import irc_lower
+from unobot.engine import preset
+from unobot.engine.rules import UnoCall
+from unobot.table import TableConfig
+
+_HINT = re.compile(r"\| (You must play|You may play|Play) ")
+
+
+@pytest.fixture(scope="module", params=GAME_SERVERS)
+def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
+    require(request.param)
+    srv = start_server(request.param)
+    yield srv
+    srv.cleanup()
+
+
+@pytest.fixture
+def cleanup() -> Iterator[tuple[list[RunningBot], list[Player]]]:
+    made: tuple[list[RunningBot], list[Player]] = ([], [])
+    yield made
+    for p in made[1]:
+        p.client.close()
+    for bot in made[0]:
+        bot.stop()
+
+
+def last_status(lines: list[str]) -> Seen | None:
+    """The status at the end of the channel's last update, which a long update (a hand's end
+    and the next deal) splits over two lines: ``... Top: RD2.`` / ``bob's turn.``."""
+    for k in (1, 2, 3):
+        seen = read_status([" ".join(lines[-k:])])
+        if seen is not None:
+            return seen
+    return read_status(lines)
+
+
+class PresetGame(NetGame):
+    """A NetGame that plays to the end of the match (the table closes), not of a hand."""
+
+    def __init__(self, bot: RunningBot, players: list[Player], seed: int) -> None:
+        super().__init__(bot, players)
+        self.rng = Random(seed)
+        self.challenges = 0
+        manual = bot.bot.config.table.rules.uno_call is UnoCall.MANUAL
+        for p in players:
+            p.agent.follow_hints = True
+            p.agent.call_uno = manual
+
+    def over(self) -> bool:
+        return self.bot.table() is None
+
+    def check_hands(self) -> None:
+        table = self.bot.table()
+        if table is None or table.game is None:
+            return
+        # Hand notices leave after the channel line: a new deal's may still be on the way.
+        deadline = time.monotonic() + 5
+        for p in self.order:
+            while True:
+                p.catch_up(self.bot.nick)
+                told = sorted(p.agent.hand, key=lambda c: c.code)
+                real = list(table.hand_of(p.client.nick)) if not self.over() else told
+                if told == real or time.monotonic() > deadline:
+                    break
+                time.sleep(0.01)
+            assert told == real, (p.client.nick, told, real, self.channel_text()[-3:])
+
+    def command(self, player: Player, text: str, timeout: float = 30.0) -> list[str]:
+        """Send ``text``; wait for a channel line, a private reply, or a hand notice with a
+        hint (a draw that leaves a decision: the bot gives a hint for every such draw, so no
+        quiet period is needed and a slow channel line is never mistaken for one)."""
+        nick = self.bot.nick
+        before = len(player.bot_lines(nick, self.channel))
+        seen_before = len(player.client.snapshot())
+        player.client.privmsg(self.channel, text)
+        deadline = time.monotonic() + timeout
+        while len(player.bot_lines(nick, self.channel)) == before:
+            fresh = player.client.snapshot()[seen_before:]
+            notes = [strip_codes(m.text) for m in fresh if m.nick == nick and m.command == "NOTICE"]
+            if any("Your cards" not in t or _HINT.search(t) for t in notes):
+                break
+            assert time.monotonic() < deadline, f"no answer to {text!r}"
+            time.sleep(0.01)
+        self.sync(len(player.bot_lines(nick, self.channel)))
+        return [strip_codes(m.text) for m in player.client.snapshot()[seen_before:]
+                if m.nick == nick and m.command == "NOTICE"]  # fmt: skip
+
+    def step(self) -> None:
+        self.check_hands()
+        lines = self.channel_text()
+        seen = last_status(lines)
+        assert seen is not None, lines[-3:]
+        player = self.players[irc_lower(seen.turn)]
+        if seen.phase == "picks":
+            command = ".color g"
+        elif seen.phase == "must":
+            can_challenge = ".challenge)" in " ".join(lines[-2:])
+            command = ".challenge" if can_challenge and self.rng.random() < 0.5 else ".draw"
+            self.challenges += command == ".challenge"
+        else:
+            command = player.agent.choose(seen.top, seen.color, self.drawn)
+        before = len(lines)
+        replies = self.command(player, command)
+        errors = [t for t in replies if "Your cards" not in t]
+        if errors and self.over():
+            return  # the time ran out just before this command
+        assert not errors, (command, errors)
+        new = " ".join(self.channel_text()[before:])
+        if command.startswith((".p ", ".play")) and "wins the hand" not in new:
+            player.agent.played(command)  # (a new hand's notice has already replaced it)
+        if len(self.channel_text()) > before:
+            self.turns += 1
+            self.drawn = False
+        else:
+            self.drawn = True
+
+    def play_match(self, max_steps: int = 6000) -> str:
+        for _ in range(max_steps):
+            if self.over():
+                # The table is gone once its last update is sent; wait until it has arrived.
+                deadline = time.monotonic() + 10
+                while not any(" wins" in t for t in self.channel_text()[-3:]):
+                    assert time.monotonic() < deadline, self.channel_text()[-3:]
+                    time.sleep(0.01)
+                return " ".join(self.channel_text())
+            self.step()
+        pytest.fail("match did not end")
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "deal"),
+    [
+        ("official", 3, ".deal"),
+        ("irc-classic", 3, ".deal"),
+        ("ocuk-tournament", 3, ".deal"),
+        ("bac-tournament", 4, ".deal"),
+        ("knockout", 3, ".deal 10s"),
+    ],
+)
+def test_preset_plays_to_the_end_over_irc(
+    server: IrcServer,
+    cleanup: tuple[list[RunningBot], list[Player]],
+    name: str,
+    players: int,
+    deal: str,
+) -> None:
+    rules = preset(name)
+    bot = RunningBot(server, "#" + unique("uno"), TableConfig(rules=rules), seed=21)
+    cleanup[0].append(bot)
+    seated = make_players(server, players, bot.channel)
+    cleanup[1].extend(seated)
+    game = PresetGame(bot, seated, seed=5)
+    first, *rest = seated
+    game.command(first, ".uno")
+    for p in rest:
+        game.command(p, ".join")
+    game.command(first, deal)
+    started = time.monotonic()
+    text = game.play_match()
+    assert f"Uno ({name})" in text and " wins" in text
+    if rules.uno_call is UnoCall.MANUAL and "wins the hand" in text:
+        assert "(UNO!)" in text  # called with the play: nobody could catch it
+        assert "without UNO" not in text
+    if rules.target_score:
+        assert f"[to {rules.target_score} points]" in text and "wins the match! Totals:" in text
+        if text.count("wins the hand") > 1:
+            assert "Totals: " in text and "hand 2: " in text
+    if name == "ocuk-tournament":
+        assert "draw for first player:" in text
+    if name == "knockout":
+        assert "[10 seconds time limit]" in text
+        assert "Time is up: the unfinished hand counts." in text and "the match!" in text
+        assert time.monotonic() - started >= 9
+    for line in game.channel_text():
+        assert "Your cards" not in line and "You drew" not in line
