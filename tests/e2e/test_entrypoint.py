@@ -62,7 +62,7 @@ def workdir(tmp_path: Path) -> Iterator[Path]:
 
 
 def join_when_bot_is_there(client: TestClient) -> None:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30  # a loaded CI machine can take a while to start the bot
     while True:
         client.join("#uno")
         names = client.wait_for(lambda m: m.command == "353", what="NAMES")
@@ -80,7 +80,9 @@ def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> 
         alice = TestClient(port, "alice")
         join_when_bot_is_there(alice)
         alice.privmsg("#uno", ".pce-off")
-        alice.wait_for(lambda m: m.command == "NOTICE" and m.nick == "unobot", what="pce reply")
+        alice.wait_for(
+            lambda m: m.command == "NOTICE" and m.nick == "unobot", timeout=20, what="pce reply"
+        )
         alice.close()
     finally:
         out = bot.stop()
