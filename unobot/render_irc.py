@@ -273,6 +273,8 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             goal = f"first to {target}" if target else ""
             if low:
                 goal = f"{goal}, then lowest wins" if goal else "lowest wins"
+            elif not target:
+                goal = "highest wins"  # a timed match of hands where the winner collects
             return f"Totals: {shown}" + (f" ({goal})" if goal else "")
         case TimeWarning(seconds=secs):
             return f"{_duration(secs)} left in this game"

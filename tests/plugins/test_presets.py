@@ -272,3 +272,19 @@ def test_plain_uno_message_calls_uno() -> None:
     assert "alice calls UNO" in said(h.sent[start:])
     h.say("carol", ".catch alice")
     assert size(t, "alice") == 1
+
+
+def test_irc_classic_timed_match_deals_hand_after_hand() -> None:
+    from unobot.engine.notation import parse_position
+
+    h = Harness(4, BotConfig(table=TableConfig(rules=preset("irc-classic"), turn_timeout=10**6)))
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    assert "[30 minutes time limit]" in said(h.say("alice", ".deal 30m"))
+    t = next(iter(h.bot.tables.values()))
+    assert t.match is not None
+    t.match.game, _ = parse_position("top=R5 | alice*: R7 | bob: B1 WD4", preset("irc-classic"))
+    t._new_turn(h.clock.now())
+    text = said(h.say("alice", ".p r 7"))
+    assert "Totals: alice 51, bob 0 (highest wins). hand 2: alice, bob." in text
+    assert "Time is up." in said(h.advance(30 * 60)) and not h.bot.tables
