@@ -248,12 +248,12 @@ def colors_off(ctx: Context) -> None:
 def help_(ctx: Context) -> None:
     p = ctx.prefix
     ctx.reply(
-        f"Uno: {p}uno opens a game, {p}join, {p}deal, {p}leave, {p}unostop; "
+        f"Uno: {p}uno opens a game, {p}join, {p}deal [60m], {p}leave, {p}unostop; "
         f"{p}pce-on/{p}pce-off: cards in colour or plain; {p}unorules: the rules here."
     )
     ctx.reply(
-        f"Play: {p}p b 9, {p}p r s (skip), {p}p g r (reverse), {p}p y d2, {p}p w g (wild, "
-        f"green), {p}p wd4 b; {p}draw/{p}d, {p}pass/{p}pa."
+        f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
+        f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt nick."
     )
     ctx.reply(
         f"Info: {p}cards (your hand, counts), {p}top; {p}unostats [nick], {p}unostats pw|ppg N "

@@ -138,6 +138,10 @@ class Bot:
 
             plugins = [uno_game, uno_stats, uno_rules]
         self.dispatcher = Dispatcher(self.config.prefix, plugins)
+        self.chatter: list[Callable[[Bot, Incoming], bool]] = [
+            hook for module in plugins if callable(hook := getattr(module, "said_uno", None))
+        ]
+        """Plugins' hooks for channel lines that are not commands (a plain "uno")."""
         self.store = store
         self.recorder: GameRecorder | None = None
         if store is not None:
@@ -186,6 +190,10 @@ class Bot:
     def _message(self, incoming: Incoming) -> None:
         found = self.dispatcher.find(incoming.text)
         if found is None:
+            if not incoming.private and irc_lower(incoming.target) in self.tables:
+                for hook in self.chatter:
+                    if hook(self, incoming):
+                        break
             return
         handler, args = found
         ctx = Context(self, incoming, handler.name, args)

@@ -288,3 +288,17 @@ def test_irc_classic_timed_match_deals_hand_after_hand() -> None:
     text = said(h.say("alice", ".p r 7"))
     assert "Totals: alice 51, bob 0 (highest wins). hand 2: alice, bob." in text
     assert "Time is up." in said(h.advance(30 * 60)) and not h.bot.tables
+
+
+def test_a_plain_uno_in_the_channel_calls_it() -> None:
+    """Where calls are manual, typing just "uno" (or "UNO!") after the play saves the player."""
+    h, t = rigged("top=R5 | alice*: R7 R8 | bob: B1 R2 | carol: Y1 Y2 |" + PILE)
+    h.say("alice", ".p r7")
+    assert "alice calls UNO" in said(h.say("alice", "UNO!"))
+    assert "nobody to catch" in told(h.say("carol", ".catch alice"), "carol")
+    assert size(t, "alice") == 1
+    assert h.say("zed", "uno") == []  # not seated: just chat
+    assert h.say("bob", "uno is a fun game") == []  # not a call
+    out = h.say("carol", "uno")  # two cards, not her turn: refused, privately
+    assert out and all(s.kind == "notice" and s.target == "carol" for s in out)
+    assert "bob calls UNO" in said(h.say("bob", "uno"))  # his turn, two cards: calls it early
