@@ -278,3 +278,23 @@ def test_catch_with_a_negative_seat_is_refused() -> None:
     assert game.exposed == -1
     refuse(game, 0, Catch(-1), errors.CannotCatch, "nobody to catch")
     assert hand(game, 2) == "Y1"
+
+
+def test_uno_can_be_called_before_stacking_down_to_one_card() -> None:
+    ocuk = PRESETS["ocuk-tournament"]
+    game = position("top=RD2 pending=2 | alice: R1 R2 R3 | bob*: GD2 B5 | carol: Y1 |", ocuk)
+    assert CallUno() in game.legal_actions(1)
+    assert game.apply(1, CallUno()) == [UnoCalled(1)]
+    game.apply(1, Play(card("GD2")))
+    assert game.exposed == -1  # called: nobody can catch bob
+    # with nothing to stack, a call is no help and not offered
+    game = position("top=RD2 pending=2 | alice: R1 R2 R3 | bob*: G1 B5 | carol: Y1 |", ocuk)
+    assert CallUno() not in game.legal_actions(1)
+
+
+def test_drawn_names_the_drawn_card_only_when_it_can_be_played() -> None:
+    classic = rules(PRESETS["irc-classic"], voluntary_draw=True)
+    game = position("top=R5 | alice*: R7 | bob: G1 | pile=B9", classic)
+    game.apply(0, Draw())
+    assert game.phase is Phase.DRAWN and game.drawn is None  # B9 can't go, R7 still can
+    assert Play(card("R7")) in game.legal_actions(0)

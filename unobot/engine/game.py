@@ -523,20 +523,28 @@ class Game:
             out.append(_DRAW)
             if self.discard[-1].rank is _WD4 and self._bluff and self.wd4_offender >= 0:
                 out.append(_CHALLENGE)
-            if self._pending_d2:
-                key = 0
-                for c in self.hand(seat):
-                    if c.draw and self._stacks_on_top(c) and self.is_playable(c, seat):
-                        key |= c.bit
-                if self._manual and self._sizes[seat] == 2:
-                    key |= _UNO_FLAG
-                if key:
-                    out.extend(_LEGAL_CACHE.get(key) or _build_legal(key))
+            stackable = self._stackable(seat)
+            if stackable:
+                call = self._manual and self._sizes[seat] == 2
+                if call:
+                    stackable |= _UNO_FLAG
+                out.extend(_LEGAL_CACHE.get(stackable) or _build_legal(stackable))
+                if call and self._armed != seat and exposed < 0:
+                    out.append(_CALL)  # about to stack down to one card: "UNO" first
         else:  # choose colour
             out.extend(_CHOOSE_ACTS)
         if exposed >= 0:
             out.append(_CATCH[exposed] if exposed != seat else _CALL)
         return tuple(out)
+
+    def _stackable(self, seat: int) -> int:
+        """Bitmask of the cards ``seat`` may stack on the pending draw (0 without stacking)."""
+        mask = 0
+        if self._pending_d2 and self.phase is _PENDING:
+            for c in self.hand(seat):
+                if c.draw and self._stacks_on_top(c) and self.is_playable(c, seat):
+                    mask |= c.bit
+        return mask
 
     def _stacks_on_top(self, card: Card) -> bool:
         """May ``card`` (a draw card) answer the pending draw under the stacking rule?"""
@@ -765,7 +773,9 @@ class Game:
             self._armed = -1
         else:
             self.phase = _DRAWN
-            self.drawn = playable
+            # With "any card" the turn goes on when anything in the hand is playable; ``drawn``
+            # names the drawn card only when it is itself one that may be played.
+            self.drawn = playable if self.is_playable(playable, seat) else None
 
     def _pass(self, seat: int, action: Pass, events: list[Event]) -> None:
         phase = self.phase
@@ -840,7 +850,11 @@ class Game:
                 raise errors.UnoNotNeeded("your UNO is already called")
             self.exposed = -1
             return [UnoCalled(seat)]
-        if left == 2 and seat == self.current and (self.phase is _PLAY or self.phase is _DRAWN):
+        if (
+            left == 2
+            and seat == self.current
+            and (self.phase is _PLAY or self.phase is _DRAWN or self._stackable(seat))
+        ):
             if self._armed == seat:
                 raise errors.UnoNotNeeded("your UNO is already called")
             self._armed = seat  # said just before laying the next-to-last card
