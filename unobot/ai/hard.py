@@ -20,7 +20,7 @@ from random import Random
 
 from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
 from unobot.ai.observation import Observation
-from unobot.cards import Card, Rank, shuffle
+from unobot.cards import Card, Color, Rank, shuffle
 from unobot.engine import Action, CallUno, Catch, Challenge, Draw, Game, Pass, Phase, Play
 
 __all__ = ["HardStrategy", "determinise", "rollout"]
@@ -138,7 +138,7 @@ def greedy_rollout(game: Game, rng: Random) -> int:
                 if action.uno:  # type: ignore[union-attr]
                     score += 0.5
             elif kind is Challenge:
-                score = -30.0 + rand() * 60.0
+                score = 0.0 if rand() < 0.5 else -200.0  # players challenge about half the time
             else:
                 score = -100.0
             if score > best_score:
@@ -161,18 +161,16 @@ ROLLOUTS: dict[str, Callable[[Game, Random], int]] = {
 
 
 def candidates(obs: Observation) -> list[Action]:
-    """The distinct moves worth searching: one play per card (UNO called, a wild naming the
-    colour held most), then draw / pass / challenge."""
-    by_card: dict[Card, Play] = {}
+    """The distinct moves worth searching: one play per card and colour named (UNO called where
+    the rules offer it), then draw / pass / challenge."""
+    by_card: dict[tuple[Card, Color | None], Play] = {}
     others: list[Action] = []
     for action in obs.legal:
         if type(action) is Play:
-            card = action.card
-            if card.is_wild and action.color is not best_color(obs.hand, skip=card):
-                continue
-            old = by_card.get(card)
+            key = (action.card, action.color)
+            old = by_card.get(key)
             if old is None or (action.uno and not old.uno):
-                by_card[card] = action
+                by_card[key] = action
         elif type(action) in (Draw, Pass, Challenge):
             others.append(action)
     return [*by_card.values(), *others]
@@ -210,7 +208,9 @@ class HardStrategy:
         usual = self.normal.act(obs)
         for i, move in enumerate(moves):
             if move == usual or (
-                type(move) is Play and type(usual) is Play and move.card is usual.card
+                type(move) is Play
+                and type(usual) is Play
+                and (move.card, move.color) == (usual.card, usual.color)
             ):
                 prior = i
                 break
