@@ -275,3 +275,28 @@ def test_same_seed_same_match() -> None:
         return log, match.totals
 
     assert run() == run()
+
+
+def test_ocuk_target_in_the_first_hand_plays_one_more_and_both_can_go_through() -> None:
+    from unobot.engine.events import HandOutcome
+
+    ocuk = PRESETS["ocuk-tournament"]
+    assert ocuk.extra_hand_if_first
+    match = Match(3, ocuk, Random(1))
+    first = HandOutcome(0, ((), (), ()), (0, 200, 100), (300, 0, 0))
+    assert match._record(first) == []  # 300 >= 251 in the very first hand: one more hand
+    assert not match.over
+    second = HandOutcome(1, ((), (), ()), (0, 0, 260), (0, 260, 0))
+    ended = match._record(second)
+    assert match.over and match.outcome is not None
+    assert match.outcome.winners == (0, 1)  # both at or above 251 go through
+    assert ended and match.outcome.totals == (300, 260, 0)
+
+
+def test_ocuk_first_hand_winner_alone_goes_through_after_the_extra_hand() -> None:
+    from unobot.engine.events import HandOutcome
+
+    match = Match(3, PRESETS["ocuk-tournament"], Random(1))
+    match._record(HandOutcome(0, ((), (), ()), (0, 200, 100), (300, 0, 0)))
+    match._record(HandOutcome(2, ((), (), ()), (10, 20, 0), (0, 0, 30)))
+    assert match.outcome is not None and match.outcome.winners == (0,)

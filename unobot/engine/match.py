@@ -70,6 +70,12 @@ class Match:
         rules = self.rules
         target = rules.target_score
         if target:
+            if rules.extra_hand_if_first and len(self.hands) <= 2:
+                first_hand_winner = max(self.hands[0].scores) >= target
+                if len(self.hands) == 1 and first_hand_winner:
+                    return []  # one more hand: whoever else reaches the target goes through too
+                if len(self.hands) == 2 and first_hand_winner:
+                    return [self._end(tuple(s for s, t in enumerate(self.totals) if t >= target))]
             if max(self.totals) >= target:
                 return [self._end()]
         elif not rules.time_limit_minutes:

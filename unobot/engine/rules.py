@@ -145,6 +145,9 @@ class HouseRules:
     hand_size: int = 7
     double_deck_above: int = 0
     """Play with two decks above this many players (the original IRC bot: 4); 0 = never."""
+    extra_hand_if_first: bool = False
+    """If the target is reached in the very first hand, one more hand is played and everyone
+    at or above the target then wins (000: both go through to the final)."""
 
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
@@ -223,6 +226,7 @@ PRESETS: dict[str, HouseRules] = {
         uno_penalty=4,
         catch_window=CatchWindow.NEXT_CARD,
         target_score=251,
+        extra_hand_if_first=True,
         min_players=3,
     ),
     "bac-tournament": HouseRules(
