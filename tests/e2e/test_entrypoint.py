@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.client import TestClient
+from tests.e2e.client import Msg, TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,6 +46,12 @@ class BotProcess:
                 assert time.monotonic() < deadline, "the embedded server did not start"
                 time.sleep(0.05)
 
+    def output(self) -> str:
+        """What the bot printed so far, without waiting (for failure messages)."""
+        if self.proc.poll() is None:
+            return "(still running)"
+        return self.proc.stdout.read() if self.proc.stdout else ""  # type: ignore[union-attr]
+
     def stop(self) -> str:
         self.proc.terminate()
         try:
@@ -61,16 +67,19 @@ def workdir(tmp_path: Path) -> Iterator[Path]:
     yield tmp_path
 
 
-def join_when_bot_is_there(client: TestClient) -> None:
-    deadline = time.monotonic() + 30  # a loaded CI machine can take a while to start the bot
-    while True:
-        client.join("#uno")
-        names = client.wait_for(lambda m: m.command == "353", what="NAMES")
-        if "unobot" in names.text.split():
-            return
-        assert time.monotonic() < deadline, "the bot never joined #uno"
-        client.send("PART #uno")
-        time.sleep(0.2)
+def join_when_bot_is_there(client: TestClient, bot: BotProcess) -> None:
+    """Join #uno and wait until the bot is in it: listed by NAMES, or seen joining after us."""
+    client.join("#uno")
+
+    def bot_here(m: Msg) -> bool:
+        if m.command == "353":
+            return "unobot" in m.text.split()
+        return m.command == "JOIN" and m.nick == "unobot"
+
+    try:
+        client.wait_for(bot_here, timeout=30, what="the bot in #uno")
+    except AssertionError as err:
+        raise AssertionError(f"{err}\nbot output:\n{bot.output()}") from None
 
 
 def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> None:
@@ -78,7 +87,7 @@ def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> 
     bot = BotProcess(workdir, port)
     try:
         alice = TestClient(port, "alice")
-        join_when_bot_is_there(alice)
+        join_when_bot_is_there(alice, bot)
         alice.privmsg("#uno", ".pce-off")
         alice.wait_for(
             lambda m: m.command == "NOTICE" and m.nick == "unobot", timeout=20, what="pce reply"
@@ -93,7 +102,7 @@ def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> 
     try:
         alice = TestClient(port, "alice")
         bob = TestClient(port, "bob")
-        join_when_bot_is_there(alice)
+        join_when_bot_is_there(alice, bot)
         bob.join("#uno")
         alice.privmsg("#uno", ".uno")
         alice.wait_for(lambda m: m.nick == "unobot" and "opens a game" in m.text)
