@@ -147,3 +147,12 @@ def test_dealer_moves_to_the_next_player_when_the_dealer_leaves() -> None:
         match.apply(game.current, game.legal_actions()[0])
     match.start_hand()
     assert match.dealer == 1
+
+
+def test_copy_is_independent_in_both_builds() -> None:
+    game = position("top=R5 | alice*: R7 R8 | bob: G1 G2 | pile=B9 B8")
+    twin = game.copy()
+    twin.apply(0, Play(card("R7")))
+    assert hand(game, 0) == "R7 R8" and game.current == 0
+    assert hand(twin, 0) == "R8" and twin.current == 1
+    assert game.legal_actions(0) == position("top=R5 | alice*: R7 R8 | bob: G1 G2").legal_actions(0)

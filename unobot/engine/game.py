@@ -408,7 +408,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy sharing only the immutable rules and the rng object."""
-        new = Game.__new__(Game)
+        new = Game(self.n, self.rules, self.rng)  # not Game.__new__: mypyc classes need __init__
         for name in _FIELDS:
             setattr(new, name, getattr(self, name))
         new._counts = [list(c) for c in self._counts]
