@@ -138,12 +138,21 @@ class PresetGame(NetGame):
     def play_match(self, max_steps: int = 6000) -> str:
         for _ in range(max_steps):
             if self.over():
-                # The table is gone once its last update is sent; wait until it has arrived.
+                # The table is gone once its last update is sent; wait until it has arrived
+                # (the channel quiet for a moment after a winner line: an earlier hand's
+                # "wins the hand" may still be among the last lines when time runs out).
                 deadline = time.monotonic() + 10
-                while not any(" wins" in t for t in self.channel_text()[-3:]):
-                    assert time.monotonic() < deadline, self.channel_text()[-3:]
-                    time.sleep(0.01)
-                return " ".join(self.channel_text())
+                seen, quiet_since = -1, time.monotonic()
+                while True:
+                    lines = self.channel_text()
+                    if len(lines) != seen:
+                        seen, quiet_since = len(lines), time.monotonic()
+                    elif any(" wins" in t for t in lines[-3:]) and (
+                        time.monotonic() - quiet_since > 0.5
+                    ):
+                        return " ".join(lines)
+                    assert time.monotonic() < deadline, lines[-3:]
+                    time.sleep(0.02)
             self.step()
         pytest.fail("match did not end")
 
