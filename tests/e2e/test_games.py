@@ -17,7 +17,7 @@ import pytest
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import bot_settings, require, unique
 from tests.e2e.servers import IrcServer, start_server
-from tests.plugins.fakes import Agent, read_status, strip_codes
+from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.bot import Bot, BotConfig
 from unobot.casemap import irc_lower
 from unobot.irc_adapter import IrcAdapter
@@ -193,22 +193,42 @@ class NetGame:
     def over(self) -> bool:
         return any(" wins" in t for t in self.channel_text()[-3:])
 
+    # Hooks for drivers of other rule sets (tests/e2e/test_presets_e2e.py).
+    def status(self, lines: list[str]) -> Seen | None:
+        return read_status(lines)
+
+    def answer_pending(self, lines: list[str]) -> str:
+        """The command for a player who must draw a pending total."""
+        return ".draw"
+
+    def refusal_expected(self) -> bool:
+        """Whether a private refusal is no error now (never, in a plain game)."""
+        return False
+
+    def hand_goes_on(self, new_lines: str) -> bool:
+        """Whether the mover's hand outlived their play (not when a new hand was dealt)."""
+        return True
+
     def step(self) -> None:
         self.check_hands()
-        seen = read_status(self.channel_text())
-        assert seen is not None, self.channel_text()[-3:]
+        lines = self.channel_text()
+        seen = self.status(lines)
+        assert seen is not None, lines[-3:]
         player = self.players[irc_lower(seen.turn)]
         if seen.phase == "picks":
             command = ".color g"
         elif seen.phase == "must":
-            command = ".draw"
+            command = self.answer_pending(lines)
         else:
             command = player.agent.choose(seen.top, seen.color, self.drawn)
-        before = len(self.channel_text())
+        before = len(lines)
         replies = self.command(player, command)
         errors = [t for t in replies if "Your cards" not in t]
+        if errors and self.refusal_expected():
+            return
         assert not errors, (command, errors)
-        if command.startswith((".p ", ".play")):
+        new = " ".join(self.channel_text()[before:])
+        if command.startswith((".p ", ".play")) and self.hand_goes_on(new):
             player.agent.played(command)
         if len(self.channel_text()) > before:
             self.turns += 1

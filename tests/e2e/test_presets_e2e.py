@@ -19,7 +19,6 @@ from tests.e2e.conftest import require, unique
 from tests.e2e.servers import IrcServer, start_server
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
 from tests.plugins.fakes import Seen, read_status, strip_codes
-from unobot.casemap import irc_lower
 from unobot.engine import preset
 from unobot.engine.rules import UnoCall
 from unobot.table import TableConfig
@@ -106,34 +105,20 @@ class PresetGame(NetGame):
         return [strip_codes(m.text) for m in player.client.snapshot()[seen_before:]
                 if m.nick == nick and m.command == "NOTICE"]  # fmt: skip
 
-    def step(self) -> None:
-        self.check_hands()
-        lines = self.channel_text()
-        seen = last_status(lines)
-        assert seen is not None, lines[-3:]
-        player = self.players[irc_lower(seen.turn)]
-        if seen.phase == "picks":
-            command = ".color g"
-        elif seen.phase == "must":
-            can_challenge = ".challenge)" in " ".join(lines[-2:])
-            command = ".challenge" if can_challenge and self.rng.random() < 0.5 else ".draw"
-            self.challenges += command == ".challenge"
-        else:
-            command = player.agent.choose(seen.top, seen.color, self.drawn)
-        before = len(lines)
-        replies = self.command(player, command)
-        errors = [t for t in replies if "Your cards" not in t]
-        if errors and self.over():
-            return  # the time ran out just before this command
-        assert not errors, (command, errors)
-        new = " ".join(self.channel_text()[before:])
-        if command.startswith((".p ", ".play")) and "wins the hand" not in new:
-            player.agent.played(command)  # (a new hand's notice has already replaced it)
-        if len(self.channel_text()) > before:
-            self.turns += 1
-            self.drawn = False
-        else:
-            self.drawn = True
+    def status(self, lines: list[str]) -> Seen | None:
+        return last_status(lines)
+
+    def answer_pending(self, lines: list[str]) -> str:
+        can_challenge = ".challenge)" in " ".join(lines[-2:])
+        command = ".challenge" if can_challenge and self.rng.random() < 0.5 else ".draw"
+        self.challenges += command == ".challenge"
+        return command
+
+    def refusal_expected(self) -> bool:
+        return self.over()  # the time ran out just before this command
+
+    def hand_goes_on(self, new_lines: str) -> bool:
+        return "wins the hand" not in new_lines  # a new hand's notice has already replaced it
 
     def play_match(self, max_steps: int = 6000) -> str:
         for _ in range(max_steps):
