@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from unobot.cards import parse_color, parse_play
 from unobot.casemap import irc_eq
+from unobot.computers import parse_addbot
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
 from unobot.plugin import command, example, in_channel, in_game, in_table, move
@@ -109,6 +110,45 @@ def deal(ctx: Context) -> None:
     """Deal; ``.deal 60m`` (``1h``, ``90s``) makes it a timed match of hands."""
     limit = parse_duration(ctx.args) if ctx.args else None
     ctx.publish(ctx.table, ctx.table.deal(ctx.nick, ctx.now, limit))
+
+
+def _may_seat_computers(ctx: Context, table: Table) -> None:
+    """Who may add and remove computer players: anyone seated in the lobby (they are about to
+    play with them, and the starter still decides when to deal), a channel operator or a bot
+    admin. Onlookers can't fill or empty someone else's game."""
+    if not ctx.bot.config.bots.enabled:
+        raise UnoError("computer players are turned off on this bot")
+    if not (table.has(ctx.nick) or ctx.is_admin or (ctx.incoming.is_op and ctx.channel)):
+        raise UnoError(f"only players in this game (or an operator) can do that: {ctx.prefix}join")
+
+
+@command("addbot")
+@in_channel
+@in_table
+@example(".addbot")
+@example(".addbot hard")
+@example(".addbot easy Rookie")
+def addbot(ctx: Context) -> None:
+    """Seat a computer player before the deal: level easy, normal (default) or hard, and a
+    name (default HardBot1, NormalBot2 ...)."""
+    table = ctx.table
+    _may_seat_computers(ctx, table)
+    level, name = parse_addbot(ctx.args)
+    update = table.add_computer(level, name, ctx.now, ctx.bot.transport.nickname)
+    ctx.publish(table, update)
+
+
+@command("removebot", "delbot")
+@in_channel
+@in_table
+@example(".removebot")
+@example(".removebot HardBot1")
+def removebot(ctx: Context) -> None:
+    """Take a computer player out of the lobby: the one named, else the last one added."""
+    table = ctx.table
+    _may_seat_computers(ctx, table)
+    words = ctx.args.split()
+    ctx.publish(table, table.remove_computer(words[0] if words else None, ctx.now))
 
 
 @command("leave")
@@ -249,7 +289,8 @@ def help_(ctx: Context) -> None:
     p = ctx.prefix
     ctx.reply(
         f"Uno: {p}uno opens a game, {p}join, {p}deal [60m], {p}leave, {p}unostop; "
-        f"{p}pce-on/{p}pce-off: cards in colour or plain; {p}unorules: the rules here."
+        f"{p}pce-on/{p}pce-off: cards in colour or plain; {p}unorules: the rules here; "
+        f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players."
     )
     ctx.reply(
         f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "

@@ -110,7 +110,7 @@ class GameRecorder:
         """``nick`` is logged in to services as ``account``: credit their games to it."""
         for game in self._games.values():
             for seat in game.seats:
-                if not seat.left and irc_eq(seat.player.nick, nick):
+                if not seat.left and not seat.player.computer and irc_eq(seat.player.nick, nick):
                     seat.account = irc_lower(account)
 
     def observe(self, table: Table, update: Update) -> None:
@@ -223,6 +223,7 @@ class GameRecorder:
                     points_left=left,
                     finished=not seat.left,
                     account=_account_of(ident),
+                    is_bot=seat.player.computer,
                 )
             )
         return GameRecord(
@@ -239,9 +240,9 @@ class GameRecorder:
 def _ident(seat: _Seat) -> str:
     """The services account when known (at join, or from any later line), else the nick they
     joined with, folded: the same key their preferences use, so a nick change mid-game does
-    not split their stats."""
+    not split their stats. A computer player's key (``$bot:name``) can't be a person's."""
     key = seat.player.key
-    if key.startswith("$a:") or seat.account is None:
+    if key.startswith("$a:") or seat.account is None or seat.player.computer:
         return key
     return "$a:" + seat.account
 
@@ -396,7 +397,9 @@ def _plural(n: int, word: str) -> str:
 def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
     """``alice: 12 games, 5 wins (41.7%), 340 points, 28.3 points/game, rank 3 by ...``."""
     where = f" ({scope})" if scope else ""
-    if stats.rank is not None:
+    if stats.is_bot:
+        rank = "a computer player (not ranked with people)"
+    elif stats.rank is not None:
         rank = f"rank {stats.rank} by {_RANKING_NAME[ranking]}"
     else:
         rank = f"unranked (fewer than {min_games} games)"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from unobot.bot import BotConfig
+from unobot.computers import ComputerConfig
 from unobot.engine import preset
 from unobot.irc_adapter import IrcSettings, ServerSettings
 from unobot.table import TableConfig
@@ -99,7 +100,7 @@ def _typed(section: str, values: dict[str, Any], key: str, kind: type, default: 
 
 
 def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
-    known = {"irc", "bot", "stats", "log"}
+    known = {"irc", "bot", "bots", "stats", "log"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"unknown section(s) {sorted(unknown)}; known: {sorted(known)}")
@@ -189,12 +190,38 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         network=servers[0].host,  # stored with each game, so two networks' stats never mix
         stats_min_games=min_games,
         stats_max_list=max_list,
+        bots=_bots(_section(data, "bots")),
     )
     database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("log level is DEBUG, INFO, WARNING or ERROR")
     return Settings(irc, bot, database, embedded, level)
+
+
+def _bots(raw: dict[str, Any]) -> ComputerConfig:
+    """``[bots]``: computer players (``.addbot``)."""
+    allowed = {"enabled", "delay", "budget_ms", "playouts", "workers"}
+    unknown = set(raw) - allowed
+    if unknown:
+        raise ConfigError(f"[bots]: unknown key(s) {sorted(unknown)}; known: {sorted(allowed)}")
+    default = ComputerConfig()
+    config = ComputerConfig(
+        enabled=_typed("bots", raw, "enabled", bool, default.enabled),
+        delay=_typed("bots", raw, "delay", float, default.delay),
+        budget_ms=_typed("bots", raw, "budget_ms", float, default.budget_ms),
+        playouts=_typed("bots", raw, "playouts", int, default.playouts),
+        workers=_typed("bots", raw, "workers", int, default.workers),
+    )
+    if not 0 <= config.delay <= 60:
+        raise ConfigError("bots.delay must be 0 to 60 seconds")
+    if not 1 <= config.budget_ms <= 10_000:
+        raise ConfigError("bots.budget_ms must be 1 to 10000")
+    if config.playouts is not None and config.playouts < 1:
+        raise ConfigError("bots.playouts must be at least 1")
+    if not 0 <= config.workers <= 16:
+        raise ConfigError("bots.workers must be 0 to 16")
+    return config
 
 
 def _server(index: int, raw: Any) -> ServerSettings:

@@ -255,8 +255,9 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
                 f"{starter} opens a game of Uno: {prefix}join to play; {starter} deals with "
                 f"{prefix}deal (anyone after {secs}s)"
             )
-        case Joined(nick=nick, players=n):
-            return f"{nick} joins ({_plural(n, 'player')})"
+        case Joined(nick=nick, players=n, level=level):
+            who = f"{nick} (computer, {level})" if level else nick
+            return f"{who} joins ({_plural(n, 'player')})"
         case Left(nick=nick, starter=starter):
             return f"{nick} leaves" + (f"; {starter} now deals" if starter else "")
         case Dealt(players=players, rules=rules, hand_number=number, time_limit=secs, target=t):
@@ -290,8 +291,8 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             return f"{nick} is back"
         case Removed(nick=nick, why=why):
             return f"{nick} is out ({why}), their cards go under the draw pile"
-        case Stopped(by=by):
-            return f"{by} stopped the game"
+        case Stopped(by=by, why=why):
+            return f"{by} stopped the game" if by else f"The game is over: {why}"
     return None
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -37,6 +38,7 @@ from unobot.engine.game import Game
 from unobot.engine.rules import AfterDraw, HouseRules, NoPlayableCard, Scoring, Stacking
 
 __all__ = [
+    "COMPUTER_IDENT",
     "Away",
     "Back",
     "Dealt",
@@ -96,6 +98,21 @@ class Player:
     """Turn timeouts in a row."""
     away_since: float | None = None
     """When the player left the channel; their seat is held until ``away_since + grace``."""
+    level: str = ""
+    """A computer player's level (``easy``, ``normal``, ``hard``); empty for a person."""
+
+    @property
+    def computer(self) -> bool:
+        return bool(self.level)
+
+
+COMPUTER_IDENT = "$bot:"
+"""Prefix of a computer player's key (``$bot:hardbot1``). IRC nicks can't contain ``$``, so no
+person's key (a folded nick, or ``$a:`` and an account) can ever equal a computer's: their
+preferences and stats never mix."""
+
+_NAME = re.compile(r"[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]{0,15}")
+"""A name for a computer player: an RFC 2812 nick of at most 16 characters."""
 
 
 # --- what a table reports --------------------------------------------------------------------
@@ -111,6 +128,8 @@ class Opened:
 class Joined:
     nick: str
     players: int
+    level: str = ""
+    """A computer player's level (added with ``.addbot``); empty for a person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +214,8 @@ class Removed:
 @dataclass(frozen=True, slots=True)
 class Stopped:
     by: str
+    why: str = ""
+    """Set when the table stopped itself (``by`` empty): e.g. no person is left to play."""
 
 
 TableEvent = (
@@ -297,12 +318,27 @@ class Table:
     def names(self) -> tuple[str, ...]:
         return tuple(p.nick for p in self.players)
 
-    def seat_of(self, nick: str) -> int | None:
+    def seat_of(self, nick: str, *, computer: bool | None = False) -> int | None:
+        """The seat of the person called ``nick`` (``computer=True``: of the computer player
+        of that name; ``None``: of either).
+
+        People's commands, nick changes and departures look up people only: somebody who
+        takes a computer player's name on the network can't move for it or make it leave.
+        """
         low = irc_lower(nick)
         for seat, player in enumerate(self.players):
-            if irc_lower(player.nick) == low:
+            if irc_lower(player.nick) == low and (computer is None or player.computer == computer):
                 return seat
         return None
+
+    @property
+    def humans(self) -> int:
+        """People seated (computer players not counted)."""
+        return sum(1 for p in self.players if not p.computer)
+
+    @property
+    def computers(self) -> list[Player]:
+        return [p for p in self.players if p.computer]
 
     def player(self, nick: str) -> Player | None:
         seat = self.seat_of(nick)
@@ -351,11 +387,59 @@ class Table:
             raise UnoError("this game has already been dealt: wait for the next one")
         if self.has(nick):
             raise UnoError("you are already in this game")
+        if self.seat_of(nick, computer=True) is not None:
+            raise UnoError("a computer player here has your nick: .removebot it, or change nick")
         if len(self.players) >= self.config.rules.max_players:
             raise UnoError(f"the game is full ({self.config.rules.max_players} players)")
         self.players.append(Player(nick, key))
         self.last_activity = now
         return Update([Joined(nick, len(self.players))])
+
+    def add_computer(self, level: str, name: str | None, now: float, own_nick: str = "") -> Update:
+        """Seat a computer player of ``level`` in the lobby (the caller has checked the right
+        to). ``name``: a nick-like name (default ``<Level>Bot<n>``, the first free one);
+        ``own_nick``: the IRC bot's own nick, which no computer player may take."""
+        if self.state is not State.LOBBY:
+            raise UnoError("computer players join before the deal")
+        limit = self.config.rules.max_players
+        if len(self.players) >= limit:
+            raise UnoError(f"the game is full ({limit} players)")
+        if name is None:
+            stem = level.capitalize() + "Bot"
+            n = 1
+            while self.seat_of(f"{stem}{n}", computer=None) is not None or irc_eq(
+                f"{stem}{n}", own_nick
+            ):
+                n += 1
+            name = f"{stem}{n}"
+        elif not _NAME.fullmatch(name):
+            raise UnoError(
+                "a computer player's name is a nick: up to 16 letters, digits or []\\`_^{|}-, "
+                "not starting with a digit or -"
+            )
+        elif self.seat_of(name, computer=None) is not None or irc_eq(name, own_nick):
+            raise UnoError(f"{name} is already taken here: choose another name")
+        self.players.append(Player(name, COMPUTER_IDENT + irc_lower(name), level=level))
+        self.last_activity = now
+        return Update([Joined(name, len(self.players), level)])
+
+    def remove_computer(self, name: str | None, now: float) -> Update:
+        """Take a computer player out of the lobby: ``name``, or the last one added."""
+        if self.state is not State.LOBBY:
+            raise UnoError("computer players can only be removed before the deal")
+        if name is None:
+            seats = [s for s, p in enumerate(self.players) if p.computer]
+            if not seats:
+                raise UnoError("there is no computer player in this game")
+            seat = seats[-1]
+        else:
+            found = self.seat_of(name, computer=True) if _NAME.fullmatch(name) else None
+            if found is None:
+                raise UnoError("no computer player of that name is in this game")
+            seat = found
+        player = self.players.pop(seat)
+        self.last_activity = now
+        return Update([Left(player.nick)])
 
     def deal(self, nick: str, now: float, time_limit: float | None = None) -> Update:
         """Deal the first hand: the starter any time, anyone once the lobby time is up.
@@ -371,6 +455,8 @@ class Table:
         if not irc_eq(nick, self.starter) and lobby_left > 0 and self.has(self.starter):
             raise UnoError(f"{self.starter} deals; anyone may in {int(lobby_left) + 1}s")
         need = max(2, rules.min_players)
+        if not self.humans:
+            raise UnoError("a game needs at least one person")
         if len(self.players) < need:
             raise UnoError(f"{need} players are needed to deal: others can .join")
         if time_limit is not None:
@@ -406,7 +492,8 @@ class Table:
         )
         update.events.append(EngineEvents(tuple(events), self.names))
         for seat, player in enumerate(self.players):
-            update.hands[player.nick] = HandNotice(tuple(game.hand(seat)))
+            if not player.computer:  # a computer seat reads its hand from the game, not NOTICEs
+                update.hands[player.nick] = HandNotice(tuple(game.hand(seat)))
         for player in self.players:
             player.timeouts = 0
         self._new_turn(now)
@@ -423,12 +510,12 @@ class Table:
 
     def _leave_lobby(self, seat: int) -> Update:
         player = self.players.pop(seat)
-        if not self.players:
+        if not self.humans:  # computer players alone don't keep a lobby open
             self.state = State.FINISHED
             return Update([Left(player.nick)], finished=True)
         new_starter = None
         if irc_eq(player.nick, self.starter):
-            self.starter = new_starter = self.players[0].nick
+            self.starter = new_starter = next(p.nick for p in self.players if not p.computer)
         return Update([Left(player.nick, new_starter)])
 
     def stop(self, nick: str) -> Update:
@@ -439,8 +526,19 @@ class Table:
 
     # --- playing ---------------------------------------------------------------------------
 
+    # Every move takes ``computer``: True when a computer player of that name makes it (the
+    # bot's driver of computer seats); people's commands leave it False and so can never move
+    # a computer seat, whatever nick they take.
+
     def play(
-        self, nick: str, card: Card, color: Color | None, now: float, *, uno: bool = False
+        self,
+        nick: str,
+        card: Card,
+        color: Color | None,
+        now: float,
+        *,
+        uno: bool = False,
+        computer: bool = False,
     ) -> Update:
         """Play ``card``; ``uno``: UNO called with it (``.p r 5 uno``).
 
@@ -448,45 +546,55 @@ class Table:
         pile is taken back and costs that many cards; the turn stays with the player.
         """
         try:
-            return self._act(nick, Play(card, color, uno), now)
+            return self._act(nick, Play(card, color, uno), now, computer=computer)
         except errors.CardNotPlayable:
             penalty = self.config.rules.illegal_play_penalty
             if not penalty:
                 raise
             game = self._running()
-            seat = self._seat(nick)
+            seat = self._seat(nick, computer)
             events = game.penalize(seat, penalty, DrawReason.ILLEGAL_PLAY)
             return self._after(events, None, now, Update())
 
-    def draw(self, nick: str, now: float) -> Update:
-        return self._act(nick, Draw(), now)
+    def draw(self, nick: str, now: float, *, computer: bool = False) -> Update:
+        return self._act(nick, Draw(), now, computer=computer)
 
-    def pass_turn(self, nick: str, now: float) -> Update:
-        return self._act(nick, Pass(), now)
+    def pass_turn(self, nick: str, now: float, *, computer: bool = False) -> Update:
+        return self._act(nick, Pass(), now, computer=computer)
 
-    def choose_color(self, nick: str, color: Color, now: float) -> Update:
-        return self._act(nick, ChooseColor(color), now)
+    def choose_color(
+        self, nick: str, color: Color, now: float, *, computer: bool = False
+    ) -> Update:
+        return self._act(nick, ChooseColor(color), now, computer=computer)
 
-    def challenge(self, nick: str, now: float) -> Update:
+    def challenge(self, nick: str, now: float, *, computer: bool = False) -> Update:
         game = self._running()
         if game.phase is Phase.PENDING and game.wd4_offender < 0:
             # Workaround: the engine keeps the challenge open after the WD4's player left, and
             # a "guilty" verdict would then make seat -1 (the last seat) draw the penalty.
             raise errors.CannotChallenge("whoever played that WD4 has left: nobody to challenge")
-        return self._act(nick, Challenge(), now)
+        return self._act(nick, Challenge(), now, computer=computer)
 
-    def call_uno(self, nick: str, now: float) -> Update:
-        return self._act(nick, CallUno(), now, in_turn=False)
+    def call_uno(self, nick: str, now: float, *, computer: bool = False) -> Update:
+        return self._act(nick, CallUno(), now, in_turn=False, computer=computer)
 
-    def catch(self, nick: str, target: str, now: float) -> Update:
-        seat = self.seat_of(target)
+    def catch(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
+        seat = self.seat_of(target, computer=None)
         if seat is None:
             raise errors.CannotCatch(target[:30])
-        return self._act(nick, Catch(seat), now, in_turn=False)
+        return self._act(nick, Catch(seat), now, in_turn=False, computer=computer)
 
-    def _act(self, nick: str, action: Action, now: float, *, in_turn: bool = True) -> Update:
+    def _act(
+        self,
+        nick: str,
+        action: Action,
+        now: float,
+        *,
+        in_turn: bool = True,
+        computer: bool = False,
+    ) -> Update:
         game = self._running()
-        seat = self._seat(nick)
+        seat = self._seat(nick, computer)
         if in_turn and seat != game.current:
             raise errors.NotYourTurn(self.players[game.current].nick)
         assert self.match is not None
@@ -521,10 +629,16 @@ class Table:
             elif type(event) is CardPlayed and event.seat == actor:
                 played = True
         for seat, cards in gained.items():
-            if game.hand_size(seat):
+            if game.hand_size(seat) and not self.players[seat].computer:
                 hint = self._draw_hint(game) if seat == actor else ""
                 update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)), tuple(cards), hint)
-        if played and self.config.hand_after_play and actor is not None and game.hand_size(actor):
+        if (
+            played
+            and self.config.hand_after_play
+            and actor is not None
+            and game.hand_size(actor)
+            and not self.players[actor].computer
+        ):
             update.hands.setdefault(names[actor], HandNotice(tuple(game.hand(actor))))
         if events:
             self.last_activity = now
@@ -738,8 +852,15 @@ class Table:
             update.finished = True
             return update
         del self.players[seat]
+        if not self.humans:
+            # Computer players alone would play on for ever in an empty channel: the game ends
+            # here (recorded like a stop: only if a hand of a match was completed).
+            self.state = State.FINISHED
+            update.events.append(Stopped("", "no person is left in the game"))
+            update.finished = True
+            return update
         if irc_eq(player.nick, self.starter):
-            self.starter = self.players[0].nick
+            self.starter = next(p.nick for p in self.players if not p.computer)
         if was_turn:
             self._new_turn(now)
         else:  # the same player's turn goes on, under a seat number that may have moved
@@ -755,8 +876,8 @@ class Table:
             raise UnoError("the cards have not been dealt yet")
         return game
 
-    def _seat(self, nick: str) -> int:
-        seat = self.seat_of(nick)
+    def _seat(self, nick: str, computer: bool = False) -> int:
+        seat = self.seat_of(nick, computer=computer)
         if seat is None:
             raise errors.NotAPlayer()
         return seat

@@ -182,9 +182,24 @@ def test_computer_players_are_left_out_of_rankings_unless_asked(
     assert [s.rank for s in board] == [1, 2]
     with_bots = store.leaderboard(Ranking.PERCENT_WINS, 5, include_bots=True)
     assert [s.nick for s in with_bots] == ["UnoBot", "alice", "bob"]
-    assert store.player("unobot") == PlayerStats("UnoBot", 5, 5, 250, 3000, None)
+    assert store.player("unobot") == PlayerStats("UnoBot", 5, 5, 250, 3000, None, is_bot=True)
     assert store.player("unobot", include_bots=True).rank == 1
     assert store.player("alice").rank == 1
+
+
+def test_a_person_and_a_computer_player_of_one_name_stay_apart(
+    make_store: StoreFactory,
+) -> None:
+    """A computer player named like a person (``.addbot hard alice``) is stored under its own
+    ident (``$bot:alice``); asking by the name finds the person, by the ident the computer."""
+    store = make_store()
+    play(store, 2, res("alice", True, 10), res("bob"))
+    later = NOW + timedelta(minutes=5)
+    play(store, 3, res("alice", True, 50, ident="$bot:alice", is_bot=True), res("bob"), ended=later)
+    person = store.player("Alice", min_games=1)
+    assert (person.games, person.is_bot) == (2, False)
+    computer = store.player("$bot:alice", min_games=1)
+    assert (computer.games, computer.is_bot, computer.rank) == (3, True, None)
 
 
 def test_players_are_found_by_account_current_nick_or_last_nick(

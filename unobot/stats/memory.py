@@ -169,7 +169,8 @@ class MemoryStatsStore:
         return sorted(eligible, key=key)
 
     def _stats(self, key: tuple[str, str], t: _Totals, rank: int | None) -> PlayerStats:
-        return PlayerStats(self._players[key].nick, t.games, t.wins, t.points, t.seconds, rank)
+        player = self._players[key]
+        return PlayerStats(player.nick, t.games, t.wins, t.points, t.seconds, rank, player.is_bot)
 
     def find(self, name: str) -> tuple[str, str] | None:
         """The player ``name`` means: an ident (``$a:acct`` or folded nick); else whoever uses
@@ -182,7 +183,8 @@ class MemoryStatsStore:
         def latest(cands: list[_Player]) -> tuple[str, str] | None:
             if not cands:
                 return None
-            best = max(cands, key=lambda p: (p.last_seen, p.seq))
+            # A person before a computer player of the same name (``.unostats alice``).
+            best = max(cands, key=lambda p: (not p.is_bot, p.last_seen, p.seq))
             return (best.network, best.ident)
 
         if folded.startswith("$a:"):

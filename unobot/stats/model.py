@@ -123,6 +123,8 @@ class PlayerStats:
     """Time spent in games."""
     rank: int | None = None
     """Position in the requested ranking (None when below the minimum number of games)."""
+    is_bot: bool = False
+    """A computer player (never ranked among people unless ``include_bots``)."""
 
     @property
     def percent_wins(self) -> float:

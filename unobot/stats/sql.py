@@ -616,7 +616,8 @@ class SqlStatsStore:
         uses that nick now (most recently seen first), whose ident it is, or used it last."""
         folded = irc_lower(name)
         net, args = self._net("p")
-        order = " ORDER BY p.last_seen DESC, p.id DESC LIMIT 1"
+        # A person before a computer player of the same name (``.unostats alice``).
+        order = " ORDER BY p.is_bot, p.last_seen DESC, p.id DESC LIMIT 1"
         tries = (
             [f"SELECT p.id FROM player p WHERE p.ident = ?{net}{order}"]
             if folded.startswith("$a:")
@@ -673,7 +674,9 @@ class SqlStatsStore:
                 + [ratio, games, games, pid],
             )
             rank = int(better[0][0]) + 1
-        return PlayerStats(nick, int(games), int(wins), int(points), int(seconds), rank)
+        return PlayerStats(
+            nick, int(games), int(wins), int(points), int(seconds), rank, bool(is_bot)
+        )
 
     def leaderboard(
         self,
@@ -692,13 +695,13 @@ class SqlStatsStore:
         net, args = self._net("s")
         bots = "" if include_bots else " AND s.is_bot = ?"
         rows = self._query(
-            "SELECT p.nick, s.games, s.wins, s.points, s.seconds "
+            "SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.is_bot "
             "FROM player_summary s JOIN player p ON p.id = s.player_id "
             f"WHERE s.channel = ? AND s.bucket = ?{net} AND s.games >= ?{bots} "
             f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
             [chan, bucket, *args, min_games] + ([] if include_bots else [False]) + [limit],
         )
         return [
-            PlayerStats(nick, int(g), int(w), int(p), int(s), n)
-            for n, (nick, g, w, p, s) in enumerate(rows, 1)
+            PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b))
+            for n, (nick, g, w, p, s, b) in enumerate(rows, 1)
         ]

@@ -1,0 +1,377 @@
+"""Computer players at a table: ``.addbot`` / ``.removebot``, their turns, stale decisions, stats.
+
+The person at the table is an :class:`~tests.plugins.fakes.Agent` who acts only on their NOTICEs
+and the channel's lines; the computer players move on the bot's timers (delay 0 here, so
+``advance(0)`` lets them play).
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from tests.plugins.fakes import Agent, Harness, Sent, channel_lines, notices, read_status
+from unobot.bot import BotConfig
+from unobot.casemap import irc_lower
+from unobot.computers import ComputerConfig, InlineDecider, decide
+from unobot.engine import preset
+from unobot.stats import PlayerResult, Ranking
+from unobot.stats.memory import MemoryStatsStore
+from unobot.table import TableConfig
+
+FAST = ComputerConfig(delay=0.0, playouts=24)
+
+
+def harness(
+    seed: int = 1, rules: str = "irc-classic", bots: ComputerConfig = FAST, **table: object
+) -> Harness:
+    config = BotConfig(
+        table=TableConfig(rules=preset(rules), **table),  # type: ignore[arg-type]
+        bots=bots,
+    )
+    return Harness(seed, config)
+
+
+def with_store(h: Harness) -> MemoryStatsStore:
+    """Give the harness's bot a memory stats store (the recorder is made by the bot)."""
+    from plugins.uno_stats import GameRecorder
+
+    store = MemoryStatsStore(network="")
+    h.bot.store = store
+    h.bot.recorder = GameRecorder(store, "", GameRecorder.utc_from(h.clock))
+    return store
+
+
+# --- adding and removing ---------------------------------------------------------------------
+
+
+def test_addbot_default_names_levels_and_removebot() -> None:
+    h = harness()
+    h.say("alice", ".uno")
+    said = channel_lines(h.say("alice", ".addbot"))
+    assert said == ["NormalBot1 (computer, normal) joins (2 players)."]
+    said = channel_lines(h.say("alice", ".addbot hard"))
+    assert said == ["HardBot1 (computer, hard) joins (3 players)."]
+    said = channel_lines(h.say("alice", ".addbot EASY Rookie"))
+    assert said == ["Rookie (computer, easy) joins (4 players)."]
+    table = h.bot.tables["#uno"]
+    assert [(p.nick, p.level) for p in table.players] == [
+        ("alice", ""), ("NormalBot1", "normal"), ("HardBot1", "hard"), ("Rookie", "easy"),
+    ]  # fmt: skip
+    assert table.players[2].key == "$bot:hardbot1"
+    assert channel_lines(h.say("alice", ".removebot")) == ["Rookie leaves."]
+    assert channel_lines(h.say("alice", ".removebot hardbot1")) == ["HardBot1 leaves."]
+    assert [p.nick for p in table.players] == ["alice", "NormalBot1"]
+    assert channel_lines(h.say("alice", ".addbot normal")) == [
+        "NormalBot2 (computer, normal) joins (3 players)."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (".addbot impossible", "the level comes first"),
+        (".addbot hard a b", "usage"),
+        (".addbot hard 9lives", "is a nick"),
+        (".addbot hard bad\x02name", "is a nick"),
+        (".addbot hard averyveryverylongname", "is a nick"),
+        (".addbot hard #chan", "is a nick"),
+        (".addbot hard alice", "already taken"),
+        (".addbot hard UNOBOT", "already taken"),  # the bot's own nick
+        (".removebot nobody", "no computer player of that name"),
+        (".removebot alice", "no computer player of that name"),
+        (".removebot", "no computer player in this game"),
+    ],
+)
+def test_bad_input_is_refused_without_echoing_it(args: str, error: str) -> None:
+    h = harness()
+    h.say("alice", ".uno")
+    out = h.say("alice", args)
+    replies = notices(out, "alice")
+    assert len(replies) == 1 and error in replies[0], replies
+    assert "\x02" not in out[0].text and "averyvery" not in out[0].text
+    assert not channel_lines(out)
+    assert [p.nick for p in h.bot.tables["#uno"].players] == ["alice"]
+
+
+def test_limits_rights_and_the_lobby_only() -> None:
+    h = harness(rules="knockout")  # up to 4 players
+    h.say("alice", ".uno")
+    assert "only players in this game" in notices(h.say("mallory", ".addbot"), "mallory")[0]
+    assert channel_lines(h.say("oper", ".addbot", is_op=True))  # an operator may
+    h.say("bob", ".join")
+    assert channel_lines(h.say("bob", ".addbot easy"))  # any seated player may
+    assert "the game is full (4 players)" in notices(h.say("alice", ".addbot"), "alice")[0]
+    assert "only players" in notices(h.say("mallory", ".removebot"), "mallory")[0]
+    h.say("alice", ".deal")
+    assert "before the deal" in notices(h.say("alice", ".addbot"), "alice")[0]
+    assert "before the deal" in notices(h.say("alice", ".removebot"), "alice")[0]
+
+
+def test_addbot_can_be_turned_off() -> None:
+    h = harness(bots=ComputerConfig(enabled=False))
+    h.say("alice", ".uno")
+    assert "turned off" in notices(h.say("alice", ".addbot"), "alice")[0]
+
+
+def test_a_person_with_a_computer_players_nick_cannot_act_for_it() -> None:
+    h = harness(turn_timeout=1000)
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot easy Zed")
+    assert "computer player here has your nick" in notices(h.say("zed", ".join"), "zed")[0]
+    h.say("alice", ".deal")
+    table = h.bot.tables["#uno"]
+    # Zed on the network can't play, leave or rename the computer seat, nor get its hand.
+    from unobot.transport import Kind
+
+    h.event(Kind.PART, "Zed", "#uno")
+    h.event(Kind.NICK, "Zed", new_nick="Zod")
+    assert notices(h.say("Zed", ".leave"), "Zed")
+    assert [p.nick for p in table.players] == ["alice", "Zed"]
+    assert table.players[1].away_since is None
+    assert not any("Your cards" in t for t in notices(h.sent, "zed") + notices(h.sent, "Zed"))
+
+
+def test_the_lobby_closes_when_only_computer_players_are_left() -> None:
+    h = harness()
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    h.say("alice", ".addbot")
+    h.say("alice", ".leave")
+    assert h.bot.tables["#uno"].starter == "bob"  # a person deals, never a computer player
+    h.say("bob", ".leave")
+    assert "#uno" not in h.bot.tables
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+class HumanVsComputers:
+    """One person (an Agent reading only their NOTICEs and the channel) against computers."""
+
+    def __init__(self, h: Harness, levels: list[str], seed: int = 0, *, uno: bool = False):
+        self.h = h
+        self.agent = Agent("alice", Random(seed), follow_hints=True, call_uno=uno)
+        start = len(h.sent)
+        h.say("alice", ".uno")
+        for level in levels:
+            h.say("alice", f".addbot {level}")
+        h.say("alice", ".deal")
+        self.first = start
+        self.read = start
+        self.drawn = False
+        self.turns = 0
+
+    @property
+    def running(self) -> bool:
+        return "#uno" in self.h.bot.tables
+
+    def catch_up(self) -> list[str]:
+        """Let the computer players move until it is alice's turn (or the game is over);
+        alice reads everything the bot sent meanwhile."""
+        for _ in range(10_000):
+            self.h.advance(0)
+            new = self.h.sent[self.read :]
+            self.read = len(self.h.sent)
+            self._feed(new)
+            seen = read_status(channel_lines(self.h.sent[self.first :]))
+            if not self.running or (seen and irc_lower(seen.turn) == "alice"):
+                return []
+            if not self.h.clock.pending:
+                pytest.fail("the computer players stopped moving")
+        pytest.fail("no end")
+
+    def _feed(self, batch: list[Sent]) -> None:
+        for text in notices(batch, "alice"):
+            self.agent.read_notice(text)
+
+    def step(self) -> None:
+        seen = read_status(channel_lines(self.h.sent[self.first :]))
+        assert seen is not None and irc_lower(seen.turn) == "alice"
+        if seen.phase == "picks":
+            command = ".color r"
+        elif seen.phase == "must":
+            command = ".draw"
+        else:
+            command = self.agent.choose(seen.top, seen.color, self.drawn)
+        out = self.h.say("alice", command)
+        self.read = len(self.h.sent)
+        replies = [t for t in notices(out, "alice") if "Your cards" not in t]
+        assert not replies, (command, replies, self.agent.hand, seen)
+        if command.startswith((".p ", ".play")):
+            self.agent.played(command)
+        self._feed(out)
+        self.drawn = not channel_lines(out)
+        if not self.drawn:
+            self.turns += 1
+
+    def finish(self) -> list[str]:
+        for _ in range(3000):
+            self.catch_up()
+            if not self.running:
+                return channel_lines(self.h.sent[self.first :])
+            self.step()
+        pytest.fail("game did not end")
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("rules", ["irc-classic", "official"])
+def test_one_person_against_three_computer_players(level: str, rules: str) -> None:
+    h = harness(seed=5, rules=rules, turn_timeout=10_000)
+    store = with_store(h)
+    game = HumanVsComputers(h, [level] * 3, seed=2, uno=rules == "official")
+    lines = game.finish()
+    assert any("wins the" in line for line in lines), lines[-3:]
+    assert not any("ran out of time" in line for line in lines)
+    names = ["alice", *(f"{level.capitalize()}Bot{n}" for n in (1, 2, 3))]
+    # Hands went to alice only; the computer players never got a NOTICE.
+    assert {s.target for s in h.sent if s.kind == "notice"} <= {"alice"}
+    assert not h.bot.tables and h.clock.pending == 0
+    if rules == "official":  # a match to 500: recorded at its end
+        pass
+    records = list(store._games.values())
+    assert len(records) == 1
+    results = {r.nick: r for r in records[0].results}
+    assert set(results) == set(names)
+    assert not results["alice"].is_bot and results["alice"].ident == "alice"
+    for name in names[1:]:
+        assert results[name].is_bot and results[name].ident == "$bot:" + irc_lower(name)
+
+
+def test_computer_players_catch_challenge_and_stack_by_the_rules() -> None:
+    """Across seeded games of presets with manual UNO, challenges and stacking, computer
+    players use those options (as seen in the channel)."""
+    said: list[str] = []
+    for rules in ("official", "ocuk-tournament"):
+        for seed in range(3):
+            h = harness(seed=seed, rules=rules, turn_timeout=10_000)
+            said += HumanVsComputers(h, ["normal", "easy", "normal"], seed=seed).finish()
+    text = " ".join(said)
+    assert "catches" in text or "HALT" in text.upper()
+    assert "challenges" in text
+
+
+def test_computer_turns_wait_for_the_configured_pause() -> None:
+    h = harness(bots=ComputerConfig(delay=2.0), turn_timeout=1000)
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot easy")
+    h.say("alice", ".deal")
+    table = h.bot.tables["#uno"]
+    alice_moves(h)
+    assert table.game is not None and table.game.current == 1
+    version = h.bot.computers._tables[table].version
+    assert not channel_lines(h.advance(1.0))  # 2 s ±30%: not yet
+    assert channel_lines(h.advance(2.0))
+    assert h.bot.computers._tables[table].version > version
+
+
+# --- stale decisions -------------------------------------------------------------------------
+
+
+class SlowDecider:
+    """Holds decisions until the test releases them, as a worker process would."""
+
+    def __init__(self) -> None:
+        self.inline = InlineDecider(playouts=8)
+        self.waiting: list[tuple[object, ...]] = []
+
+    def submit(self, level, seed, obs, done) -> None:  # type: ignore[no-untyped-def]
+        self.waiting.append((level, seed, obs, done))
+
+    def release(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for level, seed, obs, done in waiting:
+            self.inline.submit(level, seed, obs, done)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        pass
+
+
+def slow_harness() -> tuple[Harness, SlowDecider]:
+    from unobot.bot import Bot
+
+    h = harness(turn_timeout=1000)
+    slow = SlowDecider()
+    h.bot = Bot(h.transport, h.clock, h.settings, h.bot.config, rng=Random(3), decider=slow)
+    return h, slow
+
+
+def computer_to_move(h: Harness) -> None:
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot hard")
+    h.say("alice", ".deal")
+    alice_moves(h)
+
+
+def alice_moves(h: Harness) -> None:
+    """alice plays (or draws, or passes) until it is the computer player's turn."""
+    from unobot.engine.actions import Play
+
+    table = h.bot.tables["#uno"]
+    while table.game is not None and table.game.current == 0:
+        action = table.game.legal_actions(0)[0]
+        if type(action) is Play:
+            color = " r" if action.card.is_wild else ""
+            h.say("alice", f".play {action.card.text}{color}")
+        else:
+            h.say("alice", "." + type(action).__name__.lower())
+
+
+def test_a_decision_for_a_stopped_game_is_dropped() -> None:
+    h, slow = slow_harness()
+    computer_to_move(h)
+    assert slow.waiting
+    h.say("alice", ".unostop")
+    h.say("alice", ".uno")  # a new game in the same channel
+    before = len(h.sent)
+    slow.release()
+    h.advance(5)
+    assert h.sent[before:] == []
+
+
+def test_a_decision_for_a_changed_table_is_dropped_and_asked_again() -> None:
+    h, slow = slow_harness()
+    computer_to_move(h)
+    table = h.bot.tables["#uno"]
+    assert len(slow.waiting) == 1
+    stale = slow.waiting[0]
+    # The computer player times out while it thinks: the table moved on.
+    h.advance(1000)
+    assert table.game is not None
+    slow.waiting = [w for w in slow.waiting if w is not stale]
+    before = len(h.sent)
+    level, seed, obs, done = stale
+    done(decide(level, seed, obs, 200, 8))  # type: ignore[arg-type, operator]
+    h.advance(0)
+    assert not channel_lines(h.sent[before:])  # the old answer changed nothing
+
+
+# --- stats -----------------------------------------------------------------------------------
+
+
+def test_computer_players_are_kept_out_of_human_leaderboards() -> None:
+    from datetime import UTC, datetime
+
+    from unobot.stats import GameRecord
+
+    store = MemoryStatsStore(network="")
+    t = datetime(2026, 11, 1, tzinfo=UTC)
+    for i in range(6):
+        store.record_game(
+            GameRecord(
+                f"g{i}", "", "#uno", "official", t, t,
+                (
+                    PlayerResult("$bot:hardbot1", "HardBot1", 1, True, 100, 0, is_bot=True),
+                    PlayerResult("alice", "alice", 2, False, 0, 10),
+                ),
+            )
+        )  # fmt: skip
+    h = harness()
+    h.bot.store = store
+    board = notices(h.pm("bob", ".unotop10"), "bob") + channel_lines(h.say("bob", ".unotop10"))
+    assert any("alice" in line for line in board) and not any("HardBot1" in b for b in board)
+    h.clock.advance(20)
+    line = channel_lines(h.say("carol", ".unostats HardBot1"))[0]
+    assert line.startswith("HardBot1: 6 games, 6 wins") and "computer player" in line
+    assert store.leaderboard(Ranking.PERCENT_WINS, 10, include_bots=True)[0].nick == "HardBot1"

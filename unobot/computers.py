@@ -1,0 +1,378 @@
+"""Computer players at IRC tables: who moves when, what each seat may see, where they think.
+
+The bot calls :meth:`Computers.observe` with every update it publishes (as it does the stats
+recorder). For a table with computer seats this
+
+1. feeds each computer seat's :class:`~unobot.ai.Observer` the engine events of the update, in
+   order: a fresh observer per seat at every deal, so a strategy only ever knows what a person in
+   that seat would (its own hand, the public events, the counts), never another hand;
+2. works out which computer seats may act now: the seat to move, and any seat with an
+   out-of-turn chance (catching a missed UNO, calling its own late UNO) while the window is open;
+3. asks each of them for a decision on an :class:`~unobot.ai.Observation` taken now, and makes
+   the move after a short human-looking pause (``[bots] delay``), through the same table methods
+   a person's command uses.
+
+Decisions are tagged with the table's *version* (bumped by every update that says something
+happened). A decision that comes back, or comes due, after the table changed is stale and is
+dropped; the update that changed the table has already planned afresh. A stopped table forgets
+its decisions at once.
+
+``hard`` searches for ~200 ms of CPU a move. The reactor thread serves every channel and must not
+stall that long, so decisions of that level go to a :class:`PoolDecider` (worker processes: a
+thread would hold the GIL and slow every other channel's commands); the answer comes back
+through the adapter's ``call_soon_threadsafe``. ``easy`` and ``normal`` take microseconds and are
+decided inline, as is everything in tests (:class:`InlineDecider`).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import weakref
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from random import Random
+from typing import TYPE_CHECKING, Protocol
+
+from unobot.ai import LEVELS, Observation, Observer, make_strategy
+from unobot.casemap import irc_lower
+from unobot.engine.actions import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
+from unobot.engine.errors import UnoError
+from unobot.table import Dealt, EngineEvents, Table, Update
+
+if TYPE_CHECKING:
+    from unobot.bot import Bot
+
+__all__ = [
+    "ComputerConfig",
+    "Computers",
+    "Decider",
+    "InlineDecider",
+    "PoolDecider",
+    "decide",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerConfig:
+    """``[bots]`` settings."""
+
+    enabled: bool = True
+    """Whether ``.addbot`` may seat computer players at all."""
+    delay: float = 1.5
+    """Seconds a computer player 'thinks' before it moves (±30%); 0 in tests."""
+    budget_ms: float = 200.0
+    """CPU time a ``hard`` player searches per move."""
+    playouts: int | None = None
+    """A fixed number of playouts per ``hard`` move instead of a time budget (tests)."""
+    workers: int = 1
+    """Worker processes for ``hard`` decisions; 0 decides on the reactor thread (not for a
+    busy bot: each ``hard`` move then stalls every channel for ``budget_ms``)."""
+
+
+def decide(
+    level: str, seed: int, obs: Observation, budget_ms: float, playouts: int | None
+) -> Action | None:
+    """One decision of a fresh strategy of ``level`` (strategies keep no state but their
+    random generator, so a seed per decision is all a worker process needs)."""
+    strategy = make_strategy(level, Random(seed), budget_ms=budget_ms, playouts=playouts)
+    return strategy.act(obs)
+
+
+class Decider(Protocol):
+    """Runs :func:`decide` somewhere and calls ``done`` with the answer on the reactor thread
+    (possibly before ``submit`` returns)."""
+
+    def submit(
+        self,
+        level: str,
+        seed: int,
+        obs: Observation,
+        done: Callable[[Action | None], None],
+    ) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class InlineDecider:
+    """Decides on the caller's thread: tests, and levels that take microseconds."""
+
+    budget_ms: float = 200.0
+    playouts: int | None = None
+
+    def submit(
+        self, level: str, seed: int, obs: Observation, done: Callable[[Action | None], None]
+    ) -> None:
+        done(decide(level, seed, obs, self.budget_ms, self.playouts))
+
+    def close(self) -> None:
+        pass
+
+
+class PoolDecider:
+    """``hard`` decisions in worker processes; the others inline.
+
+    ``call_soon_threadsafe`` runs a function on the reactor thread (the IRC adapter's). The pool
+    starts on the first ``hard`` decision, with the ``spawn`` method (forking a process that
+    runs the reactor and the embedded server threads is unsafe). A worker that fails (or a pool
+    that breaks) answers ``None``: the table's turn timer then plays for the seat.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        call_soon_threadsafe: Callable[[Callable[[], None]], None],
+        budget_ms: float = 200.0,
+        playouts: int | None = None,
+    ) -> None:
+        self.workers = max(1, workers)
+        self.call_soon_threadsafe = call_soon_threadsafe
+        self.inline = InlineDecider(budget_ms, playouts)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def submit(
+        self, level: str, seed: int, obs: Observation, done: Callable[[Action | None], None]
+    ) -> None:
+        if level != "hard":
+            self.inline.submit(level, seed, obs, done)
+            return
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        args = (level, seed, obs, self.inline.budget_ms, self.inline.playouts)
+        try:
+            future = self._pool.submit(decide, *args)
+        except Exception:  # a broken pool: start a new one next time
+            log.exception("computer players: the worker pool failed")
+            self._pool = None
+            done(None)
+            return
+
+        def finished(f: Future[Action | None]) -> None:  # on the pool's thread
+            try:
+                action = f.result()
+            except Exception:
+                log.exception("computer players: a decision failed in a worker")
+                action = None
+            self.call_soon_threadsafe(lambda: done(action))
+
+        future.add_done_callback(finished)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A decision asked for (or made) for one seat at one version of the table."""
+
+    nick: str
+    level: str
+    version: int
+    due: float
+    action: Action | None = None
+    ready: bool = False
+
+
+@dataclass(slots=True)
+class _TableState:
+    rng: Random
+    observers: dict[str, Observer] = field(default_factory=dict)
+    """Folded name -> the observer of that computer seat for the hand being played."""
+    version: int = 0
+    pending: dict[str, _Pending] = field(default_factory=dict)
+
+
+class Computers:
+    """Drives the computer seats of every table of one bot (on the reactor thread)."""
+
+    def __init__(self, bot: Bot, config: ComputerConfig, decider: Decider) -> None:
+        self.bot = bot
+        self.config = config
+        self.decider = decider
+        self._tables: weakref.WeakKeyDictionary[Table, _TableState] = weakref.WeakKeyDictionary()
+
+    # --- following the tables --------------------------------------------------------------
+
+    def observe(self, table: Table, update: Update) -> None:
+        """Called with every published update; never raises."""
+        try:
+            self._observe(table, update)
+        except Exception:
+            log.exception("computer players: could not follow %s", table.channel)
+
+    def _observe(self, table: Table, update: Update) -> None:
+        state = self._tables.get(table)
+        if state is None:
+            if not any(p.computer for p in table.players):
+                return  # the common case: no computer player here, nothing to do
+            state = _TableState(Random(table.rng.getrandbits(64)))
+            self._tables[table] = state
+        if table.finished:
+            del self._tables[table]
+            return
+        for event in update.events:
+            if type(event) is Dealt:
+                self._new_hand(table, state, event)
+            elif type(event) is EngineEvents:
+                for observer in state.observers.values():
+                    observer.see(event.events)
+        if update.events or update.hands:
+            state.version += 1
+        self._plan(table, state)
+
+    def _new_hand(self, table: Table, state: _TableState, dealt: Dealt) -> None:
+        assert table.match is not None
+        rules = table.match.rules
+        players = len(dealt.players)
+        state.observers = {
+            irc_lower(p.nick): Observer(seat, players, rules)
+            for seat, p in enumerate(table.players)
+            if p.computer
+        }
+
+    def _plan(self, table: Table, state: _TableState) -> None:
+        """Ask for a decision from every computer seat that may act now (keeping those asked
+        for at this version), and forget the rest."""
+        game = table.game
+        if not table.dealt or game is None or game.over:
+            state.pending.clear()
+            return
+        now = self.bot.scheduler.now()
+        wanted: dict[str, tuple[int, bool]] = {}
+        for seat, player in enumerate(table.players):
+            if not player.computer:
+                continue
+            if seat == game.current:
+                wanted[irc_lower(player.nick)] = (seat, True)
+            elif game.exposed >= 0 and game.legal_actions(seat):
+                wanted[irc_lower(player.nick)] = (seat, False)
+        for key in list(state.pending):
+            if key not in wanted or state.pending[key].version != state.version:
+                del state.pending[key]
+        for key, (seat, turn) in wanted.items():
+            if key in state.pending:
+                continue
+            observer = state.observers.get(key)
+            if observer is None or observer.seat != seat:
+                log.warning("computer players: no view for %s in %s", key, table.channel)
+                continue
+            player = table.players[seat]
+            pause = self.config.delay * state.rng.uniform(0.7, 1.3)
+            # A turn's pause runs from the start of the turn (a change that doesn't end it,
+            # such as someone's UNO call, doesn't restart it); a chance out of turn is a
+            # reaction, a little quicker.
+            due = max(now, table.turn_started + pause) if turn else now + pause * 0.6
+            pending = _Pending(player.nick, player.level, state.version, due)
+            state.pending[key] = pending
+            obs = observer.observe(game)  # plain values, taken on the reactor thread
+            seed = state.rng.getrandbits(64)
+            self.decider.submit(
+                player.level,
+                seed,
+                obs,
+                lambda action, t=table, k=key, p=pending: self._decided(t, k, p, action),
+            )
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def _current(self, table: Table, key: str, pending: _Pending) -> _TableState | None:
+        state = self._tables.get(table)
+        if (
+            state is None
+            or state.pending.get(key) is not pending
+            or pending.version != state.version
+            or self.bot.tables.get(irc_lower(table.channel)) is not table
+        ):
+            return None
+        return state
+
+    def _decided(self, table: Table, key: str, pending: _Pending, action: Action | None) -> None:
+        """A decision is back (on the reactor thread): make the move when its pause is over."""
+        if self._current(table, key, pending) is None:
+            log.debug("computer players: stale decision for %s dropped", pending.nick)
+            return
+        pending.action = action
+        pending.ready = True
+        if action is None:
+            return  # nothing to do out of turn (or a failed worker: the turn timer plays)
+        delay = max(0.0, pending.due - self.bot.scheduler.now())
+        self.bot.scheduler.call_later(delay, lambda: self._act(table, key, pending))
+
+    def _act(self, table: Table, key: str, pending: _Pending) -> None:
+        state = self._current(table, key, pending)
+        if state is None or pending.action is None:
+            return
+        del state.pending[key]
+        try:
+            update = self._perform(table, pending.nick, pending.action)
+        except UnoError as err:
+            # Can't happen with a correct strategy and a current observation; the seat's turn
+            # timer plays for it rather than the bot looping on a refused move.
+            log.warning(
+                "computer players: %s's %r refused in %s: %s",
+                pending.nick, pending.action, table.channel, err,
+            )  # fmt: skip
+            return
+        self.bot.publish(table, update)
+
+    def _perform(self, table: Table, nick: str, action: Action) -> Update:
+        """The move through the table method a person's command would use."""
+        now = self.bot.scheduler.now()
+        kind = type(action)
+        if kind is Play:
+            assert isinstance(action, Play)
+            return table.play(nick, action.card, action.color, now, uno=action.uno, computer=True)
+        if kind is Draw:
+            return table.draw(nick, now, computer=True)
+        if kind is Pass:
+            return table.pass_turn(nick, now, computer=True)
+        if kind is ChooseColor:
+            assert isinstance(action, ChooseColor)
+            return table.choose_color(nick, action.color, now, computer=True)
+        if kind is Challenge:
+            return table.challenge(nick, now, computer=True)
+        if kind is CallUno:
+            return table.call_uno(nick, now, computer=True)
+        if kind is Catch:
+            assert isinstance(action, Catch)
+            target = table.players[action.target].nick
+            return table.catch(nick, target, now, computer=True)
+        raise UnoError(f"unknown action {action!r}")
+
+    def forget(self, table: Table) -> None:
+        """Drop a table's decisions (the bot dropped the table without an update)."""
+        self._tables.pop(table, None)
+
+    def close(self) -> None:
+        self.decider.close()
+
+
+def parse_addbot(args: str) -> tuple[str, str | None]:
+    """``.addbot [level] [name]`` -> (level, name or None). The level defaults to ``normal``."""
+    words = args.split()
+    if len(words) > 2:
+        raise UnoError("usage: .addbot [easy|normal|hard] [name]")
+    level = "normal"
+    if words:
+        first = words[0].lower()
+        if first not in LEVELS:
+            raise UnoError("the level comes first: .addbot [easy|normal|hard] [name]")
+        level = first
+    return level, (words[1] if len(words) == 2 else None)
