@@ -36,7 +36,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import heapq
 import importlib.util
+import itertools
 import json
 import logging
 import os
@@ -454,7 +456,7 @@ class Seat:
     def command(self, text: str, client: Clients) -> None:
         self.commands += 1
         self.game.last_command = (self, text)
-        client.send(self, f"PRIVMSG {self.game.channel} :{text}")
+        client.say(self, f"PRIVMSG {self.game.channel} :{text}")
 
 
 class ChannelGame:
@@ -505,8 +507,15 @@ class ChannelGame:
 class Clients:
     """Every simulated player's socket in one selector loop (one thread, no lock)."""
 
-    def __init__(self, port: int, channels: int, players: int, games: int, seed: int) -> None:
+    def __init__(
+        self, port: int, channels: int, players: int, games: int, seed: int, think: float = 0.0
+    ) -> None:
         self.port = port
+        self.think = think
+        """Mean seconds a player takes before each command (uniform in 0..2x); 0 = at once."""
+        self.think_rng = Random(seed)  # apart from the players' own: same choices either way
+        self.thinking: list[tuple[float, int, Seat, str]] = []
+        """Commands waiting for their player's think time: (when, order, seat, line), a heap."""
         self.sel = selectors.DefaultSelector()
         self.games = [ChannelGame(f"#bench{c}", games) for c in range(channels)]
         for c, game in enumerate(self.games):
@@ -515,6 +524,7 @@ class Clients:
                 game.seats.append(seat)
         self.seats = [s for g in self.games for s in g.seats]
         self.sent_lines = 0
+        self._order = itertools.count()  # heap tie-breaker: seats don't compare
 
     def connect(self, in_flight: int = 4) -> None:
         """Open connections, at most ``in_flight`` not yet registered at a time.
@@ -531,6 +541,20 @@ class Clients:
             self.sel.register(sock, selectors.EVENT_READ, seat)
             self.send(seat, f"NICK {seat.nick}")
             self.send(seat, f"USER {seat.nick} 0 * :unobot bench")
+
+    def say(self, seat: Seat, line: str) -> None:
+        """A player's command: sent after the player's think time (at once when it is 0)."""
+        if self.think <= 0:
+            self.send(seat, line)
+            return
+        when = time.monotonic() + self.think_rng.uniform(0.0, 2.0 * self.think)
+        heapq.heappush(self.thinking, (when, next(self._order), seat, line))
+
+    def _release(self) -> None:
+        now = time.monotonic()
+        while self.thinking and self.thinking[0][0] <= now:
+            _, _, seat, line = heapq.heappop(self.thinking)
+            self.send(seat, line)
 
     def send(self, seat: Seat, line: str) -> None:
         seat.out += line.encode() + b"\r\n"
@@ -575,12 +599,16 @@ class Clients:
     def _poll(self, deadline: float) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("the benchmark ran past its deadline")
-        for key, events in self.sel.select(timeout=0.5):
+        timeout = 0.5
+        if self.thinking:
+            timeout = min(timeout, max(0.0, self.thinking[0][0] - time.monotonic()))
+        for key, events in self.sel.select(timeout=timeout):
             seat: Seat = key.data
             if events & selectors.EVENT_WRITE:
                 self._flush(seat)
             if events & selectors.EVENT_READ:
                 self._read(seat)
+        self._release()
 
     def _read(self, seat: Seat) -> None:
         assert seat.sock is not None
@@ -650,7 +678,12 @@ def _clients_child(params: dict[str, Any]) -> None:
     """Child process: play every game, print the counts (or the error) as one JSON line."""
     _lower_priority()
     clients = Clients(
-        params["port"], params["channels"], params["players"], params["games"], params["seed"]
+        params["port"],
+        params["channels"],
+        params["players"],
+        params["games"],
+        params["seed"],
+        params.get("think", 0.0),
     )
     try:
         setup, play = clients.run(time.monotonic() + params["timeout"])
@@ -756,7 +789,12 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     channels = [f"#bench{c}" for c in range(args.channels)]
     print(
         f"irc bench: {args.channels} channels x {args.players} players, "
-        f"{args.games_per_channel} game(s) each, seed {args.seed}, {os.cpu_count()} CPUs"
+        f"{args.games_per_channel} game(s) each, seed {args.seed}, {os.cpu_count()} CPUs, "
+        + (
+            f"players think 0-{2 * args.think:g} ms before each command"
+            if args.think > 0
+            else "players answer at once (lockstep)"
+        )
     )
     server = start_server(args.server)
     print(f"server: {server.description}, port {server.port}")
@@ -805,6 +843,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
             "players": args.players,
             "games": args.games_per_channel,
             "seed": args.seed,
+            "think": args.think / 1000.0,
             "timeout": args.timeout,
         }
         clients = _spawn_child("clients", params, stdout=subprocess.PIPE)
@@ -959,6 +998,14 @@ def add_parser(sub: Any) -> None:
         choices=("miniircd", "embedded"),
         default="miniircd",
         help="miniircd if installed (default), else the embedded server",
+    )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="mean milliseconds each player waits before a command (uniform in 0..2x MS); "
+        "0 (default) answers at once, so the channels' commands arrive in lockstep bursts",
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds for all the games")
     p.set_defaults(run=_run_cli)

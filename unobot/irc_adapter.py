@@ -134,11 +134,30 @@ class _Reactor(irc.client.Reactor):
 
     scheduler_class = _SafeScheduler
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._sorted: dict[str, list[Any]] = {}
+        """Handlers per event type, merged with ``all_events`` and sorted; dropped whenever a
+        handler is added or removed. Why: the library merges and sorts both lists for each of
+        the two events every line makes (~5% of a command's time in the irc benchmark)."""
+        super().__init__(*args, **kwargs)  # adds handlers of its own
+
+    def add_global_handler(self, event: str, handler: Any, priority: int = 0) -> None:
+        super().add_global_handler(event, handler, priority)
+        self._sorted.clear()
+
+    def remove_global_handler(self, event: str, handler: Any) -> int:
+        try:
+            return super().remove_global_handler(event, handler)  # type: ignore[no-any-return]
+        finally:
+            self._sorted.clear()
+
     def _handle_event(self, connection: Any, event: irc.client.Event) -> None:
         with self.mutex:
-            handlers = sorted(
-                self.handlers.get("all_events", []) + self.handlers.get(event.type, [])
-            )
+            handlers = self._sorted.get(event.type)
+            if handlers is None:
+                handlers = self._sorted[event.type] = sorted(
+                    self.handlers.get("all_events", []) + self.handlers.get(event.type, [])
+                )
             for handler in handlers:
                 try:
                     result = handler.callback(connection, event)
