@@ -120,3 +120,21 @@ def test_missing_file_and_cli_exit_cleanly(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("unobot: ") and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bots_section(tmp_path: Path) -> None:
+    """``[bots]``: computer players' pause, hard's budget, worker processes; checked."""
+    from unobot.computers import ComputerConfig
+
+    assert load(parse()).bot.bots == ComputerConfig()
+    text = "[bots]\nenabled = true\ndelay = 0\nbudget_ms = 100\nworkers = 2\n"
+    bots = load(parse("--config", write(tmp_path, text))).bot.bots
+    assert (bots.delay, bots.budget_ms, bots.workers, bots.playouts) == (0.0, 100.0, 2, None)
+    for bad, message in [
+        ("delay = -1", "bots.delay"),
+        ("delay = 'slow'", "bots.delay must be float"),
+        ("workers = 99", "bots.workers"),
+        ("speed = 3", "unknown key"),
+    ]:
+        with pytest.raises(ConfigError, match=message):
+            load(parse("--config", write(tmp_path, f"[bots]\n{bad}\n")))

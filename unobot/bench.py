@@ -102,6 +102,11 @@ def main(argv: list[str] | None = None) -> None:
 
     bench_stats.add_arguments(sub.add_parser("stats", help="stats store: query latency, games/s"))
     bench_irc.add_parser(sub)  # `irc`: the whole bot on a local server (unobot/bench_irc.py)
+    from unobot import bench_computers  # where hard computer players think
+
+    bench_computers.add_arguments(
+        sub.add_parser("computers", help="reactor latency while hard computer players think")
+    )
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -26,6 +26,7 @@ decided inline, as is everything in tests (:class:`InlineDecider`).
 
 from __future__ import annotations
 
+import copyreg
 import logging
 import multiprocessing
 import weakref
@@ -63,6 +64,24 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+
+def _picklable_actions() -> None:
+    """Let engine actions cross to worker processes and back.
+
+    The compiled (mypyc) action classes pickle their fields as state, and unpickling then sets
+    them one by one, which a frozen dataclass refuses (``FrozenInstanceError``). Reducing each
+    to its constructor call avoids setting anything. Registered in every process that imports
+    this module: the bot, and each worker (it imports :func:`decide` from here).
+    """
+    copyreg.pickle(Play, lambda a: (Play, (a.card, a.color, a.uno)))
+    copyreg.pickle(Catch, lambda a: (Catch, (a.target,)))
+    copyreg.pickle(ChooseColor, lambda a: (ChooseColor, (a.color,)))
+    for kind in (Draw, Pass, CallUno, Challenge):
+        copyreg.pickle(kind, lambda a: (type(a), ()))
+
+
+_picklable_actions()
 
 
 @dataclass(frozen=True, slots=True)

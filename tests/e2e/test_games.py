@@ -20,6 +20,7 @@ from tests.e2e.servers import IrcServer, start_server
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.bot import Bot, BotConfig
 from unobot.casemap import irc_lower
+from unobot.computers import ComputerConfig
 from unobot.irc_adapter import IrcAdapter
 from unobot.settings import MemorySettings
 from unobot.stats import StatsStore
@@ -47,6 +48,7 @@ class RunningBot:
         seed: int,
         *,
         store: StatsStore | None = None,
+        bots: ComputerConfig | None = None,
         **irc: object,
     ) -> None:
         self.channel = channel
@@ -56,7 +58,7 @@ class RunningBot:
             self.adapter,
             self.adapter,
             MemorySettings(),
-            BotConfig(table=table),
+            BotConfig(table=table, bots=bots or ComputerConfig()),
             rng=Random(seed),
             store=store,
         )
@@ -214,7 +216,10 @@ class NetGame:
         lines = self.channel_text()
         seen = self.status(lines)
         assert seen is not None, lines[-3:]
-        player = self.players[irc_lower(seen.turn)]
+        player = self.players.get(irc_lower(seen.turn))
+        if player is None:  # a computer player's turn (tests/e2e/test_computers_e2e.py)
+            self.wait_for_others(len(lines))
+            return
         if seen.phase == "picks":
             command = ".color g"
         elif seen.phase == "must":
@@ -235,6 +240,16 @@ class NetGame:
             self.drawn = False
         else:
             self.drawn = True
+
+    def wait_for_others(self, count: int, timeout: float = 30.0) -> None:
+        """Wait for the channel to say more than ``count`` lines (someone else moved)."""
+        deadline = time.monotonic() + timeout
+        first = self.order[0]
+        while len(first.bot_lines(self.bot.nick, self.channel)) <= count:
+            assert time.monotonic() < deadline, f"nobody moved: {self.channel_text()[-2:]}"
+            time.sleep(0.01)
+        self.sync(len(first.bot_lines(self.bot.nick, self.channel)))
+        self.drawn = False
 
     def play_to_end(self, max_steps: int = 3000) -> str:
         for _ in range(max_steps):

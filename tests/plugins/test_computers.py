@@ -375,3 +375,31 @@ def test_computer_players_are_kept_out_of_human_leaderboards() -> None:
     line = channel_lines(h.say("carol", ".unostats HardBot1"))[0]
     assert line.startswith("HardBot1: 6 games, 6 wins") and "computer player" in line
     assert store.leaderboard(Ranking.PERCENT_WINS, 10, include_bots=True)[0].nick == "HardBot1"
+
+
+def test_the_pool_decides_hard_moves_in_a_worker_process_and_answers_through_the_reactor() -> None:
+    """``hard`` goes to a worker process and its answer comes back through the callback given
+    for the reactor (here a queue the test drains); other levels are answered inline."""
+    import queue
+
+    from unobot.ai import Observer
+    from unobot.computers import PoolDecider
+    from unobot.engine import Game
+
+    rules = preset("official")
+    game, events = Game.deal(4, rules, Random(2))
+    observer = Observer(game.current, 4, rules)
+    observer.see(events)
+    obs = observer.observe(game)
+    calls: queue.Queue = queue.Queue()
+    pool = PoolDecider(1, calls.put, playouts=16)
+    got: list[object] = []
+    try:
+        pool.submit("normal", 1, obs, got.append)
+        assert len(got) == 1 and calls.empty()  # inline
+        pool.submit("hard", 1, obs, got.append)
+        assert len(got) == 1
+        calls.get(timeout=60)()  # what the reactor would run
+        assert len(got) == 2 and got[1] in obs.legal
+    finally:
+        pool.close()

@@ -1,0 +1,59 @@
+"""A game over a real IRC server between one scripted person and three computer players.
+
+The person is a real client whose agent acts only on its NOTICEs and the channel (the
+:class:`~tests.e2e.test_games.NetGame` driver); the computer players are seated with
+``.addbot``, think in the bot's worker process (``hard``) or inline, and move on the reactor's
+timers after a short pause. The game runs to its end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import require, unique
+from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.test_games import GAME_SERVERS, NetGame, RunningBot, make_players
+from unobot.casemap import irc_lower
+from unobot.computers import ComputerConfig, PoolDecider
+from unobot.table import TableConfig
+
+
+@pytest.fixture(scope="module", params=GAME_SERVERS)
+def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
+    require(request.param)
+    srv = start_server(request.param)
+    yield srv
+    srv.cleanup()
+
+
+@pytest.mark.parametrize("levels", [("hard", "normal", "easy")])
+def test_one_person_against_three_computer_players_over_irc(
+    server: IrcServer, levels: tuple[str, ...]
+) -> None:
+    bots = ComputerConfig(delay=0.05, playouts=60, workers=1)
+    bot = RunningBot(server, "#" + unique("uno"), TableConfig(), 21, bots=bots)
+    (person,) = make_players(server, 1, bot.channel)
+    try:
+        assert isinstance(bot.bot.computers.decider, PoolDecider)  # hard thinks off the reactor
+        game = NetGame(bot, [person])
+        game.command(person, ".uno")
+        for level in levels:
+            game.command(person, f".addbot {level}")
+        game.command(person, ".deal")
+        table = bot.table()
+        assert table is not None and [p.level for p in table.players] == ["", *levels]
+        winner = game.play_to_end()
+        assert re.search(r"\bwins\b", winner)
+        text = " ".join(game.channel_text())
+        for name in ("HardBot1", "NormalBot1", "EasyBot1"):
+            assert f"{name} plays" in text or f"{name} draws" in text
+        # The person's hand came to them alone; no computer seat was ever sent a NOTICE.
+        for m in person.client.received("NOTICE", bot.nick):
+            assert irc_lower(m.target) == irc_lower(person.client.nick)
+    finally:
+        person.client.close()
+        bot.bot.computers.close()
+        bot.stop()
