@@ -216,7 +216,7 @@ def _engine_fragments(
                 out.append(_NEW_SENTENCE + _hand_ended(outcome, names, fmt))
             case ev.MatchEnded(outcome=outcome):
                 if outcome.hands > 1 or len(outcome.winners) != 1 or match_line:
-                    out.append(_NEW_SENTENCE + _match_ended(outcome, names))
+                    out.append(_NEW_SENTENCE + _match_ended(outcome, names, timed=match_line))
             case ev.SeatRemoved(seat=seat, cards=n):
                 if irc_lower(names[seat]) not in announced:
                     out.append(f"{names[seat]} leaves the hand ({_plural(n)} under the draw pile)")
@@ -242,10 +242,17 @@ def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> st
     return f"{head}! Left: {'; '.join(rest)}" if rest else f"{head}!"
 
 
-def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
+def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str], *, timed: bool = False) -> str:
+    """``timed``: the time ran out, so a tie on the best total may have been broken by the
+    points in the unfinished hand (``Match.end_by_time``); the line says so when it was."""
     who = " and ".join(names[s] for s in outcome.winners)
     totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(outcome.totals))
-    return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'} the match! Totals: {totals}"
+    best = outcome.totals[outcome.winners[0]] if outcome.winners else None
+    tied = sum(1 for t in outcome.totals if t == best)
+    broken = timed and tied > len(outcome.winners)
+    verb = "wins" if len(outcome.winners) == 1 else "win"
+    note = " (the tie goes to the fewest points in hand)" if broken else ""
+    return f"{who} {verb} the match{note}! Totals: {totals}"
 
 
 def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:

@@ -166,6 +166,19 @@ def test_timed_winner_collects_match_ignores_the_incomplete_hand() -> None:
     assert len(match.hands) == 1
 
 
+def test_timed_winner_collects_tie_goes_to_the_fewest_points_in_the_unfinished_hand() -> None:
+    match = Match(3, rules(target_score=0, time_limit_minutes=30), Random(2))
+    crafted_hand(match, "top=R5 | a*: R2 G1 WD4 | b: B9 Y3 | c: W")
+    events = match.end_by_time()  # no hand finished: everyone on 0
+    assert events == [MatchEnded(MatchOutcome((0, 0, 0), (1,), 0))]
+
+
+def test_timed_winner_collects_tie_on_points_in_hand_stays_shared() -> None:
+    match = Match(2, rules(target_score=0, time_limit_minutes=30), Random(2))
+    crafted_hand(match, "top=R5 | a*: R2 G1 | b: B3")
+    assert match.end_by_time() == [MatchEnded(MatchOutcome((0, 0), (0, 1), 0))]
+
+
 def test_end_by_time_between_hands() -> None:
     match = Match(2, rules(PRESETS["knockout"], max_players=4), Random(2))
     crafted_hand(match, "top=R5 | a*: R1 | b: B9")

@@ -106,7 +106,10 @@ def test_timed_deal_announces_warns_and_ends() -> None:
     assert "left in this game" not in said(out)
     assert "5 minutes left in this game." in said(h.advance(1))
     text = said(h.advance(5 * 60))
-    assert "Time is up." in text and "win the match! Totals: alice 0, bob 0" in text
+    # winner-collects with no hand finished: the fewest points in the unfinished hand wins
+    assert "Time is up." in text
+    assert "bob wins the match (the tie goes to the fewest points in hand)!" in text
+    assert "Totals: alice 0, bob 0" in text
     assert not h.bot.tables
 
 

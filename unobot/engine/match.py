@@ -83,19 +83,33 @@ class Match:
         return []
 
     def end_by_time(self) -> list[Event]:
-        """The time is up: an unfinished hand counts (each keeps own points) and the match ends."""
+        """The time is up and the match ends.
+
+        Each-keeps-own-points scoring counts the unfinished hand (as the timed tournaments
+        do). Winner-collects scoring has nothing to count in it, so the highest total wins; a
+        tie there (also the case when no hand was finished at all, everyone on 0) goes to
+        whoever of the tied holds the fewest card points in the unfinished hand - the one
+        closest to winning it - rather than to everyone.
+        """
         if self.over:
             return []
         game = self.game
-        if game is not None and not game.over and self.rules.scoring is Scoring.OWN_POINTS:
+        winners: tuple[int, ...] | None = None
+        if game is not None and not game.over:
             points = tuple(sum(c.points for c in h) for h in game.hands)
-            incomplete = HandOutcome(
-                -1, tuple(tuple(h) for h in game.hands), points, points, complete=False
-            )
-            self.hands.append(incomplete)
-            for seat, score in enumerate(points):
-                self.totals[seat] += score
-        return [self._end()]
+            if self.rules.scoring is Scoring.OWN_POINTS:
+                incomplete = HandOutcome(
+                    -1, tuple(tuple(h) for h in game.hands), points, points, complete=False
+                )
+                self.hands.append(incomplete)
+                for seat, score in enumerate(points):
+                    self.totals[seat] += score
+            else:
+                best = max(self.totals)
+                tied = [s for s, total in enumerate(self.totals) if total == best]
+                fewest = min(points[s] for s in tied)
+                winners = tuple(s for s in tied if points[s] == fewest)
+        return [self._end(winners)]
 
     def remove_player(self, seat: int) -> list[Event]:
         """``seat`` leaves the match for good (left the channel, timed out twice).
