@@ -7,11 +7,12 @@ and the channel's lines; the computer players move on the bot's timers (delay 0 
 
 from __future__ import annotations
 
+import re
 from random import Random
 
 import pytest
 
-from tests.plugins.fakes import Agent, Harness, Sent, channel_lines, notices, read_status
+from tests.plugins.fakes import Agent, Harness, Seen, Sent, channel_lines, notices, read_status
 from unobot.bot import BotConfig
 from unobot.casemap import irc_lower
 from unobot.computers import ComputerConfig, InlineDecider, decide
@@ -144,6 +145,32 @@ def test_the_lobby_closes_when_only_computer_players_are_left() -> None:
     assert "#uno" not in h.bot.tables
 
 
+def test_the_game_ends_when_the_last_person_leaves() -> None:
+    h = harness(turn_timeout=1000)
+    store = with_store(h)
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot easy")
+    h.say("alice", ".addbot normal")
+    h.say("alice", ".deal")
+    h.advance(0)  # the computer players move until it is alice's turn
+    said = channel_lines(h.say("alice", ".leave"))
+    assert "The game is over: no person is left in the game." in " ".join(said)
+    assert "#uno" not in h.bot.tables
+    assert not channel_lines(h.advance(100))  # nothing moves any more
+    assert not store._games  # no hand was completed: nothing to record
+
+
+def test_one_person_and_one_computer_player_make_a_game() -> None:
+    """The starter (always a person) deals a table of one person and a computer player."""
+    h = harness()
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot")
+    table = h.bot.tables["#uno"]
+    assert table.starter == "alice"
+    assert "wait" not in " ".join(notices(h.say("alice", ".deal"), "alice"))
+    assert table.dealt
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 
@@ -170,24 +197,31 @@ class HumanVsComputers:
     def catch_up(self) -> list[str]:
         """Let the computer players move until it is alice's turn (or the game is over);
         alice reads everything the bot sent meanwhile."""
-        for _ in range(10_000):
-            self.h.advance(0)
-            new = self.h.sent[self.read :]
-            self.read = len(self.h.sent)
-            self._feed(new)
-            seen = read_status(channel_lines(self.h.sent[self.first :]))
-            if not self.running or (seen and irc_lower(seen.turn) == "alice"):
-                return []
-            if not self.h.clock.pending:
-                pytest.fail("the computer players stopped moving")
-        pytest.fail("no end")
+        self.h.advance(0)  # runs every move that comes due at once, one after another
+        self._feed(self.h.sent[self.read :])
+        self.read = len(self.h.sent)
+        if not self.running:
+            return []
+        seen = self.status()
+        assert seen is not None and irc_lower(seen.turn) == "alice", "the computers stopped"
+        return []
+
+    def status(self) -> Seen | None:
+        """The channel's last status; a long update (a hand's end and the next deal) may
+        split it over two lines."""
+        lines = channel_lines(self.h.sent[self.first :])
+        for k in (1, 2, 3):
+            seen = read_status([" ".join(lines[-k:])])
+            if seen is not None:
+                return seen
+        return None
 
     def _feed(self, batch: list[Sent]) -> None:
         for text in notices(batch, "alice"):
             self.agent.read_notice(text)
 
     def step(self) -> None:
-        seen = read_status(channel_lines(self.h.sent[self.first :]))
+        seen = self.status()
         assert seen is not None and irc_lower(seen.turn) == "alice"
         if seen.phase == "picks":
             command = ".color r"
@@ -239,17 +273,27 @@ def test_one_person_against_three_computer_players(level: str, rules: str) -> No
         assert results[name].is_bot and results[name].ident == "$bot:" + irc_lower(name)
 
 
-def test_computer_players_catch_challenge_and_stack_by_the_rules() -> None:
-    """Across seeded games of presets with manual UNO, challenges and stacking, computer
-    players use those options (as seen in the channel)."""
-    said: list[str] = []
-    for rules in ("official", "ocuk-tournament"):
-        for seed in range(3):
-            h = harness(seed=seed, rules=rules, turn_timeout=10_000)
-            said += HumanVsComputers(h, ["normal", "easy", "normal"], seed=seed).finish()
-    text = " ".join(said)
-    assert "catches" in text or "HALT" in text.upper()
-    assert "challenges" in text
+def test_computer_players_catch_and_challenge_a_person_within_the_rules_window() -> None:
+    """Official rules (manual UNO, catch until the next turn, WD4 challenge): alice never calls
+    UNO, and the computer players catch her out of turn, and challenge her Wild Draw Fours."""
+    found: set[str] = set()
+    for seed in range(12):
+        h = harness(seed=seed, rules="official", turn_timeout=10_000)
+        text = " ".join(HumanVsComputers(h, ["normal", "normal", "hard"], seed=seed).finish())
+        found |= {what for what in ("catches alice", "challenges alice") if what in text}
+        if len(found) == 2:
+            break
+    assert found == {"catches alice", "challenges alice"}
+
+
+def test_computer_players_stack_where_the_rules_allow() -> None:
+    stack = re.compile(r"Bot\d plays \S*D2, \S+ must draw [468]|Bot\d plays WD4.*must draw 8")
+    for seed in range(6):
+        h = harness(seed=seed, rules="ocuk-tournament", turn_timeout=10_000)
+        lines = HumanVsComputers(h, ["normal", "normal", "hard"], seed=seed).finish()
+        if any(stack.search(line) for line in lines):
+            return
+    pytest.fail("no computer player stacked")
 
 
 def test_computer_turns_wait_for_the_configured_pause() -> None:
