@@ -2,7 +2,8 @@
 
 With no arguments the bot runs on an embedded default: a local IRC server inside the process on
 127.0.0.1:6667, the bot in ``#uno``, stats in ``./stats.db``. ``--config FILE`` or the flags
-connect it to a real network instead. ``unobot demo`` plays a seeded demo hand in the terminal.
+connect it to a real network instead. ``unobot demo`` plays a seeded demo hand in the terminal;
+``unobot play`` is a game against computer players in the terminal (``unobot.terminal``).
 """
 
 from __future__ import annotations
@@ -134,6 +135,10 @@ def main(argv: list[str] | None = None) -> None:
         from unobot.ai.arena import main as arena
 
         raise SystemExit(arena(args_list[1:]))
+    if args_list and args_list[0] == "play":
+        from unobot.terminal import main as play
+
+        raise SystemExit(play(args_list[1:]))
     if args_list and args_list[0] == "demo":
         parser = argparse.ArgumentParser(prog="unobot demo", description="Play a demo hand.")
         parser.add_argument("--players", type=int, default=4, help="players (2-10)")
@@ -150,8 +155,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="unobot",
         description="Uno for IRC channels. With no options: a local IRC server and the bot in "
-        "#uno. Subcommands: demo (a hand in the terminal), arena (computer players against "
-        "each other).",
+        "#uno. Subcommands: play (a game against computer players in the terminal), demo (a "
+        "hand in the terminal), arena (computer players against each other).",
     )
     config_mod.add_arguments(parser)
     args = parser.parse_args(args_list)

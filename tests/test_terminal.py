@@ -1,0 +1,462 @@
+"""``unobot play``: colour translation, options, the terminal transport and scheduler, and whole
+games in a real subprocess where a scripted human reads the screen and types legal moves."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from tests.plugins.fakes import Agent, read_status
+from unobot.cards import Card
+from unobot.render_irc import Cards
+from unobot.terminal import (
+    HARD_BUDGET_ENV,
+    LoopScheduler,
+    PlayOptions,
+    TerminalGame,
+    TerminalTransport,
+    hard_budget,
+    mirc_to_ansi,
+    parse_args,
+    use_color,
+)
+from unobot.transport import Incoming, Kind
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --- colour translation ----------------------------------------------------------------------
+
+
+def test_strip_removes_every_code() -> None:
+    text = "\x0304R5\x0f, \x02W\x0f, \x0301,08x\x03 \x1dit\x1d \x1fu\x1f \x16r\x16 \x1es\x1e \x11m"
+    assert mirc_to_ansi(text, ansi=False) == "R5, W, x it u r s m"
+
+
+def test_strip_hex_colours() -> None:
+    assert mirc_to_ansi("\x04FF0000red\x04 \x0400ff00,000000g", ansi=False) == "red g"
+
+
+def test_colour_and_reset() -> None:
+    assert mirc_to_ansi("\x0304R5\x0f go", ansi=True) == "\x1b[0;91mR5\x1b[0m go"
+
+
+def test_background_colour() -> None:
+    assert mirc_to_ansi("\x0301,08x", ansi=True) == "\x1b[0;30;103mx\x1b[0m"
+
+
+def test_bold_toggles_and_line_ends_reset() -> None:
+    # The second \x02 turns bold off: a plain style is written as a bare reset.
+    assert mirc_to_ansi("\x02a\x02b", ansi=True) == "\x1b[0;1ma\x1b[0mb"
+    # A line that ends styled is closed, so colour never bleeds into the next line.
+    assert mirc_to_ansi("\x02bold", ansi=True) == "\x1b[0;1mbold\x1b[0m"
+
+
+def test_bare_colour_code_ends_colour_but_not_bold() -> None:
+    out = mirc_to_ansi("\x02\x0304a\x03b", ansi=True)
+    assert out == "\x1b[0;1m\x1b[0;1;91ma\x1b[0;1mb\x1b[0m"
+
+
+def test_colour_code_takes_at_most_two_digits() -> None:
+    # "\x03041" is colour 04 followed by the text "1" (how mIRC reads it).
+    assert mirc_to_ansi("\x03041", ansi=True) == "\x1b[0;91m1\x1b[0m"
+    assert mirc_to_ansi("\x03041", ansi=False) == "1"
+    # A comma not followed by digits is text.
+    assert mirc_to_ansi("\x034,x", ansi=False) == ",x"
+
+
+def test_hex_colour_is_truecolour() -> None:
+    assert mirc_to_ansi("\x04FF8000o", ansi=True) == "\x1b[0;38;2;255;128;0mo\x1b[0m"
+
+
+def test_default_and_extended_colours_show_as_default() -> None:
+    assert mirc_to_ansi("\x0399x", ansi=True) == "x"
+    assert mirc_to_ansi("\x0304a\x0399b", ansi=True) == "\x1b[0;91ma\x1b[0mb"
+
+
+def test_plain_text_is_untouched() -> None:
+    assert mirc_to_ansi("Top: R5. bob's turn.", ansi=True) == "Top: R5. bob's turn."
+
+
+def test_bot_hands_strip_to_the_plain_notation() -> None:
+    cards = [Card.parse(t) for t in ("R5", "Y0", "GD2", "BS", "W", "WD4")]
+    colored = Cards(True).hand(cards)
+    assert "\x03" in colored
+    assert mirc_to_ansi(colored, ansi=False) == Cards(False).hand(cards)
+    ansi = mirc_to_ansi(colored, ansi=True)
+    assert "\x1b[0;91mR5\x1b[0m" in ansi and "\x1b[0;1mW\x1b[0m" in ansi
+    assert re.sub(r"\x1b\[[0-9;]*m", "", ansi) == Cards(False).hand(cards)
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+def test_use_color() -> None:
+    tty, pipe = _Stream(True), _Stream(False)
+    assert use_color("always", pipe, {}) is True
+    assert use_color("never", tty, {}) is False
+    assert use_color("auto", tty, {"TERM": "xterm"}) is True
+    assert use_color("auto", pipe, {"TERM": "xterm"}) is False
+    assert use_color("auto", tty, {"NO_COLOR": "1"}) is False
+    assert use_color("auto", tty, {"TERM": "dumb"}) is False
+
+
+# --- options ---------------------------------------------------------------------------------
+
+
+def test_hard_budget_comes_from_the_environment() -> None:
+    assert hard_budget({}) == 200.0
+    assert hard_budget({HARD_BUDGET_ENV: "5"}) == 5.0
+    assert hard_budget({HARD_BUDGET_ENV: "0"}) == 200.0  # out of range: the default
+    assert hard_budget({HARD_BUDGET_ENV: "lots"}) == 200.0
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: "alice")
+    assert parse_args([]) == PlayOptions(nick="alice")
+    assert PlayOptions().bots == 3 and PlayOptions().level == "normal"
+    assert PlayOptions().database is None  # no stats unless asked
+
+
+@pytest.mark.parametrize(
+    ("login", "nick"), [("bob", "bob"), ("1st user", "you"), ("unobot", "you")]
+)
+def test_default_nick_is_the_login_name_if_usable(
+    monkeypatch: pytest.MonkeyPatch, login: str, nick: str
+) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: login)
+    assert parse_args([]).nick == nick
+
+
+def test_every_option() -> None:
+    argv = "--bots 2 --level hard --preset official --seed 7 --nick Ann --color always "
+    argv += "--delay 0 --database sqlite:///x.db"
+    options = parse_args(argv.split())
+    assert options == PlayOptions(2, "hard", "official", 7, "Ann", "always", 0.0, "sqlite:///x.db")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "0"], "--bots must be 1 to 9"),
+        (["--bots", "10"], "--bots must be 1 to 9"),
+        (["--preset", "knockout", "--bots", "4"], "knockout is for 2-4 players: --bots 1 to 3"),
+        (["--preset", "bac-tournament", "--bots", "1"], "--bots 3 to 4"),
+        (["--delay", "61"], "--delay must be 0 to 60"),
+        (["--delay", "-1"], "--delay must be 0 to 60"),
+        (["--delay", "nan"], "--delay must be 0 to 60"),
+        (["--nick", "1abc"], "not a usable IRC nick"),
+        (["--nick", "UnoBot"], "not a usable IRC nick"),
+        (["--nick", "HardBot2"], "not a usable IRC nick"),
+        (["--level", "insane"], "invalid choice"),
+        (["--preset", "nope"], "invalid choice"),
+        (["--color", "sometimes"], "invalid choice"),
+    ],
+)
+def test_bad_options_are_refused(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        parse_args(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+# --- transport, scheduler, session -----------------------------------------------------------
+
+
+def test_transport_shows_only_what_the_human_would_see() -> None:
+    out: list[str] = []
+    transport = TerminalTransport(out.append, "you", color=False)
+    transport.privmsg("#uno", "\x0304R5\x0f played")
+    transport.notice("you", "Your cards (1): \x0303G2\x0f")
+    transport.notice("YOU", "case-insensitive, as IRC nicks are")
+    transport.notice("NormalBot1", "Your cards (7): R1 R2 R3 R4 R5 R6 R7")  # never shown
+    transport.privmsg("bob", "a private line to someone else")
+    transport.privmsg("you", "a private line to you")
+    assert out == [
+        "<unobot> R5 played",
+        "-unobot- Your cards (1): G2",
+        "-unobot- case-insensitive, as IRC nicks are",
+        "*unobot* a private line to you",
+    ]
+
+
+def test_transport_colours_the_sender_and_cards() -> None:
+    out: list[str] = []
+    TerminalTransport(out.append, "you", color=True).privmsg("#uno", "\x0304R5\x0f")
+    assert out == ["\x1b[1m<unobot>\x1b[0m \x1b[0;91mR5\x1b[0m"]
+
+
+def test_loop_scheduler_runs_in_order_cancels_and_calls_after() -> None:
+    loop = asyncio.new_event_loop()
+    fired: list[str] = []
+    after: list[int] = []
+    scheduler = LoopScheduler(loop, after=lambda: after.append(len(fired)))
+    scheduler.call_later(0.02, lambda: fired.append("b"))
+    scheduler.call_later(0.0, lambda: fired.append("a"))
+    gone = scheduler.call_later(0.01, lambda: fired.append("cancelled"))
+    scheduler.cancel(gone)
+    scheduler.cancel("not a handle")  # ignored
+    start = scheduler.now()
+    # From another thread, as a computer player thinking off-thread would.
+    worker = threading.Thread(
+        target=lambda: scheduler.call_later(0.03, lambda: (fired.append("c"), loop.stop()))
+    )
+    worker.start()
+    worker.join()
+    loop.run_forever()
+    loop.close()
+    assert fired == ["a", "b", "c"]
+    assert after == [1, 2, 3]
+    assert scheduler.now() - start >= 0.03
+
+
+def _session(**options: object) -> tuple[TerminalGame, list[str]]:
+    out: list[str] = []
+    loop = asyncio.new_event_loop()
+    opts = PlayOptions(**{"seed": 1, "delay": 0.0, "color": "never", **options})  # type: ignore[arg-type]
+    return TerminalGame(opts, loop, out.append, color=False, echo=True), out
+
+
+def test_session_deals_shows_own_hand_only_and_offers_a_new_game() -> None:
+    game, out = _session(bots=1)
+    game.say(".uno")
+    game.bot.handle(Incoming(Kind.MESSAGE, "bob", "#uno", ".join"))  # a second person
+    game.say(".deal")
+    assert "<you> .uno" in out and "<you> .deal" in out
+    assert any(line.startswith("<unobot> Uno (irc-classic): you, bob") for line in out)
+    hands = [line for line in out if "Your cards (" in line]
+    assert len(hands) == 1 and hands[0].startswith("-unobot- ")  # bob's hand is never shown
+    game.line(".top\n")
+    assert out[-2] == "<you> .top" and re.match(r"-unobot- Top: \S+\. ", out[-1])
+    game.line("   \n")  # nothing
+    game.line(".unostop")
+    assert "<unobot> you stopped the game." in out
+    assert out[-1].startswith("*** Game over. .new deals another")
+    assert not game.done.done()
+    game.line(".quit")
+    assert game.done.done()
+    game.loop.close()
+
+
+def test_new_refuses_while_a_game_is_on() -> None:
+    game, out = _session()
+    game.say(".uno")
+    game.line(".new")
+    assert out[-1] == "*** A game is on: .unostop ends it, then .new starts another."
+    game.loop.close()
+
+
+# --- whole games in a subprocess -------------------------------------------------------------
+
+_TURN_TIMEOUT = 60.0
+"""Seconds the scripted human waits for any one answer (a loaded CI machine is slow)."""
+
+
+class Screen:
+    """The program's output, read line by line on a thread (so a read can time out)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def next(self, timeout: float = _TURN_TIMEOUT) -> str | None:
+        """The next line; None at the end of the output. Fails after ``timeout`` seconds."""
+        try:
+            line = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            tail = "\n".join(self.lines[-15:])
+            pytest.fail(f"no output for {timeout}s; last lines:\n{tail}")
+        if line is not None:
+            self.lines.append(line)
+        return line
+
+
+def _start(args: str, env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """``python unobot.py play ARGS`` with pipes for stdin, stdout and stderr."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env_extra or {})}
+    env.pop("NO_COLOR", None)
+    return subprocess.Popen(
+        [sys.executable, "unobot.py", "play", *args.split()],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def _type(proc: subprocess.Popen[str], text: str) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(text + "\n")
+    proc.stdin.flush()
+
+
+_HINT = re.compile(r"You drew [^|]+\| (?:You may play|You must play|Play) ")
+
+
+def play_to_the_end(
+    proc: subprocess.Popen[str], seed: int = 1, *, call_uno: bool = False
+) -> Screen:
+    """A scripted human: reads only the screen (the channel and their own NOTICEs), types only
+    legal moves, until the game (a single hand or a whole match) is won and the program offers
+    a new game. ``call_uno``: add ``uno`` to the next-to-last card (manual UNO calls).
+
+    To act on a fresh hand it asks ``.cards`` when its turn comes and decides on the answer
+    (the reply follows the echo of its own line, so no timing guesses are involved)."""
+    screen = Screen(proc)
+    nick = ""
+    agent = Agent(nick, Random(seed), call_uno=call_uno, follow_hints=True)
+    channel: list[str] = []
+    drew = False
+    asked = False  # .cards sent for this turn, answer not yet read
+    moves = 0
+    winner = None
+    while True:
+        line = screen.next()
+        assert line is not None, "the program ended before the game did"
+        assert "Traceback" not in line
+        if line.startswith("<unobot> "):
+            channel.append(line[9:])
+            if re.search(r"\bwins the (hand|match)\b", line):
+                winner = line
+        elif line.startswith("-unobot- "):
+            text = line[9:]
+            assert "Your cards" in text or text.startswith("Cards: "), f"refused: {line}"
+            agent.read_notice(text)
+            if text.startswith("Cards: "):
+                channel.append(text[7:])  # the status it ends with is the freshest
+                asked = False
+            elif drew and not asked and _HINT.match(text):
+                # The drawn card may be played: the turn is still ours, and the channel says
+                # nothing until we act (one line per turn). Ask for the table to decide.
+                _type(proc, ".cards")
+                asked = True
+                continue
+            else:
+                continue  # the status line (".cards" answer) follows the hand
+        elif line.startswith("*** Game over"):
+            assert winner is not None, "game over without a winner line"
+            return screen
+        else:
+            if m := re.match(r"\*\*\* Uno in #uno: you are (\S+),", line):
+                nick = agent.nick = m.group(1)
+            continue
+        # A long line is split between words: the status may begin on the line before.
+        text = " ".join(channel[-2:])
+        seen = read_status([text[text.rfind("Top: ") :]]) if "Top: " in text else None
+        if seen is None or seen.turn != nick:
+            if seen is not None:
+                drew = False
+            continue
+        if asked:
+            continue
+        if not line.startswith("-unobot- Cards: "):
+            _type(proc, ".cards")
+            asked = True
+            continue
+        if seen.phase == "picks":
+            command = ".color r"
+        elif seen.phase == "must":
+            command = ".draw"
+        else:
+            command = agent.choose(seen.top, seen.color, drew)
+        drew = command == ".draw"
+        _type(proc, command)
+        if command.startswith((".p ", ".play ")):
+            agent.played(command)
+        moves += 1
+        assert moves < 2000, "the game should have ended"
+
+
+def _finish(proc: subprocess.Popen[str], screen: Screen) -> None:
+    """EOF on stdin ends the program cleanly: status 0, no traceback."""
+    assert proc.stdin is not None
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    while screen.next(timeout=10) is not None:
+        pass
+    assert proc.stderr is not None
+    assert proc.stderr.read() == ""
+
+
+def test_a_whole_game_against_easy_computers() -> None:
+    proc = _start("--bots 3 --level easy --seed 1 --delay 0 --color never")
+    try:
+        screen = play_to_the_end(proc)
+        dealt = next(line for line in screen.lines if line.startswith("<unobot> Uno ("))
+        assert dealt.count(",") == 3  # you and three computer players
+        assert not any("\x1b" in line or "\x03" in line for line in screen.lines)
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+
+
+def test_a_whole_game_against_hard_computers() -> None:
+    proc = _start(
+        "--bots 3 --level hard --seed 2 --delay 0 --color never",
+        env_extra={HARD_BUDGET_ENV: "5"},
+    )
+    try:
+        started = time.monotonic()
+        screen = play_to_the_end(proc, seed=2)
+        assert time.monotonic() - started < 120
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+
+
+def test_a_whole_match_with_manual_uno_calls() -> None:
+    """``official``: hands follow each other to 500 points, UNO is called by hand (computer
+    players catch a missed call), a Wild Draw Four may be challenged (the script draws)."""
+    proc = _start("--bots 2 --level normal --preset official --seed 4 --delay 0 --color never")
+    try:
+        screen = play_to_the_end(proc, seed=4, call_uno=True)
+        assert any("hand 2: " in line for line in screen.lines)
+        assert any(re.search(r"wins the match! Totals: ", line) for line in screen.lines)
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+
+
+def test_colour_always_writes_ansi_and_quit_ends() -> None:
+    proc = _start("--bots 1 --seed 3 --delay 0 --color always")
+    try:
+        screen = Screen(proc)
+        while True:
+            line = screen.next()
+            assert line is not None
+            if "Your cards" in line:
+                break
+        assert "\x1b[" in line and "\x03" not in line
+        _type(proc, ".quit")
+        assert proc.wait(timeout=30) == 0
+        assert proc.stderr is not None and proc.stderr.read() == ""
+    finally:
+        proc.kill()
