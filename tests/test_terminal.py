@@ -8,6 +8,7 @@ import io
 import os
 import queue
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -247,6 +248,8 @@ def test_session_deals_shows_own_hand_only_and_offers_a_new_game() -> None:
     game.line(".top\n")
     assert out[-2] == "<you> .top" and re.match(r"-unobot- Top: \S+\. ", out[-1])
     game.line("   \n")  # nothing
+    game.line("/msg unobot .cards")
+    assert out[-1].startswith("*** /msg is not known here: type commands as in the channel")
     game.line(".unostop")
     assert "<unobot> you stopped the game." in out
     assert out[-1].startswith("*** Game over. .new deals another")
@@ -413,6 +416,10 @@ def test_a_whole_game_against_easy_computers() -> None:
         dealt = next(line for line in screen.lines if line.startswith("<unobot> Uno ("))
         assert dealt.count(",") == 3  # you and three computer players
         assert not any("\x1b" in line or "\x03" in line for line in screen.lines)
+        _type(proc, ".new")  # the same players again
+        while not (line := screen.next() or "").startswith("<unobot> Uno ("):
+            pass
+        assert line.count(",") == 3
         _finish(proc, screen)
     finally:
         proc.kill()
@@ -456,6 +463,34 @@ def test_colour_always_writes_ansi_and_quit_ends() -> None:
                 break
         assert "\x1b[" in line and "\x03" not in line
         _type(proc, ".quit")
+        assert proc.wait(timeout=30) == 0
+        assert proc.stderr is not None and proc.stderr.read() == ""
+    finally:
+        proc.kill()
+
+
+def test_end_of_input_mid_game_leaves_at_once() -> None:
+    """Ctrl-D with computer players' moves still to come: no waiting for them, no traceback."""
+    proc = _start("--bots 2 --seed 5 --delay 30 --color never")
+    try:
+        screen = Screen(proc)
+        while "Your cards" not in (screen.next() or "Your cards"):
+            pass
+        started = time.monotonic()
+        _finish(proc, screen)
+        assert time.monotonic() - started < 10
+    finally:
+        proc.kill()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_leaves_without_a_traceback() -> None:
+    proc = _start("--bots 1 --seed 6 --delay 30 --color never")
+    try:
+        screen = Screen(proc)
+        while "Your cards" not in (screen.next() or "Your cards"):
+            pass
+        proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         assert proc.stderr is not None and proc.stderr.read() == ""
     finally:

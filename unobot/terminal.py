@@ -529,6 +529,12 @@ class TerminalGame:
             else:
                 self.start()
             return
+        if text.startswith("/"):  # an IRC client's command: sent as chat it would only confuse
+            self.status(
+                f"{text.split()[0][:20]} is not known here: type commands as in the channel "
+                "(.p r5, .cards, .unohelp); .quit leaves."
+            )
+            return
         self.say(text, echo=self.echo)
 
     def start(self) -> None:
