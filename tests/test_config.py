@@ -135,6 +135,7 @@ def test_bots_section(tmp_path: Path) -> None:
         ("delay = 'slow'", "bots.delay must be float"),
         ("workers = 99", "bots.workers"),
         ("speed = 3", "unknown key"),
+        ("delay = 59", "well under bot.turn_timeout"),
     ]:
         with pytest.raises(ConfigError, match=message):
             load(parse("--config", write(tmp_path, f"[bots]\n{bad}\n")))

@@ -447,3 +447,34 @@ def test_the_pool_decides_hard_moves_in_a_worker_process_and_answers_through_the
         assert len(got) == 2 and got[1] in obs.legal
     finally:
         pool.close()
+
+
+def test_games_with_computer_players_in_the_sql_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Real games recorded in SQLite: the computer players are stored as such, out of the
+    people's leaderboards, and still found by name."""
+    from plugins.uno_stats import GameRecorder
+    from unobot.stats.sql import SqlStatsStore
+
+    store = SqlStatsStore(f"sqlite:///{tmp_path / 'stats.db'}", network="")
+    config = BotConfig(
+        table=TableConfig(rules=preset("irc-classic"), turn_timeout=10_000),
+        bots=FAST,
+        stats_min_games=1,
+        stats_cooldown=0.0,
+    )
+    h = Harness(4, config)
+    h.bot.store = store
+    h.bot.recorder = GameRecorder(store, "", GameRecorder.utc_from(h.clock))
+    try:
+        for seed in range(2):
+            HumanVsComputers(h, ["easy", "hard"], seed=seed).finish()
+        top = channel_lines(h.say("bob", ".unotop10"))
+        assert top and "alice" in top[0] and "Bot" not in " ".join(top)
+        line = channel_lines(h.say("bob", ".unostats HardBot1"))[0]
+        assert line.startswith("HardBot1: 2 games") and "computer player" in line
+        stats = store.player("$bot:easybot1", min_games=1)
+        assert stats is not None and stats.is_bot and stats.games == 2
+        with_bots = store.leaderboard(Ranking.PERCENT_WINS, 5, min_games=1, include_bots=True)
+        assert {s.nick for s in with_bots} == {"alice", "EasyBot1", "HardBot1"}
+    finally:
+        store.close()
