@@ -192,8 +192,8 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         stats_max_list=max_list,
         bots=_bots(_section(data, "bots")),
     )
-    if bot.bots.delay * 1.3 >= table.turn_timeout / 2:
-        raise ConfigError("bots.delay must be well under bot.turn_timeout (under a third of it)")
+    if bot.bots.delay * 3 > table.turn_timeout:  # a pause runs up to 1.3 x delay
+        raise ConfigError("bots.delay must be well under bot.turn_timeout (a third at most)")
     database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
