@@ -464,6 +464,9 @@ class TerminalGame:
             turn_timeout=TURN_TIMEOUT,
             turn_warning=0.0,
             idle_stop=TURN_TIMEOUT,
+            # Your hand again after each card you play: on IRC one more line per turn counts
+            # against the flood limit, here it saves typing .cards before every move.
+            hand_after_play=True,
         )
         budget = hard_budget()
         bots = ComputerConfig(delay=options.delay, budget_ms=budget, workers=0)
