@@ -30,6 +30,7 @@ from unobot.terminal import (
     hard_budget,
     mirc_to_ansi,
     parse_args,
+    run,
     use_color,
 )
 from unobot.transport import Incoming, Kind
@@ -300,13 +301,15 @@ class Screen:
         return line
 
 
-def _start(args: str, env_extra: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def _start(
+    args: str, env_extra: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.Popen[str]:
     """``python unobot.py play ARGS`` with pipes for stdin, stdout and stderr."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env_extra or {})}
     env.pop("NO_COLOR", None)
     return subprocess.Popen(
-        [sys.executable, "unobot.py", "play", *args.split()],
-        cwd=ROOT,
+        [sys.executable, str(ROOT / "unobot.py"), "play", *args.split()],
+        cwd=cwd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -495,3 +498,40 @@ def test_ctrl_c_leaves_without_a_traceback() -> None:
         assert proc.stderr is not None and proc.stderr.read() == ""
     finally:
         proc.kill()
+
+
+def test_a_wrong_database_url_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(PlayOptions(database="foo://bar"), io.StringIO(""), io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("unobot play: can't open --database foo://bar: ")
+    assert err.count("\n") == 1
+
+
+def test_games_are_recorded_only_with_a_database(tmp_path: Path) -> None:
+    """With ``--database`` the finished game is in the stats; without it nothing is written
+    (the program runs in an empty directory, which stays empty)."""
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
+    proc = _start(f"--bots 2 --level easy --seed 5 --delay 0 --color never --database {url}")
+    try:
+        screen = play_to_the_end(proc, seed=5)
+        _type(proc, ".unostats")
+        while not (line := screen.next() or "").startswith("<unobot> "):
+            pass
+        assert re.search(r": 1 game, [01] wins? ", line), line
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+    assert (tmp_path / "stats.db").exists()
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = _start("--bots 1 --level easy --seed 5 --delay 0 --color never", cwd=empty)
+    try:
+        screen = play_to_the_end(proc, seed=5)
+        _type(proc, ".unostats")
+        while not (line := screen.next() or "").startswith("-unobot- "):
+            pass
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+    assert list(empty.iterdir()) == []

@@ -637,7 +637,11 @@ def run(options: PlayOptions, stdin: TextIO, stdout: TextIO) -> int:
     if options.database:
         from unobot.stats.sql import SqlStatsStore
 
-        store = SqlStatsStore(options.database, network="terminal")
+        try:
+            store = SqlStatsStore(options.database, network="terminal")
+        except Exception as err:  # a wrong URL or driver: one line, as the bot's config errors
+            print(f"unobot play: can't open --database {options.database}: {err}", file=sys.stderr)
+            return 2
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
