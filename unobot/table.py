@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from random import Random
 
+from unobot.ai.strategy import LEVELS
 from unobot.cards import Card, Color
 from unobot.casemap import irc_eq, irc_lower
 from unobot.engine import Match, Phase, errors, preset
@@ -399,6 +400,8 @@ class Table:
         """Seat a computer player of ``level`` in the lobby (the caller has checked the right
         to). ``name``: a nick-like name (default ``<Level>Bot<n>``, the first free one);
         ``own_nick``: the IRC bot's own nick, which no computer player may take."""
+        if level not in LEVELS:
+            raise UnoError(f"the levels are {', '.join(LEVELS)}")
         if self.state is not State.LOBBY:
             raise UnoError("computer players join before the deal")
         limit = self.config.rules.max_players
