@@ -478,3 +478,26 @@ def test_games_with_computer_players_in_the_sql_store(tmp_path) -> None:  # type
         assert {s.nick for s in with_bots} == {"alice", "EasyBot1", "HardBot1"}
     finally:
         store.close()
+
+
+def test_a_worker_answer_for_a_stopped_game_is_dropped() -> None:
+    """The real pool: a hard decision in flight when the game stops changes nothing when its
+    answer reaches the reactor."""
+    import queue
+
+    from unobot.bot import Bot
+    from unobot.computers import PoolDecider
+
+    calls: queue.Queue = queue.Queue()
+    h = harness(turn_timeout=1000)
+    pool = PoolDecider(1, calls.put, playouts=16)
+    h.bot = Bot(h.transport, h.clock, h.settings, h.bot.config, rng=Random(3), decider=pool)
+    try:
+        computer_to_move(h)
+        h.say("alice", ".unostop")
+        before = len(h.sent)
+        calls.get(timeout=60)()  # the answer arrives on the reactor
+        h.advance(5)
+        assert h.sent[before:] == []
+    finally:
+        pool.close()
