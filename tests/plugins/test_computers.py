@@ -472,6 +472,8 @@ def test_games_with_computer_players_in_the_sql_store(tmp_path) -> None:  # type
         assert top and "alice" in top[0] and "Bot" not in " ".join(top)
         line = channel_lines(h.say("bob", ".unostats HardBot1"))[0]
         assert line.startswith("HardBot1: 2 games") and "computer player" in line
+        line = channel_lines(h.say("bob", ".unostats $bot:hardbot1"))[0]
+        assert line.startswith("HardBot1: 2 games")
         stats = store.player("$bot:easybot1", min_games=1)
         assert stats is not None and stats.is_bot and stats.games == 2
         with_bots = store.leaderboard(Ranking.PERCENT_WINS, 5, min_games=1, include_bots=True)
