@@ -101,6 +101,10 @@ class ComputerConfig:
     busy bot: each ``hard`` move then stalls every channel for ``budget_ms``)."""
 
 
+FALLBACK_LEVEL = "normal"
+"""Decides inline when a ``hard`` worker fails: microseconds, and a sound move."""
+
+
 def decide(
     level: str, seed: int, obs: Observation, budget_ms: float, playouts: int | None
 ) -> Action | None:
@@ -146,8 +150,9 @@ class PoolDecider:
 
     ``call_soon_threadsafe`` runs a function on the reactor thread (the IRC adapter's). The pool
     starts on the first ``hard`` decision, with the ``spawn`` method (forking a process that
-    runs the reactor and the embedded server threads is unsafe). A worker that fails (or a pool
-    that breaks) answers ``None``: the table's turn timer then plays for the seat.
+    runs the reactor and the embedded server threads is unsafe). When a worker fails (or the pool
+    breaks) the seat gets a ``normal`` decision made inline instead: a game must not wait for the
+    turn timer because of a broken worker.
     """
 
     def __init__(
@@ -176,17 +181,20 @@ class PoolDecider:
         try:
             future = self._pool.submit(decide, *args)
         except Exception:  # a broken pool: start a new one next time
-            log.exception("computer players: the worker pool failed")
+            log.exception("computer players: the worker pool failed; deciding as normal")
             self._pool = None
-            done(None)
+            self.inline.submit(FALLBACK_LEVEL, seed, obs, done)
             return
 
         def finished(f: Future[Action | None]) -> None:  # on the pool's thread
             try:
                 action = f.result()
             except Exception:
-                log.exception("computer players: a decision failed in a worker")
-                action = None
+                log.exception("computer players: a decision failed in a worker; deciding as normal")
+                self.call_soon_threadsafe(
+                    lambda: self.inline.submit(FALLBACK_LEVEL, seed, obs, done)
+                )
+                return
             self.call_soon_threadsafe(lambda: done(action))
 
         future.add_done_callback(finished)
@@ -342,14 +350,36 @@ class Computers:
         try:
             update = self._perform(table, pending.nick, pending.action)
         except UnoError as err:
-            # Can't happen with a correct strategy and a current observation; the seat's turn
-            # timer plays for it rather than the bot looping on a refused move.
+            # Can't happen with a correct strategy and a current observation.
             log.warning(
                 "computer players: %s's %r refused in %s: %s",
                 pending.nick, pending.action, table.channel, err,
             )  # fmt: skip
-            return
+            fallback = self._any_legal_move(table, key, state, pending)
+            if fallback is None:
+                return
+            update = fallback
         self.bot.publish(table, update)
+
+    def _any_legal_move(
+        self, table: Table, key: str, state: _TableState, pending: _Pending
+    ) -> Update | None:
+        """After a refused move (a strategy bug), an ``easy`` move from the engine's own list of
+        legal actions, which the table always accepts: the game goes on at once instead of
+        waiting for the turn timer, and one refusal can't turn into a loop of them."""
+        observer = state.observers.get(key)
+        game = table.game
+        if observer is None or game is None:
+            return None
+        obs = observer.observe(game)
+        action = decide("easy", state.rng.getrandbits(64), obs, 0.0, None)
+        if action is None:
+            return None
+        try:
+            return self._perform(table, pending.nick, action)
+        except UnoError:
+            log.exception("computer players: %s's fallback move refused too", pending.nick)
+            return None
 
     def _perform(self, table: Table, nick: str, action: Action) -> Update:
         """The move through the table method a person's command would use."""

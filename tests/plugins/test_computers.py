@@ -503,3 +503,60 @@ def test_a_worker_answer_for_a_stopped_game_is_dropped() -> None:
         assert h.sent[before:] == []
     finally:
         pool.close()
+
+
+# --- a strategy or a worker that fails -------------------------------------------------------
+
+
+class IllegalDecider:
+    """Answers every computer turn with a card the seat doesn't hold (a strategy bug)."""
+
+    def submit(self, level, seed, obs, done) -> None:  # type: ignore[no-untyped-def]
+        from unobot.cards import Card
+        from unobot.engine.actions import Play
+
+        held = set(obs.hand)
+        card = next(c for c in (Card.parse(t) for t in ("R0", "G0", "B0", "Y0")) if c not in held)
+        done(Play(card) if obs.my_turn else None)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_refused_computer_move_is_replaced_by_a_legal_one_at_once() -> None:
+    from unobot.bot import Bot
+
+    h = harness(turn_timeout=1000)
+    h.bot = Bot(
+        h.transport, h.clock, h.settings, h.bot.config, rng=Random(3), decider=IllegalDecider()
+    )
+    computer_to_move(h)
+    table = h.bot.tables["#uno"]
+    assert table.game is not None and table.game.current == 1
+    out = h.advance(0)  # no turn timer needed: the computer player moved
+    assert table.game is None or table.game.current != 1 or table.game.drawn is not None
+    assert channel_lines(out)
+
+
+def test_a_failing_worker_is_replaced_by_a_normal_decision() -> None:
+    import queue
+
+    from unobot.ai import Observer
+    from unobot.computers import PoolDecider
+    from unobot.engine import Game
+
+    rules = preset("official")
+    game, events = Game.deal(4, rules, Random(2))
+    observer = Observer(game.current, 4, rules)
+    observer.see(events)
+    obs = observer.observe(game)
+    calls: queue.Queue = queue.Queue()
+    pool = PoolDecider(1, calls.put, playouts=16)
+    got: list[object] = []
+    try:
+        pool.submit("hard", 1, obs, got.append)
+        pool._pool.shutdown(wait=True, cancel_futures=True)  # type: ignore[union-attr]
+        pool.submit("hard", 2, obs, got.append)  # the pool is gone: decided inline as normal
+        assert len(got) == 1 and got[0] in obs.legal
+    finally:
+        pool.close()
