@@ -17,3 +17,31 @@ def test_connections_send_each_line_at_once_without_nagle() -> None:
             assert conn.gettimeout() is None  # blocking: the reactor selects before reading
         finally:
             conn.close()
+
+
+def test_a_call_from_another_thread_wakes_the_reactor_at_once() -> None:
+    """``call_soon_threadsafe`` ends the reactor's select instead of waiting for its timeout
+    (how a computer player's decision comes back from its worker process)."""
+    import threading
+    import time
+
+    from unobot.irc_adapter import IrcAdapter, IrcSettings, ServerSettings
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        adapter = IrcAdapter(
+            IrcSettings(servers=(ServerSettings("127.0.0.1", port),), reconnect_min=60),
+            lambda incoming: None,
+        )
+        ran = threading.Event()
+        thread = threading.Thread(target=adapter.run, daemon=True)
+        thread.start()
+        try:
+            time.sleep(0.3)  # the reactor is in its select (the server never answers)
+            start = time.monotonic()
+            adapter.call_soon_threadsafe(ran.set)
+            assert ran.wait(5)
+            assert time.monotonic() - start < 0.1  # not the select's 0.2 s timeout
+        finally:
+            adapter.stop()
+            thread.join(5)

@@ -22,6 +22,7 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import logging
@@ -135,11 +136,37 @@ class _Reactor(irc.client.Reactor):
     scheduler_class = _SafeScheduler
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._wake_r, self._wake_w = socket.socketpair()
+        """Written by :meth:`wake` from another thread to end the reactor's select at once."""
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
         self._sorted: dict[str, list[Any]] = {}
         """Handlers per event type, merged with ``all_events`` and sorted; dropped whenever a
         handler is added or removed. Why: the library merges and sorts both lists for each of
         the two events every line makes (~5% of a command's time in the irc benchmark)."""
         super().__init__(*args, **kwargs)  # adds handlers of its own
+
+    @property
+    def sockets(self) -> list[Any]:
+        """The connections' sockets plus the wake-up one, for the select."""
+        return [*super().sockets, self._wake_r]
+
+    def process_data(self, sockets: list[Any]) -> None:
+        if self._wake_r in sockets:
+            with contextlib.suppress(OSError):  # BlockingIOError once it is empty
+                while self._wake_r.recv(4096):
+                    pass
+            sockets = [s for s in sockets if s is not self._wake_r]
+        super().process_data(sockets)
+
+    def wake(self) -> None:
+        """End a select in progress (any thread): work was handed to the reactor."""
+        with contextlib.suppress(OSError):  # a full pipe is already a pending wake-up
+            self._wake_w.send(b"\0")
+
+    def close_wake(self) -> None:
+        self._wake_r.close()
+        self._wake_w.close()
 
     def add_global_handler(self, event: str, handler: Any, priority: int = 0) -> None:
         super().add_global_handler(event, handler, priority)
@@ -371,8 +398,12 @@ class IrcAdapter:
 
     # -- running ---------------------------------------------------------------------------
     def call_soon_threadsafe(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` on the reactor thread at the next loop turn (≤ 0.2 s)."""
+        """Run ``fn`` on the reactor thread at once: queued, and the reactor's select woken.
+
+        Why: a computer player's decision comes back from a worker process this way, and the
+        select may otherwise sleep until the next timer (up to 0.2 s)."""
         self._calls.append(fn)
+        self._reactor.wake()
 
     def run(self) -> None:
         """Connect and run the reactor loop until :meth:`stop`. Blocks; never raises."""
@@ -397,6 +428,7 @@ class IrcAdapter:
             if self._conn.is_connected():
                 self._conn.quit(getattr(self, "_quit_message", "Bye"))
             self._conn.close()
+            self._reactor.close_wake()
         except Exception:
             log.exception("error while closing")
 
