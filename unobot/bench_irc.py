@@ -27,6 +27,10 @@ How, and why this way:
   read in the same chunk. Only this run's instances are wrapped; the code is not patched.
   Garbage collections in the bot's process are timed too (``gc.callbacks``): they stop the
   reactor, and a full one is the usual cause of the worst latencies.
+- By default a simulated player answers the moment it reads the bot's line. The channels then
+  fall into lockstep (the bot's replies to one read go out together, every channel answers at
+  once), so dozens of commands arrive in one read: the worst case for latency. ``--think MS``
+  has each player wait a random 0-2xMS first, closer to people and to a busy network.
 - Memory per idle game is measured apart, with ``tracemalloc``, on a :class:`Bot` with a transport
   and a scheduler that only keep what they are given.
 """
