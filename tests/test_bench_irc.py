@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -22,9 +24,21 @@ def figure(output: str, pattern: str) -> re.Match[str]:
     return found
 
 
-def test_small_irc_benchmark_runs_and_reports_sane_figures() -> None:
+@pytest.mark.parametrize("think", ["0", "5"])
+def test_small_irc_benchmark_runs_and_reports_sane_figures(think: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "unobot.bench", "irc", "--channels", "3", "--seed", "2"],
+        [
+            sys.executable,
+            "-m",
+            "unobot.bench",
+            "irc",
+            "--channels",
+            "3",
+            "--seed",
+            "2",
+            "--think",
+            think,
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -32,6 +46,8 @@ def test_small_irc_benchmark_runs_and_reports_sane_figures() -> None:
     )
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr
+    mode = "think 0-10 ms" if think == "5" else "answer at once"
+    assert mode in out.splitlines()[0]
     assert figure(out, r"^games finished: (\d+)/3 ").group(1) == "3"
     sent, handled, answered, lost, unanswered = map(
         int,
