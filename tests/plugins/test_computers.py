@@ -13,6 +13,7 @@ from random import Random
 import pytest
 
 from tests.plugins.fakes import Agent, Harness, Seen, Sent, channel_lines, notices, read_status
+from unobot.ai import Observation, Observer
 from unobot.bot import BotConfig
 from unobot.casemap import irc_lower
 from unobot.computers import ComputerConfig, InlineDecider, decide
@@ -421,20 +422,25 @@ def test_computer_players_are_kept_out_of_human_leaderboards() -> None:
     assert store.leaderboard(Ranking.PERCENT_WINS, 10, include_bots=True)[0].nick == "HardBot1"
 
 
-def test_the_pool_decides_hard_moves_in_a_worker_process_and_answers_through_the_reactor() -> None:
-    """``hard`` goes to a worker process and its answer comes back through the callback given
-    for the reactor (here a queue the test drains); other levels are answered inline."""
-    import queue
-
-    from unobot.ai import Observer
-    from unobot.computers import PoolDecider
+def opening_observation() -> Observation:
+    """What the first player of a dealt four-player official game sees."""
     from unobot.engine import Game
 
     rules = preset("official")
     game, events = Game.deal(4, rules, Random(2))
     observer = Observer(game.current, 4, rules)
     observer.see(events)
-    obs = observer.observe(game)
+    return observer.observe(game)
+
+
+def test_the_pool_decides_hard_moves_in_a_worker_process_and_answers_through_the_reactor() -> None:
+    """``hard`` goes to a worker process and its answer comes back through the callback given
+    for the reactor (here a queue the test drains); other levels are answered inline."""
+    import queue
+
+    from unobot.computers import PoolDecider
+
+    obs = opening_observation()
     calls: queue.Queue = queue.Queue()
     pool = PoolDecider(1, calls.put, playouts=16)
     got: list[object] = []
@@ -541,15 +547,9 @@ def test_a_refused_computer_move_is_replaced_by_a_legal_one_at_once() -> None:
 def test_a_failing_worker_is_replaced_by_a_normal_decision() -> None:
     import queue
 
-    from unobot.ai import Observer
     from unobot.computers import PoolDecider
-    from unobot.engine import Game
 
-    rules = preset("official")
-    game, events = Game.deal(4, rules, Random(2))
-    observer = Observer(game.current, 4, rules)
-    observer.see(events)
-    obs = observer.observe(game)
+    obs = opening_observation()
     calls: queue.Queue = queue.Queue()
     pool = PoolDecider(1, calls.put, playouts=16)
     got: list[object] = []
