@@ -4,9 +4,13 @@ own hand and public facts, and hidden cards never change it."""
 from __future__ import annotations
 
 import dataclasses
+from itertools import combinations
 from random import Random
 
-from unobot.ai.hard import determinise
+import pytest
+
+from unobot.ai.hard import deal_hidden, determinise
+from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import Observation, Observer
 from unobot.cards import Card, full_deck
 from unobot.engine import CardsDrawn, DrawReason, Game, Phase, preset
@@ -136,3 +140,72 @@ def test_determinisation_keeps_what_the_seat_knows() -> None:
         every = sorted(c.code for s in range(4) for c in world.hand(s))
         every += [c.code for c in world.draw_pile + world.discard]
         assert sorted(every) == sorted(c.code for c in full_deck())
+
+
+def _fits(hand: list[Card], segments: tuple[tuple[int, int, int], ...], which: int) -> bool:
+    """Can ``hand`` be split into the segments, each part avoiding its mask ``which``? (Hall's
+    condition: every set of segments has enough cards that one of them may hold.)"""
+    for size in range(1, len(segments) + 1):
+        for group in combinations(segments, size):
+            room = sum(1 for c in hand if any(not s[which] & c.bit for s in group))
+            if room < sum(s[0] for s in group):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["official", "ocuk-tournament", "irc-classic"])
+def test_what_public_play_says_about_hidden_hands_holds(name: str) -> None:
+    """Among normal players, every fact the observer infers (certain and likely) is true of the
+    real hands, and the segments add up to the public counts."""
+    rules = preset(name)
+    checked = informative = 0
+    for seed in range(60):
+        game, events = Game.deal(4, rules, Random(seed))
+        observers = [Observer(s, 4, rules) for s in range(4)]
+        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
+        for _ in range(3000):
+            for observer in observers:
+                observer.see(events)
+            if game.over:
+                break
+            seat = game.current
+            obs = observers[seat].observe(game)
+            assert obs.hidden[seat] == ()
+            for other in range(4):
+                if other == seat:
+                    continue
+                segments = obs.hidden[other]
+                assert sum(s[0] for s in segments) == game.hand_size(other)
+                assert all(s[1] & ~s[2] == 0 for s in segments)  # likely includes certain
+                assert _fits(game.hand(other), segments, 1)
+                assert _fits(game.hand(other), segments, 2)
+                checked += 1
+                informative += any(s[1] for s in segments)
+            action = players[seat].act(obs)
+            assert action is not None
+            events = game.apply(seat, action)
+    assert checked > 1000 and informative > checked // 10
+
+
+def test_sampled_worlds_honour_the_known_facts_and_conserve_cards() -> None:
+    rng = Random(8)
+    sampled = 0
+    for seed in range(40):
+        game, observers = _played(seed, 10 + seed % 30)
+        if game.over:
+            continue
+        for seat in range(4):
+            obs = observers[seat].observe(game)
+            hands, pile = deal_hidden(obs, rng)
+            assert hands[seat] == list(obs.hand)
+            assert [len(h) for h in hands] == list(obs.counts)
+            assert len(pile) == obs.draw_pile_size
+            every = sorted(c.code for h in hands for c in h)
+            every += [c.code for c in pile + list(obs.discard)]
+            assert sorted(every) == sorted(c.code for c in full_deck())
+            for other in range(4):
+                if other != seat:
+                    # The sampler may fall back to the certain facts, never below them.
+                    assert _fits(hands[other], obs.hidden[other], 1)
+            sampled += 1
+    assert sampled > 100

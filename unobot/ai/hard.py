@@ -1,15 +1,27 @@
-"""``hard``: determinised Monte-Carlo search over the engine itself.
+"""``hard``: determinised Monte-Carlo search over the engine, with ``normal`` as the model of
+the other players.
 
-On each decision with more than one sensible option it repeatedly samples a world consistent
-with what its seat has seen: the unseen cards (full deck less its own hand and the discard pile)
-dealt at random to the other hands, by their public counts, and to the draw pile, avoiding colours a
-player was seen to lack where it can. Each candidate move is applied to a copy of that world and
-the hand is played out with a fast rollout policy; the move that wins most playouts is chosen.
-Every candidate is tried on the same worlds, which removes most of the noise between them.
+On each turn with more than one distinct move (which card, which colour for a wild, play or
+keep a drawn card, challenge or not, the colour of a starting Wild) it repeatedly:
+
+1. samples a world consistent with what its seat has seen (:class:`Dealer`): the cards it can't
+   see dealt to the other hands, by their public counts, and to the draw pile, each hand avoiding
+   what public play says it lacks (``Observation.hidden``: a player who had to draw held nothing
+   playable; one who keeps wilds for last and sheds high cards first, as ``normal`` does, gives
+   away more by playing a wild or a low card of the colour);
+2. applies every candidate move to a copy of that world and plays the hand out with every seat
+   following ``normal``'s rules (:mod:`unobot.ai.playout`, compiled with mypyc), using the same
+   dice for every candidate, so that their difference is the move and not the luck.
+
+Every ``PRUNE_EVERY`` worlds, moves clearly behind the leader are dropped, so the rest of the
+time goes to the moves still in question. The move that won most playouts is chosen (``normal``'s
+own move on a tie). Against ``normal`` players the playouts predict the opponents almost exactly
+(tests check that the playout policy and ``NormalStrategy`` agree on ~98% of decisions), which
+is what makes a one-move search pay; the earlier rough rollout predicted them badly.
 
 The search runs within a time budget per move (``budget_ms``, default 200) or, for reproducible
-tests, a fixed number of playouts (``playouts``). Out-of-turn calls (UNO, catches) and colour
-naming follow the ``normal`` player's rules of thumb.
+tests, a fixed number of playouts (``playouts``). Out-of-turn calls (UNO, catches) follow
+``normal``'s rules: they are free and never wrong to make.
 """
 
 from __future__ import annotations
@@ -19,37 +31,34 @@ from collections.abc import Callable
 from random import Random
 
 from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
-from unobot.ai.observation import Observation
+from unobot.ai.observation import LastPlay, Observation
+from unobot.ai.playout import play_out
 from unobot.cards import Card, Color, Rank, shuffle
-from unobot.engine import Action, CallUno, Catch, Challenge, Draw, Game, Pass, Phase, Play
+from unobot.engine import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Game,
+    HouseRules,
+    Pass,
+    Phase,
+    Play,
+)
 
-__all__ = ["HardStrategy", "determinise", "rollout"]
+__all__ = ["Dealer", "HardStrategy", "deal_hidden", "determinise", "rollout"]
 
 MAX_ROLLOUT_ACTIONS = 3000
 """A guard only: a hand in which nobody can play and the pile is empty could cycle forever."""
 
 
-def determinise(obs: Observation, rng: Random) -> Callable[[], Game]:
-    """A full game state consistent with ``obs`` (hidden cards dealt at random), as a function
-    giving a fresh copy of it on each call.
-
-    Copies are rebuilt with ``Game.from_position`` rather than ``Game.copy``: the compiled
-    engine's ``copy`` fails (``Game.__new__`` of a mypyc native class calls ``__init__``).
-    """
-    unseen = unseen_cards(obs)
-    shuffle(unseen, rng)
-    hands: list[list[Card]] = []
-    pos = 0
-    for seat in range(obs.players):
-        if seat == obs.seat:
-            hands.append(list(obs.hand))
-            continue
-        size = obs.counts[seat]
-        hand = unseen[pos : pos + size]
-        pos += size
-        hands.append(hand)
-    pile = unseen[pos:]
-    _respect_voids(obs, hands, pile)
+def determinise(obs: Observation, rng: Random, dealer: Dealer | None = None) -> Callable[[], Game]:
+    """A full game state consistent with ``obs`` (hidden cards dealt at random, honouring what
+    the public actions say each hand lacks: :class:`Dealer`), as a function giving a fresh copy
+    of it on each call. ``dealer``: one made for ``obs`` already (it saves the set-up)."""
+    hands, pile = (dealer or Dealer(obs)).deal(rng)
     guilty = False
     if obs.phase is Phase.PENDING and obs.top.rank is Rank.WILD_DRAW_FOUR and obs.history:
         last = obs.history[-1]
@@ -78,21 +87,155 @@ def determinise(obs: Observation, rng: Random) -> Callable[[], Game]:
     return build
 
 
-def _respect_voids(obs: Observation, hands: list[list[Card]], pile: list[Card]) -> None:
-    """Swap cards of a colour a player is known to lack with suitable cards from the pile."""
-    for seat, voids in enumerate(obs.voids):
-        if seat == obs.seat or not voids:
+def deal_hidden(obs: Observation, rng: Random) -> tuple[list[list[Card]], list[Card]]:
+    """Every hand and the draw pile (in drawing order) of one world consistent with ``obs``:
+    see :class:`Dealer`."""
+    return Dealer(obs).deal(rng)
+
+
+class Dealer:
+    """Deals the cards ``obs.seat`` can't see at random to the other hands and the draw pile,
+    so that each part of a hand avoids the cards the public play says it lacks (``obs.hidden``).
+
+    A seat that drew on a colour holds none of it unless it drew one since; a wild played with
+    cards to spare, or a low card played on its own colour, says more (for a player who keeps
+    wilds and sheds high cards first, as ``normal`` does). The likely facts are tried first, then
+    only the certain ones, then none (they can contradict: a human keeps a wild for no reason).
+    The most constrained parts are dealt first, each from the shuffled unseen cards it may hold.
+    Everything but the shuffle is worked out once per decision, in the constructor.
+    """
+
+    def __init__(self, obs: Observation) -> None:
+        self.unseen = unseen_cards(obs)
+        self.players = obs.players
+        self.seat = obs.seat
+        self.hand = list(obs.hand)
+        self.rules = obs.rules
+        self.checks = [
+            (seat, last)
+            for seat, last in enumerate(obs.last_plays)
+            if last is not None and seat != obs.seat
+        ]
+        # Per level (likely, certain, none): the parts to fill as (seat, cards, mask), most
+        # constrained first.
+        self.plans: list[list[tuple[int, int, int]]] = []
+        for which in (2, 1, 0):
+            parts: list[tuple[int, int, int, int]] = []
+            for seat in range(obs.players):
+                if seat == obs.seat:
+                    continue
+                segments = obs.hidden[seat] if seat < len(obs.hidden) else ()
+                if not segments:
+                    segments = ((obs.counts[seat], 0, 0),)
+                for segment in segments:
+                    mask = segment[which] if which else 0
+                    room = sum(1 for c in self.unseen if not mask & c.bit)
+                    parts.append((room - segment[0], seat, segment[0], mask))
+            parts.sort()
+            plan = [(seat, cards, mask) for _, seat, cards, mask in parts]
+            if not self.plans or plan != self.plans[-1]:
+                self.plans.append(plan)
+
+    def deal(self, rng: Random) -> tuple[list[list[Card]], list[Card]]:
+        """Every hand (this seat's own as it is) and the draw pile, for one random world.
+
+        Worlds in which a seat's latest free play (``Observation.last_plays``) is not the one
+        ``normal`` would have made from the hand it then held are redrawn, up to ``REDEALS``
+        times (then the one that fitted most seats is kept): a cheap likelihood weighting that
+        sharpens the guess at hands the most recent plays say most about.
+        """
+        best: tuple[list[list[Card]], list[Card]] | None = None
+        best_misses = 1 << 30
+        for _ in range(REDEALS if self.checks else 1):
+            unseen = list(self.unseen)
+            shuffle(unseen, rng)
+            dealt: tuple[list[list[Card]], list[Card]] | None = None
+            for plan in self.plans:
+                dealt = self._deal(unseen, plan)
+                if dealt is not None:
+                    break
+            assert dealt is not None, "dealing without constraints cannot fail"
+            misses = 0
+            for seat, last in self.checks:
+                if not normal_would_play(dealt[0][seat], last, self.rules, self.players):
+                    misses += 1
+            if misses == 0:
+                return dealt
+            if misses < best_misses:
+                best, best_misses = dealt, misses
+        assert best is not None
+        return best
+
+    def _deal(
+        self, unseen: list[Card], plan: list[tuple[int, int, int]]
+    ) -> tuple[list[list[Card]], list[Card]] | None:
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        hands[self.seat] = list(self.hand)
+        taken = [False] * len(unseen)
+        for seat, need, mask in plan:
+            hand = hands[seat]
+            for i, card in enumerate(unseen):
+                if need <= 0:
+                    break
+                if not taken[i] and not mask & card.bit:
+                    taken[i] = True
+                    hand.append(card)
+                    need -= 1
+            if need > 0:
+                return None
+        pile = [card for i, card in enumerate(unseen) if not taken[i]]
+        return hands, pile
+
+
+REDEALS = 30
+"""Attempts at a world that fits every seat's latest free play (see ``Dealer.deal``)."""
+
+_THREAT_BONUS = {Rank.DRAW_TWO: 100.0, Rank.WILD_DRAW_FOUR: 160.0, Rank.SKIP: 90.0}
+
+
+def normal_would_play(after: list[Card], last: LastPlay, rules: HouseRules, players: int) -> bool:
+    """Would ``normal`` (``NormalStrategy.best_play``), holding ``after`` plus ``last.card``,
+    have chosen ``last.card`` (within its random tie-break) and, for a wild, the colour named?"""
+    card = last.card
+    hand = [*after, card]
+    colors = [0, 0, 0, 0]
+    for c in hand:
+        if c.color is not None:
+            colors[c.color] += 1
+    threatened = last.next_count <= 2
+    holds = colors[last.color_before] > 0
+    top = last.top
+    size = len(hand)
+
+    def score(c: Card) -> float:
+        if c.is_wild:
+            value = 0.0 if size <= 2 else -60.0
+            if c.rank is Rank.WILD_DRAW_FOUR and holds and rules.wd4_challenge:
+                value -= 100.0
+        else:
+            value = c.points + 3.0 * (colors[c.color] - 1)  # type: ignore[index]
+        if threatened:
+            if c.rank is Rank.REVERSE:
+                value += 60.0 if players > 2 else 90.0
+            else:
+                value += _THREAT_BONUS.get(c.rank, 0.0)
+        return value
+
+    chosen = score(card) + 0.011  # normal breaks ties with up to 0.01 of noise
+    for c in after:
+        if c.is_wild:
+            if c.rank is Rank.WILD_DRAW_FOUR and holds and not rules.wd4_challenge:
+                continue  # not a legal play then
+        elif c.color is not last.color_before and (top.is_wild or c.rank is not top.rank):
             continue
-        hand = hands[seat]
-        for i, card in enumerate(hand):
-            if card.color in voids:
-                for j, spare in enumerate(pile):
-                    if spare.color is not None and spare.color not in voids:
-                        hand[i], pile[j] = spare, card
-                        break
+        if score(c) > chosen:
+            return False
+    if card.is_wild:
+        return best_color(hand) is last.color_after
+    return True
 
 
-def rollout(game: Game, rng: Random) -> int:
+def rollout(game: Game, rng: Random, color_before: int = -1) -> int:
     """Play the hand out with a fast policy (random, preferring a card over drawing).
 
     Returns the winning seat, or -1 if the guard stopped it.
@@ -110,7 +253,7 @@ def rollout(game: Game, rng: Random) -> int:
     return -1
 
 
-def greedy_rollout(game: Game, rng: Random) -> int:
+def greedy_rollout(game: Game, rng: Random, color_before: int = -1) -> int:
     """Play the hand out with a cheap imitation of the ``normal`` player: each seat lays its
     highest-scoring playable card (wilds last, naming the colour it holds most), hits a next
     player who is about to go out, draws only when it must and calls UNO; a little noise varies
@@ -154,15 +297,21 @@ def greedy_rollout(game: Game, rng: Random) -> int:
 _SKIP = Rank.SKIP
 
 
-ROLLOUTS: dict[str, Callable[[Game, Random], int]] = {
-    "random": rollout,
-    "greedy": greedy_rollout,
+ROLLOUTS: dict[str, Callable[[Game, float, int, int], int]] = {
+    "random": lambda game, dice, before, hero: rollout(game, Random(dice), before),
+    "greedy": lambda game, dice, before, hero: greedy_rollout(game, Random(dice), before),
+    "normal": lambda game, dice, before, hero: play_out(game, dice, before),
+    "normal+": play_out,
 }
+"""Playout policies by name, each given the game, a random number in [0, 1) to seed any
+randomness, the colour under a Wild Draw Four just played (-1: none) and the searching seat
+(``normal+`` plays its moves a little differently: ``unobot.ai.playout.HERO_POINT_WEIGHT``)."""
 
 
 def candidates(obs: Observation) -> list[Action]:
     """The distinct moves worth searching: one play per card and colour named (UNO called where
-    the rules offer it), then draw / pass / challenge."""
+    the rules offer it), then draw / pass / challenge, or the colours a starting Wild may be
+    given."""
     by_card: dict[tuple[Card, Color | None], Play] = {}
     others: list[Action] = []
     for action in obs.legal:
@@ -171,7 +320,7 @@ def candidates(obs: Observation) -> list[Action]:
             old = by_card.get(key)
             if old is None or (action.uno and not old.uno):
                 by_card[key] = action
-        elif type(action) in (Draw, Pass, Challenge):
+        elif type(action) in (Draw, Pass, Challenge, ChooseColor):
             others.append(action)
     return [*by_card.values(), *others]
 
@@ -185,7 +334,7 @@ class HardStrategy:
         *,
         budget_ms: float = 200.0,
         playouts: int | None = None,
-        rollout: str = "greedy",
+        rollout: str = "normal+",
         margin: float = 0.0,
     ) -> None:
         self.rng = rng
@@ -196,7 +345,7 @@ class HardStrategy:
         self.normal = NormalStrategy(rng)
 
     def act(self, obs: Observation) -> Action | None:
-        if not obs.my_turn or obs.phase is Phase.CHOOSE_COLOR:
+        if not obs.my_turn:
             return self.normal.act(obs)
         for action in obs.legal:  # free calls and catches, as normal does
             if (type(action) is CallUno and obs.exposed == obs.seat) or type(action) is Catch:
@@ -207,7 +356,7 @@ class HardStrategy:
         prior = -1
         usual = self.normal.act(obs)
         for i, move in enumerate(moves):
-            if move == usual or (
+            if move == usual or (  # the same card and colour, with or without the UNO call
                 type(move) is Play
                 and type(usual) is Play
                 and (move.card, move.color) == (usual.card, usual.color)
@@ -219,41 +368,74 @@ class HardStrategy:
     def search(self, obs: Observation, moves: list[Action], prior: int = -1) -> int:
         """Index of the move that won the most playouts.
 
+        Every candidate is played out on the same worlds. Every ``PRUNE_EVERY`` worlds, a move
+        that trails the leader by more than ``PRUNE_Z`` standard deviations on the worlds they
+        both played (a sign test on the worlds where exactly one of them won) is dropped, so the
+        rest of the budget goes to the moves still in question.
+
         ``prior`` (the ``normal`` player's choice) is kept unless another move beat it by more
-        than ``margin`` standard deviations, compared pairwise on the same worlds (a one-sided
-        sign test). The default 0 keeps the prior only on ties; at 500 playouts a move, z = 0 and
-        z = 1 measured alike against three ``normal`` (27.0% and 25.7% over 300 games).
+        than ``margin`` standard deviations, compared the same way. The default 0 keeps the
+        prior only on ties.
         """
         rng = self.rng
         seat = obs.seat
         results = [0] * len(moves)  # bit w set: the move won on world w
+        active = list(range(len(moves)))
         worlds = 0
+        played = 0
         limit = self.playouts
-        play_out = self.rollout
+        playout = self.rollout
         deadline = time.perf_counter() + self.budget
+        # The colour in force under a Wild Draw Four we play: the victim's challenge odds.
+        before = [
+            int(obs.color) if type(m) is Play and m.card.rank is Rank.WILD_DRAW_FOUR else -1
+            for m in moves
+        ]
+        dealer = Dealer(obs)
         while True:
-            world = determinise(obs, rng)
+            world = determinise(obs, rng, dealer)()
             # Common random numbers: every candidate is played out from the same world with
-            # the same rollout dice, so their difference is the move, not the luck.
+            # the same rollout dice and reshuffles, so their difference is the move, not luck.
             dice = rng.random()
+            reshuffle = world.rng  # copies share it: each playout starts it from one state
+            state = reshuffle.getstate()
             bit = 1 << worlds
-            for i, move in enumerate(moves):
-                game = world()
-                game.apply(seat, move)
-                if play_out(game, Random(dice)) == seat:
+            for i in active:
+                game = world.copy()
+                reshuffle.setstate(state)
+                game.apply(seat, moves[i])
+                if playout(game, dice, before[i], seat) == seat:
                     results[i] |= bit
             worlds += 1
+            played += len(active)
             if limit is not None:
-                if worlds * len(moves) >= limit:
+                if played >= limit:
                     break
             elif time.perf_counter() >= deadline:
                 break
-        wins = [r.bit_count() for r in results]
-        best = wins.index(max(wins))
-        if prior < 0 or best == prior:
+            if worlds % PRUNE_EVERY == 0 and len(active) > 1:
+                lead = max(active, key=lambda i: results[i].bit_count())
+                active = [i for i in active if i == lead or not _beaten(results[lead], results[i])]
+        best = max(active, key=lambda i: results[i].bit_count())
+        if prior < 0 or best == prior or prior not in active:
             return best
-        better = (results[best] & ~results[prior]).bit_count()
-        worse = (results[prior] & ~results[best]).bit_count()
-        if better - worse > self.margin * (better + worse) ** 0.5:
+        if _beaten(results[best], results[prior], self.margin):
             return best
         return prior
+
+
+PRUNE_EVERY = 24
+"""Worlds between two prunings of the candidates."""
+
+PRUNE_Z = 2.5
+"""How clearly (standard deviations) a move must trail the leader to be searched no further."""
+
+
+def _beaten(lead: int, other: int, z: float = PRUNE_Z) -> bool:
+    """Did ``lead`` win clearly more of the common worlds than ``other``? (Bitmasks of the
+    worlds each won; a sign test on the worlds only one of them won.)"""
+    better = (lead & ~other).bit_count()
+    worse = (other & ~lead).bit_count()
+    if z <= 0:
+        return better > worse
+    return better - worse > z * (better + worse) ** 0.5

@@ -13,23 +13,53 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from unobot.cards import Card, Color
+from unobot.cards import Card, Color, Rank
 from unobot.engine import (
     Action,
+    AfterDraw,
     CardPlayed,
     CardsDrawn,
+    ChallengeResolved,
     ColorChosen,
     DrawReason,
     Event,
     Game,
     HandStarted,
     HouseRules,
+    NoPlayableCard,
     Phase,
+    Reversed,
     SeatRemoved,
+    Stacking,
     StartCardTurned,
+    TurnPassed,
 )
 
-__all__ = ["Observation", "Observer", "PlayRecord"]
+__all__ = ["LastPlay", "Observation", "Observer", "PlayRecord", "Segment", "playable_mask"]
+
+_WILDS_MASK = (1 << 52) | (1 << 53)
+_COLOR_MASKS = tuple(((1 << 13) - 1) << (13 * c) for c in range(4))
+_RANK_MASKS = tuple(sum(1 << (13 * c + r) for c in range(4)) for r in range(13))
+# Per card code (coloured cards): the cards of its colour worth more points.
+_HIGHER = tuple(
+    sum(1 << (13 * (code // 13) + r) for r in range(code % 13 + 1, 13)) for code in range(52)
+)
+
+
+def playable_mask(color: Color, top: Card) -> int:
+    """Bitmask (by ``Card.code``) of the cards that could be laid on ``top`` with ``color`` in
+    force: the colour, the top's rank, and both wilds."""
+    mask = _COLOR_MASKS[color] | _WILDS_MASK
+    if not top.is_wild:
+        mask |= _RANK_MASKS[top.rank]
+    return mask
+
+
+Segment = tuple[int, int, int]
+"""Part of a hidden hand: (cards, codes it certainly lacks, codes it most likely lacks), as
+bitmasks by ``Card.code``. The first mask follows from the rules alone (a player without a
+voluntary draw who draws held nothing playable); the second adds what a player who keeps
+wilds for when nothing else plays (``normal``, and most people) gives away by playing one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +69,21 @@ class PlayRecord:
     seat: int
     card: Card
     color_before: Color
+    color_after: Color
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """A seat's latest choice of a card from its hand, with what it chose from (all public): the
+    colour in force and the card on top then, and how many cards the next player held. Kept only
+    while the seat's hand hasn't changed since, so that its hand then was its hand now plus
+    ``card``; a searching player checks sampled hands against the choice a known policy would
+    have made."""
+
+    card: Card
+    color_before: Color
+    top: Card
+    next_count: int
     color_after: Color
 
 
@@ -75,6 +120,12 @@ class Observation:
     voids: tuple[frozenset[Color], ...]
     """Per seat, colours they were seen not to hold (they had to draw on it) and haven't
     drawn since: public inference, as a watching player would make."""
+    hidden: tuple[tuple[Segment, ...], ...]
+    """Per seat, their hand split into segments (:data:`Segment`; empty for this seat): what the
+    public actions say about cards nobody has seen, for sampling hands that fit."""
+    last_plays: tuple[LastPlay | None, ...]
+    """Per seat, :class:`LastPlay` while its hand is unchanged since (None otherwise, and for
+    this seat)."""
     decks: int
     rules: HouseRules
 
@@ -105,6 +156,15 @@ class Observer:
         self.color: Color | None = None
         self.history: list[PlayRecord] = []
         self.voids: list[set[Color]] = [set() for _ in range(players)]
+        self.top: Card | None = None
+        # Per seat, [cards, certain mask, likely mask] segments (see Segment).
+        self.segments: list[list[list[int]]] = [[] for _ in range(players)]
+        # (seat, what was playable) after a forced draw of one card, until that turn ends.
+        self.drew: tuple[int, int] | None = None
+        # The seat that drew this turn (its play, if any, may be forced to the drawn card).
+        self.drawer = -1
+        self.direction = 1
+        self.last_plays: list[LastPlay | None] = [None] * players
 
     def see(self, events: Iterable[Event]) -> None:
         """Take in what happened; only the public part of each event is kept."""
@@ -113,32 +173,174 @@ class Observer:
             if kind is CardPlayed:
                 before = self.color if self.color is not None else event.color  # type: ignore[union-attr]
                 self.history.append(PlayRecord(event.seat, event.card, before, event.color))  # type: ignore[union-attr]
+                self._played(event.seat, event.card, before, event.cards_left)  # type: ignore[union-attr]
                 self.color = event.color  # type: ignore[union-attr]
+                self.top = event.card  # type: ignore[union-attr]
             elif kind is CardsDrawn:
                 seat = event.seat  # type: ignore[union-attr]
                 voids = self.voids[seat]
                 voids.clear()
                 # Drawing in turn with no choice means no card of the colour in force was held
                 # (the drawn card may be one, but then it is usually played at once).
-                if (
+                forced = (
                     event.reason is DrawReason.DRAW  # type: ignore[union-attr]
                     and not self.rules.voluntary_draw
                     and self.color is not None
-                ):
-                    voids.add(self.color)
+                )
+                if forced:
+                    voids.add(self.color)  # type: ignore[arg-type]
+                self._drew(seat, len(event.cards), forced)  # type: ignore[union-attr]
+            elif kind is Reversed:
+                self.direction = event.direction  # type: ignore[union-attr]
+            elif kind is TurnPassed:
+                self._kept(event.seat)  # type: ignore[union-attr]
+            elif kind is ChallengeResolved:
+                if not event.guilty and self.history:  # type: ignore[union-attr]
+                    # Innocent: the offender held no card of the colour before the WD4.
+                    lacked = _COLOR_MASKS[self.history[-1].color_before]
+                    for segment in self.segments[event.offender]:  # type: ignore[union-attr]
+                        segment[1] |= lacked
+                        segment[2] |= lacked
             elif kind is ColorChosen:
                 self.color = event.color  # type: ignore[union-attr]
             elif kind is StartCardTurned:
                 card = event.card  # type: ignore[union-attr]
                 self.color = card.color
+                self.top = card
             elif kind is HandStarted:
                 self.history.clear()
+                size = event.hand_size  # type: ignore[union-attr]
+                self.segments = [[[size, 0, 0]] for _ in range(self.players)]
+                self.top = None
+                self.direction = 1
+                self.last_plays = [None] * self.players
             elif kind is SeatRemoved:
                 gone = event.seat  # type: ignore[union-attr]
                 del self.voids[gone]
+                del self.segments[gone]
+                del self.last_plays[gone]
                 self.players -= 1
                 if gone < self.seat:
                     self.seat -= 1
+
+    def _drew(self, seat: int, cards: int, forced: bool) -> None:
+        """``seat`` took ``cards`` face down; ``forced``: in turn, with nothing playable."""
+        segments = self.segments[seat]
+        self.drew = None
+        self.last_plays[seat] = None
+        self.drawer = seat if forced else self.drawer
+        if forced and self.top is not None and self.color is not None:
+            lacked = playable_mask(self.color, self.top)
+            for segment in segments:
+                segment[1] |= lacked
+                segment[2] |= lacked
+            if self.rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE and cards > 1:
+                # Every card but the last was drawn because it couldn't be played either.
+                segments.append([cards - 1, lacked, lacked])
+                cards = 1
+            elif cards == 1:
+                self.drew = (seat, lacked)
+        if cards > 0:
+            segments.append([cards, 0, 0])
+
+    def _kept(self, seat: int) -> None:
+        """``seat``'s turn ended without a play: a card it just drew (forced) and kept was not
+        playable, unless the rules let it keep a playable one: then it most likely was a wild
+        kept for later (or not playable); a player who holds a playable card plays it."""
+        drew, self.drew = self.drew, None
+        self.drawer = -1
+        if drew is None or drew[0] != seat:
+            return
+        segments = self.segments[seat]
+        if not segments or segments[-1][0] != 1:
+            return
+        lacked = drew[1]
+        drawn = segments[-1]
+        if self.rules.after_draw is AfterDraw.DRAWN_CARD_MUST:
+            drawn[1] |= lacked
+        if self.rules.after_draw is not AfterDraw.ANY_CARD:
+            drawn[2] |= lacked & ~_WILDS_MASK
+        drawn[2] |= drawn[1]
+
+    def _played(self, seat: int, card: Card, color_before: Color, left: int) -> None:
+        """``seat`` laid ``card``: take it from the segment it must have come from (segments
+        that could each have held it are merged, keeping only what all of them lacked)."""
+        self.drew = None
+        from_hand = self.drawer != seat
+        self.drawer = -1
+        top = self.top
+        self.last_plays[seat] = None
+        if (
+            from_hand
+            and top is not None
+            and not (card.draw and top.draw and self.rules.stacking is not Stacking.NONE)
+        ):  # a free choice from the hand (not the drawn card, not an answer to a draw card)
+            after = self.history[-1].color_after if self.history else color_before
+            ahead = self.segments[(seat + self.direction) % len(self.segments)]
+            self.last_plays[seat] = LastPlay(
+                card, color_before, top, sum(s[0] for s in ahead), after
+            )
+        segments = self.segments[seat]
+        bit = card.bit
+        able = [s for s in segments if not s[2] & bit]
+        if not able:  # a habit guessed wrong: keep the certain facts only
+            able = [s for s in segments if not s[1] & bit]
+            for segment in able:
+                segment[2] = segment[1]
+        if not able:  # the facts don't fit (missed events?): forget them
+            able = segments[:]
+            for segment in able:
+                segment[1] = segment[2] = 0
+        if not able:
+            return
+        merged = able[0]
+        for other in able[1:]:
+            merged[0] += other[0]
+            merged[1] &= other[1]
+            merged[2] &= other[2]
+            segments.remove(other)
+        merged[0] -= 1
+        if merged[0] <= 0:
+            segments.remove(merged)
+        if card.is_wild and left >= 2 and self.top is not None:
+            # Someone who keeps wilds for last plays one (with cards to spare) only when nothing
+            # else would go: no card of the colour, nor (a plain Wild) of the top's rank.
+            lacked = _COLOR_MASKS[color_before]
+            if card.rank is not Rank.WILD_DRAW_FOUR and not self.top.is_wild:
+                lacked |= _RANK_MASKS[self.top.rank]
+            for segment in segments:
+                segment[2] |= lacked
+        elif from_hand and card.rank <= 9 and card.color is color_before:
+            # Following the colour with a number card: one who sheds high cards first (normal)
+            # held no higher card of that colour (an action card counts 20).
+            lacked = _HIGHER[card.code]
+            for segment in segments:
+                segment[2] |= lacked
+
+    def _hidden(self, game: Game) -> tuple[tuple[Segment, ...], ...]:
+        """The segments, made to add up to the public counts (an observer that joined late
+        or missed a draw knows nothing about the difference)."""
+        out: list[tuple[Segment, ...]] = []
+        for seat in range(game.n):
+            if seat == self.seat or seat >= len(self.segments):
+                out.append(())
+                continue
+            segments = self.segments[seat]
+            count = game.hand_size(seat)
+            total = sum(s[0] for s in segments)
+            if total < count:
+                segments.append([count - total, 0, 0])
+            elif total > count:
+                certain = likely = -1
+                for segment in segments:
+                    certain &= segment[1]
+                    likely &= segment[2]
+                segments[:] = [[count, max(certain, 0), max(likely, 0)]] if count else []
+            out.append(tuple((s[0], s[1], s[2]) for s in segments if s[0] > 0))
+        return tuple(out)
+
+    def _size(self, seat: int) -> int:
+        return sum(s[0] for s in self.segments[seat]) if seat < len(self.segments) else -1
 
     def observe(self, game: Game) -> Observation:
         """This seat's view of ``game`` now (reads only public attributes and its own hand)."""
@@ -160,6 +362,11 @@ class Observer:
             legal=game.legal_actions(seat),
             history=tuple(self.history),
             voids=tuple(frozenset(v) for v in self.voids),
+            hidden=self._hidden(game),
+            last_plays=tuple(
+                p if s != seat and game.hand_size(s) == self._size(s) else None
+                for s, p in enumerate(self.last_plays)
+            ),
             decks=self.decks,
             rules=self.rules,
         )
