@@ -9,7 +9,7 @@ from random import Random
 
 import pytest
 
-from unobot.ai.hard import deal_hidden, determinise
+from unobot.ai.hard import deal_hidden, determinise, normal_would_play
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import Observation, Observer
 from unobot.cards import Card, full_deck
@@ -209,3 +209,31 @@ def test_sampled_worlds_honour_the_known_facts_and_conserve_cards() -> None:
                     assert _fits(hands[other], obs.hidden[other], 1)
             sampled += 1
     assert sampled > 100
+
+
+@pytest.mark.parametrize("name", ["official", "irc-classic"])
+def test_latest_plays_fit_the_real_hands_of_normal_players(name: str) -> None:
+    """``hard`` redeals worlds in which a seat's latest free play isn't the one ``normal`` would
+    have made: among normal players the real hands always pass that check."""
+    rules = preset(name)
+    checked = 0
+    for seed in range(40):
+        game, events = Game.deal(4, rules, Random(seed))
+        observers = [Observer(s, 4, rules) for s in range(4)]
+        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
+        for _ in range(3000):
+            for observer in observers:
+                observer.see(events)
+            if game.over:
+                break
+            seat = game.current
+            obs = observers[seat].observe(game)
+            assert obs.last_plays[seat] is None
+            for other, last in enumerate(obs.last_plays):
+                if last is not None:
+                    assert normal_would_play(game.hand(other), last, rules, 4)
+                    checked += 1
+            action = players[seat].act(obs)
+            assert action is not None
+            events = game.apply(seat, action)
+    assert checked > 1000

@@ -8,16 +8,20 @@ keep a drawn card, challenge or not, the colour of a starting Wild) it repeatedl
    see dealt to the other hands, by their public counts, and to the draw pile, each hand avoiding
    what public play says it lacks (``Observation.hidden``: a player who had to draw held nothing
    playable; one who keeps wilds for last and sheds high cards first, as ``normal`` does, gives
-   away more by playing a wild or a low card of the colour);
-2. applies every candidate move to a copy of that world and plays the hand out with every seat
-   following ``normal``'s rules (:mod:`unobot.ai.playout`, compiled with mypyc), using the same
-   dice for every candidate, so that their difference is the move and not the luck.
+   away more by playing a wild or a low card of the colour). Worlds in which a seat's latest
+   free play isn't the one ``normal`` would have made from the hand it then held are redealt
+   (up to ``REDEALS`` times);
+2. applies every candidate move to a copy of that world and plays the hand out with every other
+   seat following ``normal``'s rules and its own seat nearly so (:mod:`unobot.ai.playout`,
+   compiled with mypyc), using the same dice for every candidate, so that their difference is
+   the move and not the luck.
 
 Every ``PRUNE_EVERY`` worlds, moves clearly behind the leader are dropped, so the rest of the
 time goes to the moves still in question. The move that won most playouts is chosen (``normal``'s
 own move on a tie). Against ``normal`` players the playouts predict the opponents almost exactly
 (tests check that the playout policy and ``NormalStrategy`` agree on ~98% of decisions), which
-is what makes a one-move search pay; the earlier rough rollout predicted them badly.
+is what makes a one-move search pay. What still limits it is the hidden cards: given the
+real hands (a diagnostic, not a strategy) the same search wins 54% against three ``normal``.
 
 The search runs within a time budget per move (``budget_ms``, default 200) or, for reproducible
 tests, a fixed number of playouts (``playouts``). Out-of-turn calls (UNO, catches) follow
