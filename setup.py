@@ -18,7 +18,7 @@ import sys
 from setuptools import setup
 
 COMPILED = ["unobot/cards.py", "unobot/engine/actions.py", "unobot/engine/events.py",
-            "unobot/engine/game.py", "unobot/ai/playout.py"]  # fmt: skip
+            "unobot/engine/game.py", "unobot/ai/playout.py", "unobot/ai/hard.py"]  # fmt: skip
 
 
 def _remove_inplace_builds() -> None:

@@ -39,7 +39,7 @@ __all__ = [
 # all: running stale code silently would be far worse than a clear error.
 
 COMPILED_MODULES = ("unobot.cards", "unobot.engine.actions", "unobot.engine.events",
-                    "unobot.engine.game", "unobot.ai.playout")  # fmt: skip
+                    "unobot.engine.game", "unobot.ai.playout", "unobot.ai.hard")  # fmt: skip
 """The modules setup.py compiles: all of them run compiled, or none does."""
 
 
