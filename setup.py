@@ -1,8 +1,9 @@
 """Optional mypyc compilation of the rules engine's hot modules (everything else is pyproject).
 
 ``pip install .`` and ``pip install -e .`` compile ``unobot/cards.py``, the engine's
-``actions``, ``events`` and ``game``, and ``hard``'s playouts (``unobot/ai/playout.py``) with
-mypyc (about 1.6x faster games, so more playouts in ``hard``'s time budget). The .py files stay
+``actions``, ``events`` and ``game``, and ``hard``'s playouts and search
+(``unobot/ai/playout.py``, ``unobot/ai/hard.py``) with mypyc (about 1.6x faster games, so more
+playouts in ``hard``'s time budget). The .py files stay
 installed and are the reference: nothing requires the compiled modules. The build falls back
 to pure Python, with a warning, when mypyc or a C compiler is missing or compilation fails, and
 compiles nothing when ``UNOBOT_PURE=1`` is set. At run time ``UNOBOT_PURE=1`` also selects pure
