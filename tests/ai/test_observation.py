@@ -4,6 +4,7 @@ own hand and public facts, and hidden cards never change it."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 from random import Random
 
@@ -13,7 +14,7 @@ from unobot.ai.hard import deal_hidden, determinise, normal_would_play
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import Observation, Observer
 from unobot.cards import Card, full_deck
-from unobot.engine import CardsDrawn, DrawReason, Game, Phase, preset
+from unobot.engine import CardsDrawn, DrawReason, Game, HouseRules, Phase, preset
 
 OFFICIAL = preset("official")
 
@@ -33,6 +34,28 @@ def _played(seed: int, moves: int, players: int = 4) -> tuple[Game, list[Observe
     for observer in observers:
         observer.see(events)
     return game, observers
+
+
+def _normal_turns(
+    rules: HouseRules, seeds: Iterable[int]
+) -> Iterator[tuple[Game, int, Observation]]:
+    """Every turn of four-player games among ``normal`` players: the game, the seat to move and
+    what it observes; the move is made once the caller has looked."""
+    for seed in seeds:
+        game, events = Game.deal(4, rules, Random(seed))
+        observers = [Observer(s, 4, rules) for s in range(4)]
+        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
+        for _ in range(3000):
+            for observer in observers:
+                observer.see(events)
+            if game.over:
+                break
+            seat = game.current
+            obs = observers[seat].observe(game)
+            yield game, seat, obs
+            action = players[seat].act(obs)
+            assert action is not None
+            events = game.apply(seat, action)
 
 
 def _rehide(game: Game, seat: int, rng: Random) -> Game:
@@ -157,33 +180,19 @@ def _fits(hand: list[Card], segments: tuple[tuple[int, int, int], ...], which: i
 def test_what_public_play_says_about_hidden_hands_holds(name: str) -> None:
     """Among normal players, every fact the observer infers (certain and likely) is true of the
     real hands, and the segments add up to the public counts."""
-    rules = preset(name)
     checked = informative = 0
-    for seed in range(60):
-        game, events = Game.deal(4, rules, Random(seed))
-        observers = [Observer(s, 4, rules) for s in range(4)]
-        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
-        for _ in range(3000):
-            for observer in observers:
-                observer.see(events)
-            if game.over:
-                break
-            seat = game.current
-            obs = observers[seat].observe(game)
-            assert obs.hidden[seat] == ()
-            for other in range(4):
-                if other == seat:
-                    continue
-                segments = obs.hidden[other]
-                assert sum(s[0] for s in segments) == game.hand_size(other)
-                assert all(s[1] & ~s[2] == 0 for s in segments)  # likely includes certain
-                assert _fits(game.hand(other), segments, 1)
-                assert _fits(game.hand(other), segments, 2)
-                checked += 1
-                informative += any(s[1] for s in segments)
-            action = players[seat].act(obs)
-            assert action is not None
-            events = game.apply(seat, action)
+    for game, seat, obs in _normal_turns(preset(name), range(60)):
+        assert obs.hidden[seat] == ()
+        for other in range(4):
+            if other == seat:
+                continue
+            segments = obs.hidden[other]
+            assert sum(s[0] for s in segments) == game.hand_size(other)
+            assert all(s[1] & ~s[2] == 0 for s in segments)  # likely includes certain
+            assert _fits(game.hand(other), segments, 1)
+            assert _fits(game.hand(other), segments, 2)
+            checked += 1
+            informative += any(s[1] for s in segments)
     assert checked > 1000 and informative > checked // 10
 
 
@@ -217,23 +226,10 @@ def test_latest_plays_fit_the_real_hands_of_normal_players(name: str) -> None:
     have made: among normal players the real hands always pass that check."""
     rules = preset(name)
     checked = 0
-    for seed in range(40):
-        game, events = Game.deal(4, rules, Random(seed))
-        observers = [Observer(s, 4, rules) for s in range(4)]
-        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
-        for _ in range(3000):
-            for observer in observers:
-                observer.see(events)
-            if game.over:
-                break
-            seat = game.current
-            obs = observers[seat].observe(game)
-            assert obs.last_plays[seat] is None
-            for other, last in enumerate(obs.last_plays):
-                if last is not None:
-                    assert normal_would_play(game.hand(other), last, rules, 4)
-                    checked += 1
-            action = players[seat].act(obs)
-            assert action is not None
-            events = game.apply(seat, action)
+    for game, seat, obs in _normal_turns(rules, range(40)):
+        assert obs.last_plays[seat] is None
+        for other, last in enumerate(obs.last_plays):
+            if last is not None:
+                assert normal_would_play(game.hand(other), last, rules, 4)
+                checked += 1
     assert checked > 1000
