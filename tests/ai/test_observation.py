@@ -233,3 +233,26 @@ def test_latest_plays_fit_the_real_hands_of_normal_players(name: str) -> None:
                 assert normal_would_play(game.hand(other), last, rules, 4)
                 checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("name", ["official", "irc-classic"])
+def test_every_free_choice_since_a_draw_fits_the_real_hands_of_normal_players(name: str) -> None:
+    """``obs.runs`` holds each seat's plays since it last drew; the hand at each free choice was
+    its hand now plus that card and the later ones, and among normal players ``normal`` would
+    have made every one of those choices from it (which is what ``hard``'s dealer checks)."""
+    rules = preset(name)
+    checked = earlier = 0
+    for game, seat, obs in _normal_turns(rules, range(40)):
+        assert obs.runs[seat] == ()
+        for other, run in enumerate(obs.runs):
+            if run and run[-1][1] is not None:
+                assert run[-1][1] == obs.last_plays[other]
+            for k, (card, last) in enumerate(run):
+                if last is None:
+                    continue
+                assert last.card is card
+                since = [c for c, _ in run[k + 1 :]]
+                assert normal_would_play(game.hand(other) + since, last, rules, 4)
+                checked += 1
+                earlier += bool(since)
+    assert checked > 1000 and earlier > 300

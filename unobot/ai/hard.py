@@ -99,14 +99,22 @@ def deal_hidden(obs: Observation, rng: Random) -> tuple[list[list[Card]], list[C
 
 class Dealer:
     """Deals the cards ``obs.seat`` can't see at random to the other hands and the draw pile,
-    so that each part of a hand avoids the cards the public play says it lacks (``obs.hidden``).
+    so that each hand fits what the public play says about it.
 
-    A seat that drew on a colour holds none of it unless it drew one since; a wild played with
-    cards to spare, or a low card played on its own colour, says more (for a player who keeps
-    wilds and sheds high cards first, as ``normal`` does). The likely facts are tried first, then
-    only the certain ones, then none (they can contradict: a human keeps a wild for no reason).
-    The most constrained parts are dealt first, each from the shuffled unseen cards it may hold.
-    Everything but the shuffle is worked out once per decision, in the constructor.
+    Two kinds of facts. Per part of a hand (``obs.hidden``), cards it lacks: a seat that drew on
+    a colour holds none of it unless it drew one since; a wild played with cards to spare, or a
+    low card played on its own colour, says more (for a player who keeps wilds and sheds high
+    cards first, as ``normal`` does). The likely facts are tried first, then only the certain
+    ones, then none (they can contradict: a human keeps a wild for no reason). And per seat, its
+    free choices since it last drew (``obs.runs``): a dealt hand should be one from which
+    ``normal`` would have made each of them (card and colour named).
+
+    Seats are dealt one at a time, the most constrained first, each hand drawn at random from
+    the cards still free that its parts may hold; a hand that fails a choice is put back and
+    drawn again, up to ``REDEALS`` times (then the one that fitted most choices is kept). Redrawing
+    one hand instead of the whole world makes a consistent world cheap enough to build for every
+    playout. The draw pile is the rest, shuffled. Everything but the dealing is worked out once
+    per decision, in the constructor.
     """
 
     def __init__(self, obs: Observation) -> None:
@@ -115,84 +123,118 @@ class Dealer:
         self.seat = obs.seat
         self.hand = list(obs.hand)
         self.rules = obs.rules
-        self.checks = [
-            (seat, last)
-            for seat, last in enumerate(obs.last_plays)
-            if last is not None and seat != obs.seat
-        ]
-        # Per level (likely, certain, none): the parts to fill as (seat, cards, mask), most
-        # constrained first.
-        self.plans: list[list[tuple[int, int, int]]] = []
+        # Per seat, (cards laid since, choice): its hand at that choice was its hand now plus
+        # the choice's card and the cards laid since.
+        self.checks: list[list[tuple[list[Card], LastPlay]]] = [[] for _ in range(obs.players)]
+        for seat, run in enumerate(obs.runs):
+            if seat == obs.seat or seat >= obs.players:
+                continue
+            for k, (_, last) in enumerate(run):
+                if last is not None:
+                    self.checks[seat].append(([card for card, _ in run[k + 1 :]], last))
+        # Per level (likely, certain, none): per seat, most constrained first, its parts as
+        # (cards, mask).
+        self.plans: list[list[tuple[int, list[tuple[int, int]]]]] = []
         for which in (2, 1, 0):
-            parts: list[tuple[int, int, int, int]] = []
+            seats: list[tuple[int, int, list[tuple[int, int]]]] = []
             for seat in range(obs.players):
                 if seat == obs.seat:
                     continue
                 segments = obs.hidden[seat] if seat < len(obs.hidden) else ()
                 if not segments:
                     segments = ((obs.counts[seat], 0, 0),)
+                parts: list[tuple[int, int]] = []
+                slack = 1 << 30
                 for segment in segments:
                     mask = segment[which] if which else 0
                     room = sum(1 for c in self.unseen if not mask & c.bit)
-                    parts.append((room - segment[0], seat, segment[0], mask))
-            parts.sort()
-            plan = [(seat, cards, mask) for _, seat, cards, mask in parts]
+                    slack = min(slack, room - segment[0])
+                    parts.append((segment[0], mask))
+                parts.sort(key=lambda part: -bin(part[1]).count("1"))
+                seats.append((slack, seat, parts))
+            seats.sort(key=lambda entry: entry[0])
+            plan = [(seat, parts) for _, seat, parts in seats]
             if not self.plans or plan != self.plans[-1]:
                 self.plans.append(plan)
 
     def deal(self, rng: Random) -> tuple[list[list[Card]], list[Card]]:
-        """Every hand (this seat's own as it is) and the draw pile, for one random world.
-
-        Worlds in which a seat's latest free play (``Observation.last_plays``) is not the one
-        ``normal`` would have made from the hand it then held are redrawn, up to ``REDEALS``
-        times (then the one that fitted most seats is kept): a cheap likelihood weighting that
-        sharpens the guess at hands the most recent plays say most about.
-        """
-        best: tuple[list[list[Card]], list[Card]] | None = None
-        best_misses = 1 << 30
-        for _ in range(REDEALS if self.checks else 1):
-            unseen = list(self.unseen)
-            shuffle(unseen, rng)
-            dealt: tuple[list[list[Card]], list[Card]] | None = None
-            for plan in self.plans:
-                dealt = self._deal(unseen, plan)
-                if dealt is not None:
-                    break
-            assert dealt is not None, "dealing without constraints cannot fail"
-            misses = 0
-            for seat, last in self.checks:
-                if not normal_would_play(dealt[0][seat], last, self.rules, self.players):
-                    misses += 1
-            if misses == 0:
+        """Every hand (this seat's own as it is) and the draw pile, for one random world."""
+        for plan in self.plans:
+            dealt = self._deal(plan, rng)
+            if dealt is not None:
                 return dealt
-            if misses < best_misses:
-                best, best_misses = dealt, misses
-        assert best is not None
-        return best
+        raise AssertionError("dealing without constraints cannot fail")
 
     def _deal(
-        self, unseen: list[Card], plan: list[tuple[int, int, int]]
+        self, plan: list[tuple[int, list[tuple[int, int]]]], rng: Random
     ) -> tuple[list[list[Card]], list[Card]] | None:
+        rand = rng.random
+        pool = list(self.unseen)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         hands[self.seat] = list(self.hand)
-        taken = [False] * len(unseen)
-        for seat, need, mask in plan:
-            hand = hands[seat]
-            for i, card in enumerate(unseen):
-                if need <= 0:
-                    break
-                if not taken[i] and not mask & card.bit:
-                    taken[i] = True
-                    hand.append(card)
-                    need -= 1
-            if need > 0:
+        for seat, parts in plan:
+            checks = self.checks[seat]
+            best: list[Card] | None = None
+            best_misses = 1 << 30
+            for _ in range(REDEALS if checks else 1):
+                hand = _draw_hand(pool, parts, rand)
+                if hand is None:
+                    if best is not None:
+                        break
+                    return None
+                misses = 0
+                for since, last in checks:
+                    if not normal_would_play(hand + since, last, self.rules, self.players):
+                        misses += 1
+                if misses < best_misses:
+                    if best is not None:
+                        pool += best
+                    best, best_misses = hand, misses
+                    if misses == 0:
+                        break
+                else:
+                    pool += hand
+            assert best is not None
+            hands[seat] = best
+        shuffle(pool, rng)
+        return hands, pool
+
+
+def _draw_hand(
+    pool: list[Card], parts: list[tuple[int, int]], rand: Callable[[], float]
+) -> list[Card] | None:
+    """Take from ``pool`` at random, for each part, its number of cards avoiding its mask (the
+    cards leave the pool). None, with the pool as it was, if some part can't be filled."""
+    hand: list[Card] = []
+    for need, mask in parts:
+        tries = 0
+        while need > 0:
+            size = len(pool)
+            if size == 0:
+                pool += hand
                 return None
-        pile = [card for i, card in enumerate(unseen) if not taken[i]]
-        return hands, pile
+            i = int(rand() * size)
+            card = pool[i]
+            if mask & card.bit:
+                tries += 1
+                if tries < 12:
+                    continue
+                # Few cards fit: choose among those that do.
+                fits = [j for j in range(size) if not mask & pool[j].bit]
+                if not fits:
+                    pool += hand
+                    return None
+                i = fits[int(rand() * len(fits))]
+                card = pool[i]
+            pool[i] = pool[-1]
+            pool.pop()
+            hand.append(card)
+            need -= 1
+    return hand
 
 
 REDEALS = 30
-"""Attempts at a world that fits every seat's latest free play (see ``Dealer.deal``)."""
+"""Draws of one seat's hand at a world that fits its free choices (see ``Dealer``)."""
 
 _THREAT_BONUS = {Rank.DRAW_TWO: 100.0, Rank.WILD_DRAW_FOUR: 160.0, Rank.SKIP: 90.0}
 
@@ -201,42 +243,47 @@ def normal_would_play(after: list[Card], last: LastPlay, rules: HouseRules, play
     """Would ``normal`` (``NormalStrategy.best_play``), holding ``after`` plus ``last.card``,
     have chosen ``last.card`` (within its random tie-break) and, for a wild, the colour named?"""
     card = last.card
-    hand = [*after, card]
     colors = [0, 0, 0, 0]
-    for c in hand:
+    for c in after:
         if c.color is not None:
             colors[c.color] += 1
+    if card.color is not None:
+        colors[card.color] += 1
     threatened = last.next_count <= 2
     holds = colors[last.color_before] > 0
+    bluff = holds and rules.wd4_challenge
     top = last.top
-    size = len(hand)
-
-    def score(c: Card) -> float:
-        if c.is_wild:
-            value = 0.0 if size <= 2 else -60.0
-            if c.rank is Rank.WILD_DRAW_FOUR and holds and rules.wd4_challenge:
-                value -= 100.0
-        else:
-            value = c.points + 3.0 * (colors[c.color] - 1)  # type: ignore[index]
-        if threatened:
-            if c.rank is Rank.REVERSE:
-                value += 60.0 if players > 2 else 90.0
-            else:
-                value += _THREAT_BONUS.get(c.rank, 0.0)
-        return value
-
-    chosen = score(card) + 0.011  # normal breaks ties with up to 0.01 of noise
-    for c in after:
+    size = len(after) + 1
+    chosen = _normal_score(card, size, bluff, colors, threatened, players) + 0.011
+    for c in after:  # normal breaks ties with up to 0.01 of noise
         if c.is_wild:
             if c.rank is Rank.WILD_DRAW_FOUR and holds and not rules.wd4_challenge:
                 continue  # not a legal play then
         elif c.color is not last.color_before and (top.is_wild or c.rank is not top.rank):
             continue
-        if score(c) > chosen:
+        if _normal_score(c, size, bluff, colors, threatened, players) > chosen:
             return False
     if card.is_wild:
-        return best_color(hand) is last.color_after
+        return best_color(after) is last.color_after
     return True
+
+
+def _normal_score(
+    c: Card, size: int, bluff: bool, colors: list[int], threatened: bool, players: int
+) -> float:
+    """``NormalStrategy.best_play``'s score of playing ``c`` (without the tie-break noise)."""
+    if c.is_wild:
+        value = 0.0 if size <= 2 else -60.0
+        if bluff and c.rank is Rank.WILD_DRAW_FOUR:
+            value -= 100.0
+    else:
+        value = c.points + 3.0 * (colors[c.color] - 1)  # type: ignore[index]
+    if threatened:
+        if c.rank is Rank.REVERSE:
+            value += 60.0 if players > 2 else 90.0
+        else:
+            value += _THREAT_BONUS.get(c.rank, 0.0)
+    return value
 
 
 def rollout(game: Game, rng: Random, color_before: int = -1) -> int:

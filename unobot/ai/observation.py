@@ -126,6 +126,12 @@ class Observation:
     last_plays: tuple[LastPlay | None, ...]
     """Per seat, :class:`LastPlay` while its hand is unchanged since (None otherwise, and for
     this seat)."""
+    runs: tuple[tuple[tuple[Card, LastPlay | None], ...], ...]
+    """Per seat (empty for this seat), every card it laid since it last took a card, oldest
+    first, each with its :class:`LastPlay` when it was a free choice from the hand (None for a
+    drawn card played or an answer to a draw card). Its hand at each of those plays was its hand
+    now plus the cards of that play and the later ones: a searching player checks sampled hands
+    against every one of those choices, not just the latest."""
     decks: int
     rules: HouseRules
 
@@ -165,6 +171,7 @@ class Observer:
         self.drawer = -1
         self.direction = 1
         self.last_plays: list[LastPlay | None] = [None] * players
+        self.runs: list[list[tuple[Card, LastPlay | None]]] = [[] for _ in range(players)]
 
     def see(self, events: Iterable[Event]) -> None:
         """Take in what happened; only the public part of each event is kept."""
@@ -214,11 +221,13 @@ class Observer:
                 self.top = None
                 self.direction = 1
                 self.last_plays = [None] * self.players
+                self.runs = [[] for _ in range(self.players)]
             elif kind is SeatRemoved:
                 gone = event.seat  # type: ignore[union-attr]
                 del self.voids[gone]
                 del self.segments[gone]
                 del self.last_plays[gone]
+                del self.runs[gone]
                 self.players -= 1
                 if gone < self.seat:
                     self.seat -= 1
@@ -228,6 +237,7 @@ class Observer:
         segments = self.segments[seat]
         self.drew = None
         self.last_plays[seat] = None
+        self.runs[seat] = []
         self.drawer = seat if forced else self.drawer
         if forced and self.top is not None and self.color is not None:
             lacked = playable_mask(self.color, self.top)
@@ -280,6 +290,7 @@ class Observer:
             self.last_plays[seat] = LastPlay(
                 card, color_before, top, sum(s[0] for s in ahead), after
             )
+        self.runs[seat].append((card, self.last_plays[seat]))
         segments = self.segments[seat]
         bit = card.bit
         able = [s for s in segments if not s[2] & bit]
@@ -363,6 +374,10 @@ class Observer:
             history=tuple(self.history),
             voids=tuple(frozenset(v) for v in self.voids),
             hidden=self._hidden(game),
+            runs=tuple(
+                tuple(run) if s != seat and game.hand_size(s) == self._size(s) else ()
+                for s, run in enumerate(self.runs)
+            ),
             last_plays=tuple(
                 p if s != seat and game.hand_size(s) == self._size(s) else None
                 for s, p in enumerate(self.last_plays)
