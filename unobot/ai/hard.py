@@ -221,7 +221,7 @@ def _draw_hand(
                 tries += 1
                 if tries < 12:
                     continue
-                # Few cards fit: choose among those that do.
+                # Few cards fit (or the thinning kept refusing): choose among those that fit.
                 fits = [j for j in range(size) if not mask & pool[j].bit]
                 if not fits:
                     pool += hand
@@ -244,8 +244,8 @@ high cards than a blind deal gives them, and, oddly at first sight, fewer wilds:
 kept for last, but ``normal`` plays it as soon as nothing else goes, which is often. Without
 this, sampled hands held a wild or an action card noticeably more often than the real hands
 of ``normal`` players (e.g. sampled 44% -> real 34% for a wild, 64% -> 53% for an action card);
-with these two figures (fitted by ``tests/ai/test_observation.py``'s calibration check) the
-sampled odds match the real ones within a few points across the range."""
+with these two figures (chosen by hand; ``tests/ai/test_observation.py``'s calibration test
+checks them) the sampled odds match the real ones within a few points across the range."""
 
 REDEALS = 30
 """Draws of one seat's hand at a world that fits its free choices (see ``Dealer``)."""
