@@ -141,7 +141,8 @@ class Outbox:
         self._lanes: tuple[deque[Line], ...] = tuple(deque() for _ in Lane)
 
     def __len__(self) -> int:
-        return sum(len(lane) for lane in self._lanes)
+        control, private, channel = self._lanes  # called per command: no generator
+        return len(control) + len(private) + len(channel)
 
     def __iter__(self) -> Iterator[Line]:
         for lane in self._lanes:
@@ -199,7 +200,7 @@ class Outbox:
 
     def next_time(self, now: float) -> float | None:
         """When the next line may go (``now`` if one may go at once); None if nothing waits."""
-        if not len(self):
+        if not any(self._lanes):
             return None
         self._refill(now)
         if self.rate == 0 or self._tokens >= 1 - 1e-9:
