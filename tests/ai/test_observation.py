@@ -10,7 +10,7 @@ from random import Random
 
 import pytest
 
-from unobot.ai.hard import Dealer, deal_hidden, determinise, normal_would_play
+from unobot.ai.hard import Dealer, _earlier_odds, deal_hidden, determinise, normal_would_play
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import Observation, Observer
 from unobot.cards import Card, Color, full_deck
@@ -256,6 +256,65 @@ def test_every_free_choice_since_a_draw_fits_the_real_hands_of_normal_players(na
                 checked += 1
                 earlier += bool(since)
     assert checked > 1000 and earlier > 300
+
+
+@pytest.mark.parametrize("name", ["official", "irc-classic"])
+def test_free_choices_before_a_draw_fit_the_real_hands_of_normal_players(name: str) -> None:
+    """``obs.earlier`` keeps choices from before a seat's last draw, with the cards it laid since
+    and how many of the cards it took since it still holds. Its hand then was its hand now plus
+    the cards laid since, less that many: so with none taken the real hand fits ``normal``'s
+    choice outright, and otherwise it fits with odds above zero nearly always (the colour counts
+    that steer ``normal`` include the cards taken since, which can tip a close choice)."""
+    rules = preset(name)
+    checked = exact = impossible = 0
+    for game, seat, obs in _normal_turns(rules, range(40)):
+        assert obs.earlier[seat] == ()
+        for other, choices in enumerate(obs.earlier):
+            for last, since, taken in choices:
+                held = game.hand(other) + list(since)
+                assert len(held) >= taken >= 0
+                odds = _earlier_odds(held, last, taken, rules, 4)
+                if taken == 0:
+                    assert normal_would_play(held, last, rules, 4)
+                    exact += 1
+                checked += 1
+                impossible += odds == 0
+    assert checked > 5000 and exact > 300
+    assert impossible < checked * 0.01
+
+
+def test_earlier_choices_make_sampled_hands_closer_to_the_real_ones() -> None:
+    """What ``obs.earlier`` is for: over the turns of games among normal players, the hands
+    ``hard``'s dealer samples for the opponents are nearer the real ones (per colour and wild,
+    the cards held) when it weighs choices from before each seat's last draw than when it
+    doesn't."""
+    rng = Random(5)
+    error = {"with": 0.0, "without": 0.0}
+    cases = 0
+    worlds = 4
+    for game, seat, obs in _normal_turns(OFFICIAL, range(200, 260)):
+        if seat != 0 or not any(obs.earlier):
+            continue
+        with_earlier = Dealer(obs)
+        without = Dealer(dataclasses.replace(obs, earlier=((),) * obs.players))
+        for key, dealer in (("with", with_earlier), ("without", without)):
+            for _ in range(worlds):
+                hands = dealer.deal(rng)[0]
+                for other in range(1, 4):
+                    error[key] += _colour_error(hands[other], game.hand(other)) / worlds
+        cases += 3
+    assert cases > 1000
+    assert error["with"] < error["without"] * 0.97, error
+
+
+def _colour_error(sampled: list[Card], real: list[Card]) -> int:
+    """Cards of each colour (and wilds) one hand holds more or fewer than the other, summed."""
+    counts = [0] * 5
+    for card in sampled:
+        counts[4 if card.color is None else card.color] += 1
+    for card in real:
+        counts[4 if card.color is None else card.color] -= 1
+    return sum(abs(c) for c in counts)
 
 
 def test_sampled_hands_hold_wilds_and_high_cards_as_often_as_real_ones() -> None:

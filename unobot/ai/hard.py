@@ -10,8 +10,10 @@ keep a drawn card, challenge or not, the colour of a starting Wild) it repeatedl
    playable; one who keeps wilds for last and sheds high cards first, as ``normal`` does, gives
    away more by playing a wild or a low card of the colour), and each hand one from which
    ``normal`` would have made every free choice the seat made since it last drew (the card, and
-   the colour named for a wild; ``Observation.runs``); high cards and wilds are drawn into hands
-   a little less often than a blind deal would, matching how often real hands hold them;
+   the colour named for a wild; ``Observation.runs``), and likely to have made its choices from
+   before that draw too (``Observation.earlier``: a card ``normal`` would have preferred then
+   must be one of the cards taken since); wilds are drawn into hands a little less often than
+   a blind deal would, matching how often real hands hold them;
 2. applies every candidate move to a copy of that world and plays the hand out with every other
    seat following ``normal``'s rules and its own seat nearly so (:mod:`unobot.ai.playout`,
    compiled with mypyc), using the same dice for every candidate, so that their difference is
@@ -109,11 +111,15 @@ class Dealer:
     cards first, as ``normal`` does). The likely facts are tried first, then only the certain
     ones, then none (they can contradict: a human keeps a wild for no reason). And per seat, its
     free choices since it last drew (``obs.runs``): a dealt hand should be one from which
-    ``normal`` would have made each of them (card and colour named).
+    ``normal`` would have made each of them (card and colour named); its earlier choices, from
+    before that draw (``obs.earlier``), weigh a hand by how likely the cards ``normal`` would have
+    preferred then are all among the cards taken since (:func:`_earlier_odds`).
 
     Seats are dealt one at a time, the most constrained first, each hand drawn at random from
     the cards still free that its parts may hold; a hand that fails a choice is put back and
-    drawn again, up to ``REDEALS`` times (then the one that fitted most choices is kept). Redrawing
+    drawn again, as is one that fits them but loses the draw against its earlier choices' odds
+    (rejection sampling), up to ``REDEALS`` times (then the one that fitted most choices, with
+    the best odds, is kept). Redrawing
     one hand instead of the whole world makes a consistent world cheap enough to build for every
     playout. The draw pile is the rest, shuffled. Everything but the dealing is worked out once
     per decision, in the constructor.
@@ -134,6 +140,15 @@ class Dealer:
             for k, (_, last) in enumerate(run):
                 if last is not None:
                     self.checks[seat].append(([card for card, _ in run[k + 1 :]], last))
+        # Per seat, (cards laid since, choice, cards taken since and still held): choices from
+        # before its last draw, which a dealt hand fits only as likely as the unseen cards
+        # taken since happen to be the ones ``normal`` would have preferred.
+        self.earlier: list[list[tuple[list[Card], LastPlay, int]]] = [
+            [] for _ in range(obs.players)
+        ]
+        for seat, choices in enumerate(obs.earlier):
+            if seat != obs.seat and seat < obs.players:
+                self.earlier[seat] = [(list(since), last, taken) for last, since, taken in choices]
         # Per level (likely, certain, none): per seat, most constrained first, its parts as
         # (cards, mask).
         self.plans: list[list[tuple[int, list[tuple[int, int]]]]] = []
@@ -174,11 +189,15 @@ class Dealer:
         pool = list(self.unseen)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         hands[self.seat] = list(self.hand)
+        rules = self.rules
+        players = self.players
         for seat, parts in plan:
             checks = self.checks[seat]
+            earlier = self.earlier[seat]
             best: list[Card] | None = None
             best_misses = 1 << 30
-            for _ in range(REDEALS if checks else 1):
+            best_odds = -1.0
+            for _ in range(REDEALS if checks or earlier else 1):
                 hand = _draw_hand(pool, parts, rand)
                 if hand is None:
                     if best is not None:
@@ -186,13 +205,18 @@ class Dealer:
                     return None
                 misses = 0
                 for since, last in checks:
-                    if not normal_would_play(hand + since, last, self.rules, self.players):
+                    if not normal_would_play(hand + since, last, rules, players):
                         misses += 1
-                if misses < best_misses:
+                odds = 1.0
+                if misses == 0:
+                    for since, last, taken in earlier:
+                        odds *= _earlier_odds(hand + since, last, taken, rules, players)
+                kept = misses == 0 and (odds >= 1.0 or rand() < odds)
+                if kept or misses < best_misses or (misses == best_misses and odds > best_odds):
                     if best is not None:
                         pool += best
-                    best, best_misses = hand, misses
-                    if misses == 0:
+                    best, best_misses, best_odds = hand, misses, odds
+                    if kept:
                         break
                 else:
                     pool += hand
@@ -235,20 +259,43 @@ def _draw_hand(
     return hand
 
 
-HABIT_DECAY = 0.025
-WILD_KEEP = 0.6
+HABIT_DECAY = 0.0
+WILD_KEEP = 0.55
 _KEEP = [WILD_KEEP if c.is_wild else math.exp(-HABIT_DECAY * c.points) for c in CARDS]
 """Per card code, the chance a card drawn at random for a hidden hand is kept there (else it is
-drawn again). Players who shed their highest cards first (``normal``, most people) hold fewer
-high cards than a blind deal gives them, and, oddly at first sight, fewer wilds: a wild is
-kept for last, but ``normal`` plays it as soon as nothing else goes, which is often. Without
-this, sampled hands held a wild or an action card noticeably more often than the real hands
-of ``normal`` players (e.g. sampled 44% -> real 34% for a wild, 64% -> 53% for an action card);
-with these two figures (chosen by hand; ``tests/ai/test_observation.py``'s calibration test
-checks them) the sampled odds match the real ones within a few points across the range."""
+drawn again). Players who play a wild as soon as nothing else goes (``normal``, most people) hold
+fewer wilds than a blind deal gives them. Without this, sampled hands held a wild noticeably
+more often than the real hands of ``normal`` players (e.g. sampled 44% -> real 34%). Thinning
+high cards too (``HABIT_DECAY``, the keep odds falling with a card's points) matched them
+before the dealer weighed choices made before a seat's last draw; those choices now say the
+same about high cards, and thinning on top made action cards rarer than they really are, so
+it is off. Both figures are chosen by hand; ``tests/ai/test_observation.py``'s calibration test
+checks them (sampled odds of a wild, an action card, a 7-9 and each colour within a few points
+of the real hands)."""
 
 REDEALS = 30
 """Draws of one seat's hand at a world that fits its free choices (see ``Dealer``)."""
+
+
+def _earlier_odds(
+    held: list[Card], last: LastPlay, taken: int, rules: HouseRules, players: int
+) -> float:
+    """How likely a seat that made the choice ``last`` holds what it does now, against a hand
+    that fits the choice outright: ``held`` (its hand now plus the cards laid since) is its hand
+    then plus ``taken`` cards taken since. Each card ``normal`` would have preferred must be
+    one of those; with ``b`` of them, the chance that ``taken`` cards out of ``len(held)`` cover
+    them all is C(n-b, t-b) / C(n, t) (0 when b > t)."""
+    n = len(held)
+    b = normal_objections(held, last, rules, players, n - taken + 1, max(taken, 0) + 1)
+    if b == 0:
+        return 1.0
+    if b > taken:
+        return 0.0
+    odds = 1.0
+    for i in range(b):
+        odds *= (taken - i) / (n - i)
+    return odds
+
 
 _THREAT_BONUS = {Rank.DRAW_TWO: 100.0, Rank.WILD_DRAW_FOUR: 160.0, Rank.SKIP: 90.0}
 
@@ -256,6 +303,15 @@ _THREAT_BONUS = {Rank.DRAW_TWO: 100.0, Rank.WILD_DRAW_FOUR: 160.0, Rank.SKIP: 90
 def normal_would_play(after: list[Card], last: LastPlay, rules: HouseRules, players: int) -> bool:
     """Would ``normal`` (``NormalStrategy.best_play``), holding ``after`` plus ``last.card``,
     have chosen ``last.card`` (within its random tie-break) and, for a wild, the colour named?"""
+    return normal_objections(after, last, rules, players, len(after) + 1, 1) == 0
+
+
+def normal_objections(
+    after: list[Card], last: LastPlay, rules: HouseRules, players: int, size: int, limit: int
+) -> int:
+    """How many cards of ``after`` ``normal`` would have played instead of ``last.card`` (and 1
+    more if, for a wild, it would have named another colour), counting up to ``limit`` only.
+    ``size``: the hand's size at the choice (``after`` may hold cards taken since)."""
     card = last.card
     colors = [0, 0, 0, 0]
     for c in after:
@@ -267,8 +323,8 @@ def normal_would_play(after: list[Card], last: LastPlay, rules: HouseRules, play
     holds = colors[last.color_before] > 0
     bluff = holds and rules.wd4_challenge
     top = last.top
-    size = len(after) + 1
     chosen = _normal_score(card, size, bluff, colors, threatened, players) + 0.011
+    found = 0
     for c in after:  # normal breaks ties with up to 0.01 of noise
         if c.is_wild:
             if c.rank is Rank.WILD_DRAW_FOUR and holds and not rules.wd4_challenge:
@@ -276,10 +332,12 @@ def normal_would_play(after: list[Card], last: LastPlay, rules: HouseRules, play
         elif c.color is not last.color_before and (top.is_wild or c.rank is not top.rank):
             continue
         if _normal_score(c, size, bluff, colors, threatened, players) > chosen:
-            return False
-    if card.is_wild:
-        return best_color(after) is last.color_after
-    return True
+            found += 1
+            if found >= limit:
+                return found
+    if card.is_wild and best_color(after) is not last.color_after:
+        found += 1
+    return found
 
 
 def _normal_score(

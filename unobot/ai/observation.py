@@ -35,7 +35,15 @@ from unobot.engine import (
     TurnPassed,
 )
 
-__all__ = ["LastPlay", "Observation", "Observer", "PlayRecord", "Segment", "playable_mask"]
+__all__ = [
+    "EarlierChoice",
+    "LastPlay",
+    "Observation",
+    "Observer",
+    "PlayRecord",
+    "Segment",
+    "playable_mask",
+]
 
 _WILDS_MASK = (1 << 52) | (1 << 53)
 _COLOR_MASKS = tuple(((1 << 13) - 1) << (13 * c) for c in range(4))
@@ -87,6 +95,16 @@ class LastPlay:
     color_after: Color
 
 
+EarlierChoice = tuple[LastPlay, tuple[Card, ...], int]
+"""A free choice a seat made before it last took cards: the choice, the cards it laid from its
+hand since, and how many of the cards it took since are still in its hand. Its hand at the choice
+was its hand now plus the cards laid since, less that many cards nobody saw."""
+
+EARLIER_KEPT = 6
+"""Earlier choices kept per seat (the latest): older ones say little once several draws mixed
+new cards into the hand, and every one costs a check per sampled hand."""
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Everything one seat can see at one moment; plain immutable values, no game object."""
@@ -132,6 +150,10 @@ class Observation:
     drawn card played or an answer to a draw card). Its hand at each of those plays was its hand
     now plus the cards of that play and the later ones: a searching player checks sampled hands
     against every one of those choices, not just the latest."""
+    earlier: tuple[tuple[EarlierChoice, ...], ...]
+    """Per seat (empty for this seat), its latest free choices from before it last took cards
+    (:data:`EarlierChoice`), oldest first: weaker evidence than ``runs``, because some cards of
+    the hand now were not there then, and a searching player doesn't know which."""
     decks: int
     rules: HouseRules
 
@@ -145,6 +167,15 @@ class Observation:
 
     def next_seat(self, steps: int = 1) -> int:
         return (self.current + self.direction * steps) % self.players
+
+
+@dataclass(slots=True)
+class _Earlier:
+    """An :data:`EarlierChoice` as the observer keeps it up to date."""
+
+    last: LastPlay
+    since: list[Card]
+    taken: int = 0
 
 
 class Observer:
@@ -172,6 +203,8 @@ class Observer:
         self.direction = 1
         self.last_plays: list[LastPlay | None] = [None] * players
         self.runs: list[list[tuple[Card, LastPlay | None]]] = [[] for _ in range(players)]
+        # Per seat, its free choices from before its last draw (see EarlierChoice).
+        self.earlier: list[list[_Earlier]] = [[] for _ in range(players)]
 
     def see(self, events: Iterable[Event]) -> None:
         """Take in what happened; only the public part of each event is kept."""
@@ -222,12 +255,14 @@ class Observer:
                 self.direction = 1
                 self.last_plays = [None] * self.players
                 self.runs = [[] for _ in range(self.players)]
+                self.earlier = [[] for _ in range(self.players)]
             elif kind is SeatRemoved:
                 gone = event.seat  # type: ignore[union-attr]
                 del self.voids[gone]
                 del self.segments[gone]
                 del self.last_plays[gone]
                 del self.runs[gone]
+                del self.earlier[gone]
                 self.players -= 1
                 if gone < self.seat:
                     self.seat -= 1
@@ -237,6 +272,14 @@ class Observer:
         segments = self.segments[seat]
         self.drew = None
         self.last_plays[seat] = None
+        earlier = self.earlier[seat]
+        run = self.runs[seat]
+        for k, (_, last) in enumerate(run):
+            if last is not None:
+                earlier.append(_Earlier(last, [card for card, _ in run[k + 1 :]]))
+        del earlier[:-EARLIER_KEPT]
+        for choice in earlier:
+            choice.taken += cards
         self.runs[seat] = []
         self.drawer = seat if forced else self.drawer
         if forced and self.top is not None and self.color is not None:
@@ -291,6 +334,11 @@ class Observer:
                 card, color_before, top, sum(s[0] for s in ahead), after
             )
         self.runs[seat].append((card, self.last_plays[seat]))
+        for choice in self.earlier[seat]:
+            if from_hand:
+                choice.since.append(card)
+            elif choice.taken > 0:  # the card it just took went straight onto the pile
+                choice.taken -= 1
         segments = self.segments[seat]
         bit = card.bit
         able = [s for s in segments if not s[2] & bit]
@@ -381,6 +429,12 @@ class Observer:
             last_plays=tuple(
                 p if s != seat and game.hand_size(s) == self._size(s) else None
                 for s, p in enumerate(self.last_plays)
+            ),
+            earlier=tuple(
+                tuple((c.last, tuple(c.since), c.taken) for c in choices)
+                if s != seat and game.hand_size(s) == self._size(s)
+                else ()
+                for s, choices in enumerate(self.earlier)
             ),
             decks=self.decks,
             rules=self.rules,
