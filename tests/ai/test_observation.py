@@ -12,7 +12,7 @@ import pytest
 
 from unobot.ai.hard import Dealer, _earlier_odds, deal_hidden, determinise, normal_would_play
 from unobot.ai.normal import NormalStrategy
-from unobot.ai.observation import Observation, Observer
+from unobot.ai.observation import LastPlay, Observation, Observer
 from unobot.cards import Card, Color, full_deck
 from unobot.engine import CardsDrawn, DrawReason, Game, HouseRules, Phase, preset
 
@@ -281,6 +281,22 @@ def test_free_choices_before_a_draw_fit_the_real_hands_of_normal_players(name: s
                 impossible += odds == 0
     assert checked > 5000 and exact > 300
     assert impossible < checked * 0.01
+
+
+def test_odds_of_an_earlier_choice_count_the_cards_taken_since() -> None:
+    """Seat played R3 on R7 (normal sheds the higher red first) and now holds, with the cards
+    laid since, R9 G2 B3 Y4: R9 must have come after the choice, among the ``taken`` cards."""
+    last = LastPlay(Card.parse("R3"), Color.RED, Card.parse("R7"), 7, Color.RED)
+    held = [Card.parse(c) for c in ("R9", "G2", "B3", "Y4")]
+    assert _earlier_odds(held, last, 0, OFFICIAL, 4) == 0.0
+    assert _earlier_odds(held, last, 1, OFFICIAL, 4) == pytest.approx(1 / 4)
+    assert _earlier_odds(held, last, 2, OFFICIAL, 4) == pytest.approx(2 / 4)
+    # Two cards it would have preferred (R9, R8): both must be among the taken ones.
+    held.append(Card.parse("R8"))
+    assert _earlier_odds(held, last, 1, OFFICIAL, 4) == 0.0
+    assert _earlier_odds(held, last, 2, OFFICIAL, 4) == pytest.approx(2 / 5 * 1 / 4)
+    # Nothing it would have preferred: the choice fits whatever was taken since.
+    assert _earlier_odds([Card.parse("G2"), Card.parse("R1")], last, 1, OFFICIAL, 4) == 1.0
 
 
 def test_earlier_choices_make_sampled_hands_closer_to_the_real_ones() -> None:
