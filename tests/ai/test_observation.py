@@ -270,10 +270,12 @@ def test_free_choices_before_a_draw_fit_the_real_hands_of_normal_players(name: s
     for game, seat, obs in _normal_turns(rules, range(40)):
         assert obs.earlier[seat] == ()
         for other, choices in enumerate(obs.earlier):
-            for last, since, taken in choices:
+            for choice in choices:
+                last, since, taken, lacks = choice
                 held = game.hand(other) + list(since)
                 assert len(held) >= taken >= 0
-                odds = _earlier_odds(held, last, taken, rules, 4)
+                assert sum(1 for c in game.hand(other) if lacks & c.bit) <= taken
+                odds = _earlier_odds(game.hand(other), choice, rules, 4)
                 if taken == 0:
                     assert normal_would_play(held, last, rules, 4)
                     exact += 1
@@ -287,16 +289,24 @@ def test_odds_of_an_earlier_choice_count_the_cards_taken_since() -> None:
     """Seat played R3 on R7 (normal sheds the higher red first) and now holds, with the cards
     laid since, R9 G2 B3 Y4: R9 must have come after the choice, among the ``taken`` cards."""
     last = LastPlay(Card.parse("R3"), Color.RED, Card.parse("R7"), 7, Color.RED)
-    held = [Card.parse(c) for c in ("R9", "G2", "B3", "Y4")]
-    assert _earlier_odds(held, last, 0, OFFICIAL, 4) == 0.0
-    assert _earlier_odds(held, last, 1, OFFICIAL, 4) == pytest.approx(1 / 4)
-    assert _earlier_odds(held, last, 2, OFFICIAL, 4) == pytest.approx(2 / 4)
+    hand = [Card.parse(c) for c in ("R9", "G2", "B3", "Y4")]
+
+    def odds(hand: list[Card], taken: int, lacks: str = "", since: str = "") -> float:
+        mask = sum(Card.parse(c).bit for c in lacks.split())
+        laid = tuple(Card.parse(c) for c in since.split())
+        return _earlier_odds(hand, (last, laid, taken, mask), OFFICIAL, 4)
+
+    assert odds(hand, 0) == 0.0
+    assert odds(hand, 1) == pytest.approx(1 / 4)
+    assert odds(hand, 2) == pytest.approx(2 / 4)
+    assert odds(hand[1:], 1, since="R9") == pytest.approx(1 / 4)  # laid since: held then, or not
     # Two cards it would have preferred (R9, R8): both must be among the taken ones.
-    held.append(Card.parse("R8"))
-    assert _earlier_odds(held, last, 1, OFFICIAL, 4) == 0.0
-    assert _earlier_odds(held, last, 2, OFFICIAL, 4) == pytest.approx(2 / 5 * 1 / 4)
+    assert odds([*hand, Card.parse("R8")], 1) == 0.0
+    assert odds([*hand, Card.parse("R8")], 2) == pytest.approx(2 / 5 * 1 / 4)
+    # It later had to draw with no red: R9 came after that draw, so it says nothing.
+    assert odds(hand, 1, lacks="R9 R8 R1") == 1.0
     # Nothing it would have preferred: the choice fits whatever was taken since.
-    assert _earlier_odds([Card.parse("G2"), Card.parse("R1")], last, 1, OFFICIAL, 4) == 1.0
+    assert odds([Card.parse("G2"), Card.parse("R1")], 1) == 1.0
 
 
 def test_earlier_choices_make_sampled_hands_closer_to_the_real_ones() -> None:

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from random import Random
 
 from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
-from unobot.ai.observation import LastPlay, Observation
+from unobot.ai.observation import EarlierChoice, LastPlay, Observation
 from unobot.ai.playout import play_out
 from unobot.cards import CARDS, Card, Color, Rank, shuffle
 from unobot.engine import (
@@ -140,15 +140,13 @@ class Dealer:
             for k, (_, last) in enumerate(run):
                 if last is not None:
                     self.checks[seat].append(([card for card, _ in run[k + 1 :]], last))
-        # Per seat, (cards laid since, choice, cards taken since and still held): choices from
-        # before its last draw, which a dealt hand fits only as likely as the unseen cards
-        # taken since happen to be the ones ``normal`` would have preferred.
-        self.earlier: list[list[tuple[list[Card], LastPlay, int]]] = [
-            [] for _ in range(obs.players)
-        ]
+        # Per seat, its choices from before its last draw (``EarlierChoice``), which a dealt
+        # hand fits only as likely as the unseen cards taken since happen to be the ones
+        # ``normal`` would have preferred.
+        self.earlier: list[list[EarlierChoice]] = [[] for _ in range(obs.players)]
         for seat, choices in enumerate(obs.earlier):
             if seat != obs.seat and seat < obs.players:
-                self.earlier[seat] = [(list(since), last, taken) for last, since, taken in choices]
+                self.earlier[seat] = list(choices)
         # Per level (likely, certain, none): per seat, most constrained first, its parts as
         # (cards, mask).
         self.plans: list[list[tuple[int, list[tuple[int, int]]]]] = []
@@ -209,8 +207,8 @@ class Dealer:
                         misses += 1
                 odds = 1.0
                 if misses == 0:
-                    for since, last, taken in earlier:
-                        odds *= _earlier_odds(hand + since, last, taken, rules, players)
+                    for choice in earlier:
+                        odds *= _earlier_odds(hand, choice, rules, players)
                 kept = misses == 0 and (odds >= 1.0 or rand() < odds)
                 if kept or misses < best_misses or (misses == best_misses and odds > best_odds):
                     if best is not None:
@@ -260,7 +258,7 @@ def _draw_hand(
 
 
 HABIT_DECAY = 0.0
-WILD_KEEP = 0.55
+WILD_KEEP = 0.6
 _KEEP = [WILD_KEEP if c.is_wild else math.exp(-HABIT_DECAY * c.points) for c in CARDS]
 """Per card code, the chance a card drawn at random for a hidden hand is kept there (else it is
 drawn again). Players who play a wild as soon as nothing else goes (``normal``, most people) hold
@@ -278,15 +276,24 @@ REDEALS = 30
 
 
 def _earlier_odds(
-    held: list[Card], last: LastPlay, taken: int, rules: HouseRules, players: int
+    hand: list[Card], choice: EarlierChoice, rules: HouseRules, players: int
 ) -> float:
-    """How likely a seat that made the choice ``last`` holds what it does now, against a hand
-    that fits the choice outright: ``held`` (its hand now plus the cards laid since) is its hand
-    then plus ``taken`` cards taken since. Each card ``normal`` would have preferred must be
-    one of those; with ``b`` of them, the chance that ``taken`` cards out of ``len(held)`` cover
-    them all is C(n-b, t-b) / C(n, t) (0 when b > t)."""
+    """How likely a seat that made the earlier choice ``choice`` holds ``hand`` now, against a
+    hand that fits the choice outright. Its hand then was ``hand`` plus the cards laid since,
+    less the ``taken`` cards taken since. A card of ``hand`` it certainly lacked at a later draw
+    is one of those; of the ``n`` others, each card ``normal`` would have preferred must be one
+    too: with ``b`` of them and ``t`` taken cards left to place, the chance is
+    C(n-b, t-b) / C(n, t) (0 when b > t)."""
+    last, since, taken, lacks = choice
+    held = list(since)
+    for card in hand:
+        if lacks & card.bit:
+            taken -= 1
+        else:
+            held.append(card)
+    taken = max(taken, 0)
     n = len(held)
-    b = normal_objections(held, last, rules, players, n - taken + 1, max(taken, 0) + 1)
+    b = normal_objections(held, last, rules, players, n - taken + 1, taken + 1)
     if b == 0:
         return 1.0
     if b > taken:

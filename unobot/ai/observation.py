@@ -95,10 +95,12 @@ class LastPlay:
     color_after: Color
 
 
-EarlierChoice = tuple[LastPlay, tuple[Card, ...], int]
+EarlierChoice = tuple[LastPlay, tuple[Card, ...], int, int]
 """A free choice a seat made before it last took cards: the choice, the cards it laid from its
-hand since, and how many of the cards it took since are still in its hand. Its hand at the choice
-was its hand now plus the cards laid since, less that many cards nobody saw."""
+hand since, how many of the cards it took since are still in its hand, and a bitmask (by
+``Card.code``) of cards its hand certainly lacked when it later had to draw. Its hand at the
+choice was its hand now plus the cards laid since, less that many cards nobody saw; a card it
+holds now that is in the mask must be one of those."""
 
 EARLIER_KEPT = 6
 """Earlier choices kept per seat (the latest): older ones say little once several draws mixed
@@ -176,6 +178,7 @@ class _Earlier:
     last: LastPlay
     since: list[Card]
     taken: int = 0
+    lacks: int = 0
 
 
 class Observer:
@@ -287,6 +290,8 @@ class Observer:
             for segment in segments:
                 segment[1] |= lacked
                 segment[2] |= lacked
+            for choice in earlier:  # every card held since the choice was held now, too
+                choice.lacks |= lacked
             if self.rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE and cards > 1:
                 # Every card but the last was drawn because it couldn't be played either.
                 segments.append([cards - 1, lacked, lacked])
@@ -431,7 +436,7 @@ class Observer:
                 for s, p in enumerate(self.last_plays)
             ),
             earlier=tuple(
-                tuple((c.last, tuple(c.since), c.taken) for c in choices)
+                tuple((c.last, tuple(c.since), c.taken, c.lacks) for c in choices)
                 if s != seat and game.hand_size(s) == self._size(s)
                 else ()
                 for s, choices in enumerate(self.earlier)
