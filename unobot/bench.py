@@ -107,6 +107,11 @@ def main(argv: list[str] | None = None) -> None:
     bench_computers.add_arguments(
         sub.add_parser("computers", help="reactor latency while hard computer players think")
     )
+    from unobot import bench_dealer  # how near hard's sampled hands come to the real ones
+
+    bench_dealer.add_arguments(
+        sub.add_parser("dealer", help="hard's sampled opponent hands against the real ones")
+    )
     args = parser.parse_args(argv)
     args.run(args)
 
