@@ -119,10 +119,9 @@ class Dealer:
     the cards still free that its parts may hold; a hand that fails a choice is put back and
     drawn again, as is one that fits them but loses the draw against its earlier choices' odds
     (rejection sampling), up to ``REDEALS`` times (then the one that fitted most choices, with
-    the best odds, is kept). Redrawing
-    one hand instead of the whole world makes a consistent world cheap enough to build for every
-    playout. The draw pile is the rest, shuffled. Everything but the dealing is worked out once
-    per decision, in the constructor.
+    the best odds, is kept). Redrawing one hand instead of the whole world makes a consistent
+    world cheap enough to build for every playout. The draw pile is the rest, shuffled.
+    Everything but the dealing is worked out once per decision, in the constructor.
     """
 
     def __init__(self, obs: Observation) -> None:
@@ -291,8 +290,8 @@ def _earlier_odds(
             taken -= 1
         else:
             held.append(card)
-    taken = max(taken, 0)
     n = len(held)
+    taken = min(max(taken, 0), n)  # (only if events were missed could it be outside)
     b = normal_objections(held, last, rules, players, n - taken + 1, taken + 1)
     if b == 0:
         return 1.0
