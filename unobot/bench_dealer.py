@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from random import Random
 
 from unobot.ai.hard import Dealer
@@ -31,26 +31,28 @@ from unobot.ai.observation import Observation, Observer
 from unobot.cards import Card
 from unobot.engine import PRESETS, Game, HouseRules, preset
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "colour_error", "normal_turns", "run"]
 
 _VARIANTS = ("facts", "+runs", "+earlier")
 
 
-def _turns(rules: HouseRules, games: int, seed: int) -> Iterator[tuple[Game, Observation]]:
-    """Seat 0's view at each of its turns in four-player games among ``normal`` players."""
-    for game_seed in range(seed, seed + games):
-        game, events = Game.deal(4, rules, Random(game_seed))
+def normal_turns(
+    rules: HouseRules, seeds: Iterable[int]
+) -> Iterator[tuple[Game, int, Observation]]:
+    """Every turn of four-player games among ``normal`` players: the game, the seat to move and
+    what it observes; the move is made once the caller has looked. (The tests use it too.)"""
+    for seed in seeds:
+        game, events = Game.deal(4, rules, Random(seed))
         observers = [Observer(s, 4, rules) for s in range(4)]
-        players = [NormalStrategy(Random(game_seed * 4 + s)) for s in range(4)]
-        while True:
+        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
+        for _ in range(3000):
             for observer in observers:
                 observer.see(events)
             if game.over:
                 break
             seat = game.current
             obs = observers[seat].observe(game)
-            if seat == 0:
-                yield game, obs
+            yield game, seat, obs
             action = players[seat].act(obs)
             assert action is not None
             events = game.apply(seat, action)
@@ -66,7 +68,8 @@ def _view(obs: Observation, variant: str) -> Observation:
     return obs
 
 
-def _colour_error(sampled: list[Card], real: list[Card]) -> int:
+def colour_error(sampled: list[Card], real: list[Card]) -> int:
+    """Cards of each colour (and wilds) one hand holds more or fewer than the other, summed."""
     counts = [0] * 5
     for card in sampled:
         counts[4 if card.color is None else card.color] += 1
@@ -94,7 +97,9 @@ def run(args: argparse.Namespace) -> None:
     seconds = dict.fromkeys(_VARIANTS, 0.0)
     rngs = {variant: Random(args.seed) for variant in _VARIANTS}
     hands = turns = 0
-    for game, obs in _turns(rules, args.games, args.seed):
+    for game, seat, obs in normal_turns(rules, range(args.seed, args.seed + args.games)):
+        if seat != 0:
+            continue
         others = [s for s in range(1, obs.players) if game.hand_size(s)]
         turns += 1
         hands += len(others)
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> None:
             for seat in others:
                 real = game.hand(seat)
                 for world in worlds:
-                    error[variant] += _colour_error(world[seat], real) / args.worlds
+                    error[variant] += colour_error(world[seat], real) / args.worlds
                     overlap[variant] += _overlap(world[seat], real) / args.worlds
     print(
         f"{args.games} games of 4 normal players ({args.preset}), seat 0's {turns} turns, "

@@ -4,17 +4,16 @@ own hand and public facts, and hidden cards never change it."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
 from itertools import combinations
 from random import Random
 
 import pytest
 
 from unobot.ai.hard import Dealer, _earlier_odds, deal_hidden, determinise, normal_would_play
-from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import LastPlay, Observation, Observer
+from unobot.bench_dealer import colour_error, normal_turns
 from unobot.cards import Card, Color, full_deck
-from unobot.engine import CardsDrawn, DrawReason, Game, HouseRules, Phase, preset
+from unobot.engine import CardsDrawn, DrawReason, Game, Phase, preset
 
 OFFICIAL = preset("official")
 
@@ -34,28 +33,6 @@ def _played(seed: int, moves: int, players: int = 4) -> tuple[Game, list[Observe
     for observer in observers:
         observer.see(events)
     return game, observers
-
-
-def _normal_turns(
-    rules: HouseRules, seeds: Iterable[int]
-) -> Iterator[tuple[Game, int, Observation]]:
-    """Every turn of four-player games among ``normal`` players: the game, the seat to move and
-    what it observes; the move is made once the caller has looked."""
-    for seed in seeds:
-        game, events = Game.deal(4, rules, Random(seed))
-        observers = [Observer(s, 4, rules) for s in range(4)]
-        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
-        for _ in range(3000):
-            for observer in observers:
-                observer.see(events)
-            if game.over:
-                break
-            seat = game.current
-            obs = observers[seat].observe(game)
-            yield game, seat, obs
-            action = players[seat].act(obs)
-            assert action is not None
-            events = game.apply(seat, action)
 
 
 def _rehide(game: Game, seat: int, rng: Random) -> Game:
@@ -181,7 +158,7 @@ def test_what_public_play_says_about_hidden_hands_holds(name: str) -> None:
     """Among normal players, every fact the observer infers (certain and likely) is true of the
     real hands, and the segments add up to the public counts."""
     checked = informative = 0
-    for game, seat, obs in _normal_turns(preset(name), range(60)):
+    for game, seat, obs in normal_turns(preset(name), range(60)):
         assert obs.hidden[seat] == ()
         for other in range(4):
             if other == seat:
@@ -226,7 +203,7 @@ def test_latest_plays_fit_the_real_hands_of_normal_players(name: str) -> None:
     have made: among normal players the real hands always pass that check."""
     rules = preset(name)
     checked = 0
-    for game, seat, obs in _normal_turns(rules, range(40)):
+    for game, seat, obs in normal_turns(rules, range(40)):
         assert obs.last_plays[seat] is None
         for other, last in enumerate(obs.last_plays):
             if last is not None:
@@ -242,7 +219,7 @@ def test_every_free_choice_since_a_draw_fits_the_real_hands_of_normal_players(na
     have made every one of those choices from it (which is what ``hard``'s dealer checks)."""
     rules = preset(name)
     checked = earlier = 0
-    for game, seat, obs in _normal_turns(rules, range(40)):
+    for game, seat, obs in normal_turns(rules, range(40)):
         assert obs.runs[seat] == ()
         for other, run in enumerate(obs.runs):
             if run and run[-1][1] is not None:
@@ -267,7 +244,7 @@ def test_free_choices_before_a_draw_fit_the_real_hands_of_normal_players(name: s
     that steer ``normal`` include the cards taken since, which can tip a close choice)."""
     rules = preset(name)
     checked = exact = impossible = 0
-    for game, seat, obs in _normal_turns(rules, range(40)):
+    for game, seat, obs in normal_turns(rules, range(40)):
         assert obs.earlier[seat] == ()
         for other, choices in enumerate(obs.earlier):
             for choice in choices:
@@ -318,7 +295,7 @@ def test_earlier_choices_make_sampled_hands_closer_to_the_real_ones() -> None:
     error = {"with": 0.0, "without": 0.0}
     cases = 0
     worlds = 4
-    for game, seat, obs in _normal_turns(OFFICIAL, range(200, 260)):
+    for game, seat, obs in normal_turns(OFFICIAL, range(200, 260)):
         if seat != 0 or not any(obs.earlier):
             continue
         with_earlier = Dealer(obs)
@@ -327,20 +304,10 @@ def test_earlier_choices_make_sampled_hands_closer_to_the_real_ones() -> None:
             for _ in range(worlds):
                 hands = dealer.deal(rng)[0]
                 for other in range(1, 4):
-                    error[key] += _colour_error(hands[other], game.hand(other)) / worlds
+                    error[key] += colour_error(hands[other], game.hand(other)) / worlds
         cases += 3
     assert cases > 1000
     assert error["with"] < error["without"] * 0.97, error
-
-
-def _colour_error(sampled: list[Card], real: list[Card]) -> int:
-    """Cards of each colour (and wilds) one hand holds more or fewer than the other, summed."""
-    counts = [0] * 5
-    for card in sampled:
-        counts[4 if card.color is None else card.color] += 1
-    for card in real:
-        counts[4 if card.color is None else card.color] -= 1
-    return sum(abs(c) for c in counts)
 
 
 def test_sampled_hands_hold_wilds_and_high_cards_as_often_as_real_ones() -> None:
@@ -363,7 +330,7 @@ def test_sampled_hands_hold_wilds_and_high_cards_as_often_as_real_ones() -> None
     real = dict.fromkeys(features, 0)
     cases = 0
     worlds = 8
-    for game, seat, obs in _normal_turns(rules, range(50)):
+    for game, seat, obs in normal_turns(rules, range(50)):
         if seat != 0:
             continue
         dealer = Dealer(obs)
