@@ -7,9 +7,10 @@ from random import Random
 import pytest
 
 from unobot.ai.normal import NormalStrategy
-from unobot.ai.observation import Observer
 from unobot.ai.playout import normal_move, normal_playout
-from unobot.engine import PRESETS, Action, Game, Phase, Play, preset
+from unobot.bench_dealer import normal_turns
+from unobot.cards import Rank
+from unobot.engine import PRESETS, Action, Game, Play, preset
 
 
 def _same(a: Action, b: Action) -> bool:
@@ -20,31 +21,23 @@ def _same(a: Action, b: Action) -> bool:
 
 
 def _agreement(rules_name: str, games: int) -> tuple[int, int]:
-    rules = preset(rules_name)
+    """How often the playout policy and ``NormalStrategy`` choose alike, over every turn with a
+    choice in ``games`` games among normal players."""
     agree = total = 0
-    for seed in range(games):
-        game, events = Game.deal(4, rules, Random(seed))
-        observers = [Observer(s, 4, rules) for s in range(4)]
-        normal = NormalStrategy(Random(seed))
-        color_before = -1
-        for _ in range(3000):
-            for observer in observers:
-                observer.see(events)
-            if game.over:
-                break
-            seat = game.current
-            legal = game.legal_actions(seat)
-            obs = observers[seat].observe(game)
-            theirs = normal.act(obs)
-            assert theirs is not None
-            if len(legal) > 1:
-                ours = normal_move(game, seat, legal, color_before, 0.5)
-                assert ours in legal
-                total += 1
-                agree += _same(ours, theirs)
-            if type(theirs) is Play and theirs.card.is_wild:
-                color_before = game.color if game.phase is not Phase.CHOOSE_COLOR else -1
-            events = game.apply(seat, theirs)
+    normal = NormalStrategy(Random(0))
+    for game, seat, obs in normal_turns(preset(rules_name), range(games)):
+        if len(obs.legal) < 2:
+            continue
+        theirs = normal.act(obs)
+        assert theirs is not None
+        # The colour in force under a Wild Draw Four just played: the odds of a challenge.
+        before = -1
+        if obs.top.rank is Rank.WILD_DRAW_FOUR and obs.history and obs.history[-1].card == obs.top:
+            before = int(obs.history[-1].color_before)
+        ours = normal_move(game, seat, game.legal_actions(seat), before, 0.5)
+        assert ours in obs.legal
+        total += 1
+        agree += _same(ours, theirs)
     return agree, total
 
 
