@@ -10,6 +10,7 @@ from random import Random
 import pytest
 
 from unobot.ai.hard import Dealer, _earlier_odds, deal_hidden, determinise, normal_would_play
+from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import LastPlay, Observation, Observer
 from unobot.bench_dealer import colour_error, normal_turns
 from unobot.cards import Card, Color, full_deck
@@ -105,6 +106,35 @@ def test_hidden_cards_do_not_change_the_observation() -> None:
             assert observer.observe(other) == observer.observe(game)
             checked += 1
     assert checked > 50
+
+
+def test_a_seat_whose_count_is_off_gives_away_nothing_by_its_plays() -> None:
+    """An observer that missed a draw (its count of a hand is short) must not offer that seat's
+    plays as evidence about its hand, which now holds cards the observer never counted."""
+    missed = 0
+    for seed in range(30):
+        game, events = Game.deal(4, OFFICIAL, Random(seed))
+        observer = Observer(0, 4, OFFICIAL)
+        players = [NormalStrategy(Random(seed * 4 + s)) for s in range(4)]
+        skipped = False
+        for _ in range(3000):
+            drew = any(type(e) is CardsDrawn and e.seat == 1 for e in events)
+            if not skipped and drew and observer.runs[1]:
+                skipped = True  # this batch never reaches the observer
+            else:
+                observer.see(events)
+            if game.over:
+                break
+            obs = observer.observe(game)
+            if skipped:
+                assert obs.runs[1] == () and obs.earlier[1] == () and obs.last_plays[1] is None
+                missed += 1
+                break
+            seat = game.current
+            action = players[seat].act(Observer(seat, 4, OFFICIAL).observe(game))
+            assert action is not None
+            events = game.apply(seat, action)
+    assert missed > 10
 
 
 def test_cards_others_draw_are_not_remembered() -> None:

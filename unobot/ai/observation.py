@@ -409,6 +409,10 @@ class Observer:
     def observe(self, game: Game) -> Observation:
         """This seat's view of ``game`` now (reads only public attributes and its own hand)."""
         seat = self.seat
+        # A seat's plays and choices tell about its hand only while the observer's count of its
+        # cards agrees with the game's (not after a missed event): checked before ``_hidden``
+        # makes the segments add up again.
+        kept = [s != seat and game.hand_size(s) == self._size(s) for s in range(game.n)]
         return Observation(
             seat=seat,
             players=game.n,
@@ -427,17 +431,11 @@ class Observer:
             history=tuple(self.history),
             voids=tuple(frozenset(v) for v in self.voids),
             hidden=self._hidden(game),
-            runs=tuple(
-                tuple(run) if s != seat and game.hand_size(s) == self._size(s) else ()
-                for s, run in enumerate(self.runs)
-            ),
-            last_plays=tuple(
-                p if s != seat and game.hand_size(s) == self._size(s) else None
-                for s, p in enumerate(self.last_plays)
-            ),
+            runs=tuple(tuple(run) if kept[s] else () for s, run in enumerate(self.runs)),
+            last_plays=tuple(p if kept[s] else None for s, p in enumerate(self.last_plays)),
             earlier=tuple(
                 tuple((c.last, tuple(c.since), c.taken, c.lacks) for c in choices)
-                if s != seat and game.hand_size(s) == self._size(s)
+                if kept[s]
                 else ()
                 for s, choices in enumerate(self.earlier)
             ),
