@@ -108,11 +108,11 @@ def run(args: argparse.Namespace) -> None:
             dealer = Dealer(_view(obs, variant))
             worlds = [dealer.deal(rngs[variant])[0] for _ in range(args.worlds)]
             seconds[variant] += time.perf_counter() - start
-            for seat in others:
-                real = game.hand(seat)
+            for other in others:
+                real = game.hand(other)
                 for world in worlds:
-                    error[variant] += colour_error(world[seat], real) / args.worlds
-                    overlap[variant] += _overlap(world[seat], real) / args.worlds
+                    error[variant] += colour_error(world[other], real) / args.worlds
+                    overlap[variant] += _overlap(world[other], real) / args.worlds
     print(
         f"{args.games} games of 4 normal players ({args.preset}), seat 0's {turns} turns, "
         f"{hands} opponent hands, {args.worlds} worlds each"
