@@ -6,33 +6,39 @@
 playouts in ``hard``'s time budget). The .py files stay
 installed and are the reference: nothing requires the compiled modules. The build falls back
 to pure Python, with a warning, when mypyc or a C compiler is missing or compilation fails, and
-compiles nothing when ``UNOBOT_PURE=1`` is set. At run time ``UNOBOT_PURE=1`` also selects pure
-Python, and a compiled module older than its source is never used (see
-``unobot.cards.pure_python_instead``).
+compiles nothing when ``UNOBOT_PURE=1`` is set. A compiling build records the SHA-256 of each
+compiled source in ``unobot/_build_hashes.py``; at run time a compiled module whose source no
+longer matches is never used, and ``UNOBOT_PURE=1`` selects pure Python too (see
+``unobot/build_mode.py``).
 """
 
 from __future__ import annotations
 
 import os
+import runpy
 import sys
 
 from setuptools import setup
 
-COMPILED = ["unobot/cards.py", "unobot/engine/actions.py", "unobot/engine/events.py",
-            "unobot/engine/game.py", "unobot/ai/playout.py", "unobot/ai/hard.py"]  # fmt: skip
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The package's own list and hashing, loaded by path: the package can't be imported here.
+BUILD_MODE = runpy.run_path(os.path.join(HERE, "unobot", "build_mode.py"))
+COMPILED = [m.replace(".", "/") + ".py" for m in BUILD_MODE["COMPILED_MODULES"]]
+HASHES = os.path.join(HERE, BUILD_MODE["HASHES_FILE"])
 
 
 def _remove_inplace_builds() -> None:
-    """Delete compiled modules an earlier editable install left next to the sources."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    """Delete compiled modules (and their hashes) an earlier editable install left."""
+    if os.path.exists(HASHES):
+        os.remove(HASHES)
     for source in COMPILED:
-        folder, name = os.path.split(os.path.join(here, source))
+        folder, name = os.path.split(os.path.join(HERE, source))
         for entry in os.listdir(folder):
             if entry.startswith(name[:-3] + ".") and entry.endswith((".so", ".pyd")):
                 os.remove(os.path.join(folder, entry))
-    for entry in os.listdir(here):
+    for entry in os.listdir(HERE):
         if "__mypyc." in entry and entry.endswith((".so", ".pyd")):
-            os.remove(os.path.join(here, entry))
+            os.remove(os.path.join(HERE, entry))
 
 
 def _extensions() -> list:
@@ -51,7 +57,22 @@ def _extensions() -> list:
         return []
     for ext in extensions:
         ext.optional = True  # a failing C compiler only warns: the .py modules are used
+    _record_hashes()
     return extensions
+
+
+def _record_hashes() -> None:
+    """Write what the compiled modules are built from, for the run-time check (build_mode)."""
+    lines = [
+        '"""Written by setup.py when it compiles the engine: SHA-256 of each compiled source."""',
+        "",
+        "SOURCES = {",
+        *(f"    {m!r}: {h!r}," for m, h in BUILD_MODE["source_hashes"](HERE).items()),
+        "}",
+        "",
+    ]
+    with open(HASHES, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
 
 
 setup(ext_modules=_extensions())

@@ -12,7 +12,6 @@ forms players type after ``.play`` (``b 9``, ``r s``, ``g r``, ``r +2``, ``w g``
 
 from __future__ import annotations
 
-import os
 import re
 from enum import IntEnum
 from operator import itemgetter
@@ -30,37 +29,6 @@ __all__ = [
     "parse_play",
     "shuffle",
 ]
-
-# --- compiled or pure ------------------------------------------------------------------------
-# ``pip install`` compiles this module and the engine's hot modules (actions, events, game) with
-# mypyc when it can (see setup.py); the .py files stay and are the reference. Python imports a
-# compiled module in preference to its source, and mypyc's modules cannot hand over to their
-# source once loaded, so a compiled build that no longer matches the sources must not load at
-# all: running stale code silently would be far worse than a clear error.
-
-COMPILED_MODULES = ("unobot.cards", "unobot.engine.actions", "unobot.engine.events",
-                    "unobot.engine.game", "unobot.ai.playout", "unobot.ai.hard")  # fmt: skip
-"""The modules setup.py compiles: all of them run compiled, or none does."""
-
-
-def _check_compiled_build() -> None:
-    """Raise ImportError if a source is newer than its compiled module, or UNOBOT_PURE is set."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    redo = "reinstall (pip install -e .), or with UNOBOT_PURE=1 for pure Python"
-    if os.environ.get("UNOBOT_PURE", "") not in ("", "0"):
-        raise ImportError(f"UNOBOT_PURE is set but the engine is installed compiled: {redo}")
-    for name in COMPILED_MODULES:
-        stem = os.path.join(root, *name.split("."))
-        folder, base = os.path.split(stem)
-        for entry in os.listdir(folder):
-            if entry.startswith(base + ".") and entry.endswith((".so", ".pyd")):
-                built = os.path.getmtime(os.path.join(folder, entry))
-                if os.path.exists(stem + ".py") and os.path.getmtime(stem + ".py") > built:
-                    raise ImportError(f"{stem}.py changed after it was compiled: {redo}")
-
-
-if not __file__.endswith(".py"):
-    _check_compiled_build()
 
 
 class CardParseError(ValueError):
@@ -214,7 +182,7 @@ CARDS: tuple[Card, ...] = _build_cards()
 """All 54 distinct cards, indexed by ``Card.code``."""
 
 COMPILED: bool = not __file__.endswith(".py")
-"""True when the mypyc-compiled engine modules are running (see setup.py)."""
+"""True when the mypyc-compiled engine modules are running (see :mod:`unobot.build_mode`)."""
 
 
 def _refuse_change(self: Card, name: str, *value: object) -> None:

@@ -122,11 +122,19 @@ class TestClient:
         ]
 
     def wait_for(
-        self, predicate: Callable[[Msg], bool], timeout: float = 10.0, what: str = "a line"
+        self,
+        predicate: Callable[[Msg], bool],
+        timeout: float = 10.0,
+        what: str = "a line",
+        after: int = 0,
     ) -> Msg:
-        """Return the first received line matching ``predicate``; AssertionError on timeout."""
+        """Return the first received line matching ``predicate``; AssertionError on timeout.
+
+        ``after``: look only at lines after the first ``after`` (``len(client.snapshot())``
+        taken before sending a command: its answer, not an earlier line alike).
+        """
         deadline = time.monotonic() + timeout
-        seen = 0
+        seen = after
         while True:
             lines = self.snapshot()
             for m in lines[seen:]:

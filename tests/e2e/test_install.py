@@ -1,0 +1,315 @@
+"""The path a new user takes: the README's start command, run literally on a fresh copy.
+
+Every other test runs the editable install that ``tests/run.sh`` makes, which once hid a start
+command that failed for every user (an installed wheel's compiled engine refused to load). Here
+a copy of the tree as a fresh clone has it gets the README's own command (read from README.md):
+a new venv, ``pip install .`` (a wheel built and installed, non-editable, compiled with mypyc)
+and the ``unobot`` console script, which must start the embedded default and play. The same
+install then runs the bot against a real ngircd, ``python unobot.py`` from the copy, and shows
+that an edited installed source makes the engine fall back to Python instead of running stale.
+
+The install compiles the engine (about a minute): one install serves the whole module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.client import Msg, TestClient
+from tests.e2e.conftest import require
+from tests.e2e.servers import IrcServer, free_port, start_server
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL_SECONDS = 900  # a slow machine compiling with mypyc; normally about a minute
+
+
+def readme_start_command() -> str:
+    """The README's install-and-start command: the quick start's first shell block."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = text.split("## Quick start", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", quick, re.S)
+    assert block, "README's quick start has no ```sh block"
+    lines = [line for line in block.group(1).splitlines() if line.strip()]
+    assert len(lines) == 1 and "pip install" in lines[0], lines
+    return lines[0]
+
+
+def fresh_copy(dest: Path) -> Path:
+    """The files a fresh clone has (tracked and new, not ignored), without build output."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for raw in filter(None, listed):
+        name = raw.decode()
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def user_env() -> dict[str, str]:
+    """This environment less what would steer an install or import away from a user's."""
+    env = dict(os.environ)
+    for name in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "UNOBOT_PURE"):
+        env.pop(name, None)
+    venv_bin = str(Path(sys.executable).parent)
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != venv_bin)
+    return env
+
+
+def wait_for_port(proc: subprocess.Popen[str], port: int, timeout: float) -> None:
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(f"exited {proc.returncode}:\n{output(proc)}") from None
+            assert time.monotonic() < deadline, f"nothing listened on {port} in {timeout}s"
+            time.sleep(0.2)
+
+
+def output(proc: subprocess.Popen[str]) -> str:
+    return proc.stdout.read() if proc.stdout else ""
+
+
+def group_pids(leader: int) -> list[int]:
+    """Processes in ``leader``'s process group (the shell and the bot it started)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == leader:
+                pids.append(int(entry.name))
+    return pids
+
+
+def bot_pid(leader: int) -> int:
+    """The process that runs the bot: the one with unobot's engine loaded."""
+    for pid in group_pids(leader):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"unobot" in cmdline and b"sh\0-c" not in cmdline:
+            return pid
+    raise AssertionError(f"no unobot process in group {leader}: {group_pids(leader)}")
+
+
+def stop_like_ctrl_c(proc: subprocess.Popen[str], pid: int) -> tuple[int, str]:
+    """SIGINT to the bot (what Ctrl-C sends), then its exit status and everything printed."""
+    os.kill(pid, signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        raise AssertionError(f"did not stop on SIGINT:\n{out}") from None
+    return proc.returncode, out
+
+
+def from_bot(nick: str, text: str, command: str = "") -> Callable[[Msg], bool]:
+    """A line from ``nick`` containing ``text`` (of ``command``, if given)."""
+
+    def match(m: Msg) -> bool:
+        return m.nick == nick and text in m.text and (not command or m.command == command)
+
+    return match
+
+
+def play_a_few_commands(port: int, channel: str = "#uno", bot: str = "unobot") -> None:
+    """Two people open a game, deal, each get a hand by NOTICE, look at the table, stop."""
+    alice = TestClient(port, "alice")
+    bob = TestClient(port, "bob")
+    try:
+        for client in (alice, bob):
+            client.join(channel)
+        alice.wait_for(
+            lambda m: (
+                (m.command == "353" and bot in m.text.split())
+                or (m.command == "JOIN" and m.nick == bot)
+            ),
+            timeout=30,
+            what="the bot in the channel",
+        )
+        alice.privmsg(channel, ".uno")
+        alice.wait_for(from_bot(bot, "opens a game"), what=".uno reply")
+        bob.privmsg(channel, ".join")
+        alice.wait_for(from_bot(bot, "bob joins"), what=".join reply")
+        alice.privmsg(channel, ".deal")
+        for client in (alice, bob):
+            client.wait_for(from_bot(bot, "Your cards", "NOTICE"), what="hand")
+        mark = len(bob.snapshot())
+        bob.privmsg(channel, ".top")
+        bob.wait_for(lambda m: m.nick == bot and m.text.startswith("Top: "), after=mark)
+        alice.privmsg(channel, ".unostop")
+        alice.wait_for(from_bot(bot, "stop"), what=".unostop reply")
+    finally:
+        alice.close()
+        bob.close()
+
+
+class Installed:
+    """The fresh copy and its venv after the README's command installed it."""
+
+    def __init__(self, copy: Path) -> None:
+        self.copy = copy
+        self.venv = copy / ".venv"
+        self.site = next((self.venv / "lib").glob("python3*/site-packages"))
+
+
+@pytest.fixture(scope="module")
+def readme_install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Installed, dict]]:
+    """Run the README's start command in a fresh copy; yield once the bot has been played with.
+
+    The command both installs and starts the bot, so the first look at the running bot happens
+    here; its findings are handed to the tests that check them.
+    """
+    copy = fresh_copy(tmp_path_factory.mktemp("clone"))
+    port = free_port()
+    command = f"{readme_start_command()} --port {port}"
+    proc = subprocess.Popen(
+        ["sh", "-c", command],
+        cwd=copy,
+        env=user_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    seen: dict = {"command": command}
+    try:
+        wait_for_port(proc, port, INSTALL_SECONDS)
+        pid = bot_pid(proc.pid)
+        seen["maps"] = Path(f"/proc/{pid}/maps").read_text()
+        play_a_few_commands(port)
+        seen["status"], seen["output"] = stop_like_ctrl_c(proc, pid)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    yield Installed(copy), seen
+
+
+def test_readme_command_installs_a_compiled_wheel_and_starts_the_bot(
+    readme_install: tuple[Installed, dict],
+) -> None:
+    installed, seen = readme_install
+    # Non-editable: the package is in site-packages, with the compiled engine beside it.
+    assert (installed.site / "unobot" / "cards.py").exists()
+    assert not list(installed.site.glob("__editable__*"))
+    compiled = list((installed.site / "unobot").glob("cards.*.so"))
+    assert compiled, "the engine was not compiled"
+    # The running bot loaded the compiled engine from the install (no fallback to Python).
+    assert str(installed.site) in seen["maps"] and "__mypyc" in seen["maps"]
+    assert "pure Python" not in seen["output"]
+    assert "Connect any IRC client to 127.0.0.1 port" in seen["output"]
+
+
+def test_ctrl_c_stops_the_embedded_default_cleanly(readme_install: tuple[Installed, dict]) -> None:
+    _, seen = readme_install
+    assert seen["status"] == 0, seen["output"]
+    assert "Traceback" not in seen["output"], seen["output"]
+
+
+def test_installed_console_script_plays_on_a_real_server(
+    readme_install: tuple[Installed, dict],
+) -> None:
+    """The installed ``unobot`` against ngircd: a network, not the embedded server."""
+    installed, _ = readme_install
+    require("ngircd")
+    server: IrcServer = start_server("ngircd")
+    try:
+        proc = subprocess.Popen(
+            [str(installed.venv / "bin" / "unobot"), "--server", "127.0.0.1", "--port",
+             str(server.port), "--nick", "unobot", "--send-rate", "0"],
+            cwd=installed.copy,
+            env=user_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )  # fmt: skip
+        try:
+            play_a_few_commands(server.port)
+            status, out = stop_like_ctrl_c(proc, proc.pid)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        assert status == 0, out
+        assert "Traceback" not in out, out
+    finally:
+        server.cleanup()
+
+
+def test_python_unobot_py_starts_from_the_copy(readme_install: tuple[Installed, dict]) -> None:
+    """``python unobot.py`` after the install (the README's other way to start)."""
+    installed, _ = readme_install
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(installed.venv / "bin" / "python"), "unobot.py", "--port", str(port)],
+        cwd=installed.copy,
+        env=user_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_for_port(proc, port, 60)
+        play_a_few_commands(port)
+        status, out = stop_like_ctrl_c(proc, proc.pid)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert status == 0, out
+
+
+def test_an_edited_installed_source_runs_as_python_not_stale(
+    readme_install: tuple[Installed, dict], tmp_path: Path
+) -> None:
+    """The guard still catches a source changed after compiling, without file times."""
+    installed, _ = readme_install
+    python = str(installed.venv / "bin" / "python")
+    probe = "import unobot.engine.game as g, unobot.cards as c; print(c.COMPILED, g.__file__)"
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [python, "-c", probe], cwd=tmp_path, env=user_env(), capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+
+    before = run()
+    assert before.returncode == 0 and before.stdout.startswith("True "), before
+    game = installed.site / "unobot" / "engine" / "game.py"
+    original = game.read_bytes()
+    try:
+        game.write_bytes(original + b"\n# edited after the install\n")
+        after = run()
+    finally:
+        game.write_bytes(original)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.strip() == f"False {game}"
+    assert "changed after it was compiled" in after.stderr
+    assert run().stdout.startswith("True ")
