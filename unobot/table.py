@@ -462,21 +462,33 @@ class Table:
             raise UnoError("a game needs at least one person")
         if len(self.players) < need:
             raise UnoError(f"{need} players are needed to deal: others can .join")
+        problem = rules.deal_problem(len(self.players))
+        if problem:  # rules made before validate() checked this (e.g. stored ones)
+            raise UnoError(f"can't deal: {problem}")
+        limit = rules.time_limit_minutes * 60.0
         if time_limit is not None:
             if not 10 <= time_limit <= 24 * 3600:
                 raise UnoError("a time limit is 10s to 24h, e.g. .deal 60m")
             # The match reads only whether there is a limit (it then deals hand after hand):
             # the table owns the clock, to the second.
             rules = dataclasses.replace(rules, time_limit_minutes=math.ceil(time_limit / 60))
-            self.time_limit = time_limit
-        else:
-            self.time_limit = rules.time_limit_minutes * 60.0
-        self.dealt_at = now
+            limit = time_limit
         # The starter plays first: with the dealer at the last seat, the seat "left of the
         # dealer" is seat 0 (other first-player rules choose for themselves).
         self.match = Match(len(self.players), rules, self.rng, dealer=len(self.players) - 1)
         self.state = State.PLAYING
-        return self._start_hand(now, Update())
+        self.time_limit = limit
+        self.dealt_at = now
+        try:
+            return self._start_hand(now, Update())
+        except BaseException:
+            # Whatever failed below, the table is a lobby again, never half-dealt: every
+            # command would otherwise answer "not dealt yet" and .deal "already dealt".
+            self.match = None
+            self.state = State.LOBBY
+            self.hand_number = 0
+            self.time_limit = 0.0
+            raise
 
     def _start_hand(self, now: float, update: Update) -> Update:
         assert self.match is not None

@@ -284,6 +284,9 @@ class Game:
         always hit "the player to the dealer's left".
         """
         game = cls(players, rules, rng)
+        problem = rules.deal_problem(players)
+        if problem:
+            raise ValueError(problem)
         events: list[Event] = []
         method = rules.first_player
         if method is FirstPlayer.HIGHEST_CARD:
@@ -318,9 +321,17 @@ class Game:
                 return contenders[0]
 
     def _turn_start_card(self, events: list[Event]) -> None:
+        """Turn the top card; one the rules refuse goes back into the pile, and the next one
+        is turned. The refused cards are set aside until a card is accepted, then shuffled
+        back in: each card is turned at most once, so this ends (``deal_problem`` makes sure
+        the pile holds an acceptable card), and the start card is still a uniformly random
+        acceptable one."""
         pile = self.draw_pile
         mode = self.rules.start_card
+        put_back: list[Card] = []
         while True:
+            if not pile:
+                raise ValueError("no card left in the draw pile may start the discard pile")
             card = pile.pop()
             refused = (
                 card.rank is _WD4
@@ -330,7 +341,9 @@ class Game:
             if not refused:
                 break
             events.append(StartCardReplaced(card))
-            pile.append(card)
+            put_back.append(card)
+        if put_back:
+            pile.extend(put_back)
             shuffle(pile, self.rng)
         self.discard = [card]
         events.append(StartCardTurned(card))

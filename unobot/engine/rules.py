@@ -109,6 +109,13 @@ class Scoring(Enum):
     """Each player keeps the points of their own cards; low is good; the lowest total wins."""
 
 
+DECK_SIZE = 108
+"""Cards in one deck (``unobot.cards.full_deck``)."""
+
+_START_REFUSED = {StartCard.OFFICIAL: 4, StartCard.REDRAW_WILDS: 8, StartCard.REDRAW_SPECIALS: 32}
+"""Cards of one deck that each start-card rule puts back (Wild Draw Fours are never kept)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HouseRules:
     """Every rule option, with the official game as the default."""
@@ -152,6 +159,27 @@ class HouseRules:
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
 
+    def deal_problem(self, players: int) -> str:
+        """Why a hand for ``players`` can't be dealt under these rules (empty if it can).
+
+        After the deal the draw pile must hold a card the start-card rule accepts, whatever
+        the shuffle: more cards than the rule can refuse (4 Wild Draw Fours a deck, 8 wilds,
+        or 32 wilds and action cards). Fewer, and turning a start card could go on for ever.
+        """
+        if self.hand_size <= self.max_hand_size(players):
+            return ""
+        cards = DECK_SIZE * self.decks_for(players)
+        left = max(cards - players * self.hand_size, 0)
+        return (
+            f"{players} players with {self.hand_size} cards each leave {left} of {cards} "
+            f"cards, too few to turn a start card ({self.start_card.value})"
+        )
+
+    def max_hand_size(self, players: int) -> int:
+        """The most cards each of ``players`` can be dealt (see :meth:`deal_problem`)."""
+        decks = self.decks_for(players)
+        return (DECK_SIZE * decks - _START_REFUSED[self.start_card] * decks - 1) // players
+
     def differences(self, other: HouseRules | None = None) -> dict[str, Any]:
         """Options that differ from ``other`` (by default, from this rule set's named preset)."""
         base = other if other is not None else PRESETS.get(self.name, HouseRules())
@@ -193,6 +221,14 @@ class HouseRules:
             raise ValueError("players per table must satisfy 2 <= min <= max <= 10")
         if not 1 <= self.hand_size <= 15:
             raise ValueError("hand size is 1 to 15")
+        counts = range(self.min_players, self.max_players + 1)
+        failing = [n for n in counts if self.deal_problem(n)]
+        if failing:
+            most = min(self.max_hand_size(n) for n in counts)
+            hint = f"hand_size {most} at most" if most >= 1 else "fewer players"
+            if failing[0] > self.min_players:
+                hint += f", or max_players {failing[0] - 1}"
+            raise ValueError(f"{self.deal_problem(failing[0])}: {hint}")
         for name in (
             "uno_penalty",
             "false_uno_penalty",
