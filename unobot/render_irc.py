@@ -27,6 +27,7 @@ from unobot.table import (
     Left,
     Opened,
     Removed,
+    RoundOver,
     Status,
     Stopped,
     TableEvent,
@@ -284,8 +285,12 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             elif not target:
                 goal = "highest wins"  # a timed match of hands where the winner collects
             return f"Totals: {shown}" + (f" ({goal})" if goal else "")
-        case TimeWarning(seconds=secs):
+        case TimeWarning(seconds=secs, last_hand=last):
+            if last:
+                return f"{_duration(secs)} left in this round: this hand is the last"
             return f"{_duration(secs)} left in this game"
+        case RoundOver():
+            return "The round warning was given, so no new hand is dealt: the round ends here"
         case TimeUp(counted=counted):
             return "Time is up" + (": the unfinished hand counts" if counted else "")
         case Warned(nick=nick, seconds=secs):
@@ -344,7 +349,7 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
     sentences: list[str] = []
     clauses: list[str] = []
     announced = frozenset(irc_lower(e.nick) for e in update.events if type(e) is Removed)
-    timed_out = any(type(e) is TimeUp for e in update.events)
+    timed_out = any(type(e) is TimeUp or type(e) is RoundOver for e in update.events)
 
     def flush() -> None:
         if clauses:

@@ -50,6 +50,7 @@ __all__ = [
     "Opened",
     "Player",
     "Removed",
+    "RoundOver",
     "Status",
     "Stopped",
     "Table",
@@ -166,6 +167,13 @@ class TimeWarning:
     """A timed match ends in ``seconds``."""
 
     seconds: int
+    last_hand: bool = False
+    """The rules' ``warning_ends_round``: the hand in play is the last one."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    """A hand ended after the time warning, and the rules deal no other (002)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +229,7 @@ class Stopped:
 
 TableEvent = (
     Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
-    | Stopped | Totals | TimeWarning | TimeUp
+    | Stopped | Totals | TimeWarning | TimeUp | RoundOver
 )  # fmt: skip
 
 
@@ -677,9 +685,30 @@ class Table:
             update.finished = True
             return update
         if any(type(e) is HandEnded for e in events):
+            if self._last_hand():
+                return self._end_round(update)
             update.events.append(self._totals())
             return self._start_hand(now, update)
         update.status = self.status()
+        return update
+
+    def _last_hand(self) -> bool:
+        """Was the hand in play the last one: warned of the time, under ``warning_ends_round``?"""
+        match = self.match
+        return (
+            match is not None
+            and bool(self.time_limit)
+            and self.time_warned
+            and match.rules.warning_ends_round
+        )
+
+    def _end_round(self, update: Update) -> Update:
+        """End the match on the totals after its last hand (no new one after the warning)."""
+        assert self.match is not None
+        events = self.match.end_by_time()
+        self.state = State.FINISHED
+        update.events += [RoundOver(), EngineEvents(tuple(events), self.names)]
+        update.finished = True
         return update
 
     def _totals(self) -> Totals:
@@ -776,7 +805,8 @@ class Table:
             return self._timeout(now)
         if name == "time-warn":
             self.time_warned = True
-            return Update([TimeWarning(int(self._time_warning() + 0.5))])
+            last = self._last_hand()
+            return Update([TimeWarning(int(self._time_warning() + 0.5), last)])
         if name == "time":
             assert self.match is not None
             counted = self.match.rules.scoring is Scoring.OWN_POINTS and self.match.hand_in_progress

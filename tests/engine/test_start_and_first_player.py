@@ -325,3 +325,43 @@ def test_irc_classic_doubles_the_deck_above_four_players() -> None:
     game, events = Game.deal(4, classic, Random(1))
     assert isinstance(events[0], HandStarted) and events[0].decks == 1
     assert_all_cards_accounted(game)
+
+
+# --- start cards without effect (000) ---------------------------------------------------------
+
+NO_EFFECTS = rules(start_card_effects=False)
+
+
+@pytest.mark.parametrize("rank", [Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO])
+def test_without_start_card_effects_the_first_player_plays_on_an_action_card(rank: Rank) -> None:
+    seed, _, _ = find_seed(first_turned(rank), 4, OFFICIAL, dealer=1)
+    game, events = Game.deal(4, NO_EFFECTS, Random(seed), 1)
+    assert events == [HandStarted(1, 2, 4, 7, 1), StartCardTurned(game.top)]
+    assert game.top.rank is rank
+    assert game.current == 2 and game.direction == 1 and game.phase is Phase.PLAY
+    assert game.counts() == [7, 7, 7, 7]
+    assert_all_cards_accounted(game)
+
+
+def test_without_start_card_effects_a_wild_start_still_needs_a_colour() -> None:
+    seed, _, _ = find_seed(first_turned(Rank.WILD), 3, OFFICIAL, dealer=0)
+    game, events = Game.deal(3, NO_EFFECTS, Random(seed), 0)
+    assert events == [HandStarted(0, 1, 3, 7, 1), StartCardTurned(Card.parse("W"))]
+    assert game.phase is Phase.CHOOSE_COLOR and game.current == 1
+
+
+def test_ocuk_preset_highest_card_player_starts_clockwise_whatever_the_start_card() -> None:
+    ocuk = PRESETS["ocuk-tournament"]
+    assert not ocuk.start_card_effects and ocuk.start_card is StartCard.REDRAW_WILDS
+    for rank in (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO):
+        _seed, game, events = find_seed(
+            lambda g, e, rank=rank: g.top.rank is rank,
+            4,
+            ocuk,  # type: ignore[misc]
+        )
+        last = of_type(events, FirstPlayerDraw)[-1]
+        numbers = [c.rank if c.rank <= 9 else -1 for c in last.cards]
+        highest = last.seats[numbers.index(max(numbers))]
+        assert game.current == highest, rank
+        assert game.direction == 1 and game.counts() == [7, 7, 7, 7]
+        assert not of_type(events, Skipped) and not of_type(events, Reversed)

@@ -298,3 +298,54 @@ def test_drawn_names_the_drawn_card_only_when_it_can_be_played() -> None:
     game.apply(0, Draw())
     assert game.phase is Phase.DRAWN and game.drawn is None  # B9 can't go, R7 still can
     assert Play(card("R7")) in game.legal_actions(0)
+
+
+# --- UNO said before the card (000) -----------------------------------------------------------
+
+NO_LATE_CALL = rules(late_uno_call=False)
+
+
+def test_without_late_calls_a_call_after_the_card_does_not_save_the_player() -> None:
+    game = position(TABLE, NO_LATE_CALL)
+    assert game.apply(0, Play(card("R7"))) == [CardPlayed(0, card("R7"), R, 1)]
+    assert game.exposed == 0
+    assert game.legal_actions(0) == ()  # no late call to offer
+    assert game.legal_actions(2) == (Catch(0),)
+    refuse(game, 0, CallUno(), errors.UnoNotNeeded, "too late: UNO is called with the card")
+    assert game.apply(2, Catch(0)) == [
+        UnoCaught(2, 0, 2),
+        CardsDrawn(0, cards("B1 B2"), DrawReason.MISSED_UNO),
+    ]
+
+
+def test_without_late_calls_a_call_with_or_before_the_card_still_counts() -> None:
+    game = position(TABLE, NO_LATE_CALL)
+    assert game.apply(0, Play(card("R7"), uno=True)) == [
+        CardPlayed(0, card("R7"), R, 1),
+        UnoCalled(0),
+    ]
+    assert game.exposed == -1
+    game = position(TABLE, NO_LATE_CALL)
+    assert game.apply(0, CallUno()) == [UnoCalled(0)]
+    game.apply(0, Play(card("R7")))
+    assert game.exposed == -1
+    assert game.legal_actions(2) == ()
+
+
+def test_ocuk_preset_halts_a_call_made_after_the_card_until_the_next_card() -> None:
+    ocuk = PRESETS["ocuk-tournament"]
+    assert not ocuk.late_uno_call and ocuk.catch_window is CatchWindow.NEXT_CARD
+    game = position(
+        "top=R5 | alice*: R7 R2 | bob: G1 G2 G3 | carol: Y1 Y2 Y3 | pile=B1 B2 R9 B3 B4 B5 B6",
+        ocuk,
+    )
+    game.apply(0, Play(card("R7")))
+    refuse(game, 0, CallUno(), errors.UnoNotNeeded, "caught until the next card")
+    game.apply(1, Draw())  # bob begins his turn: under 000 alice can still be HALTed
+    assert game.legal_actions(2) == (Catch(0),)
+    assert game.apply(2, Catch(0))[0] == UnoCaught(2, 0, 4)
+
+
+def test_other_presets_keep_the_late_call() -> None:
+    for name, preset_rules in PRESETS.items():
+        assert preset_rules.late_uno_call is (name != "ocuk-tournament"), name

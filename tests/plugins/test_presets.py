@@ -7,10 +7,13 @@ visible in what the channel and the players' notices say.
 
 from __future__ import annotations
 
+from random import Random
+
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices
 from tests.plugins.test_presence_timers import rigged
 from unobot.bot import Bot, BotConfig
 from unobot.engine import preset
+from unobot.engine.notation import parse_position
 from unobot.table import Table, TableConfig
 from unobot.transport import Incoming, Kind
 
@@ -187,6 +190,23 @@ def test_ocuk_halt_costs_four_until_the_next_card_is_played() -> None:
     h.say("bob", ".p r 3")  # the next card closes the window for good
 
 
+def test_ocuk_uno_said_after_the_card_is_too_late_and_can_still_be_halted() -> None:
+    h, t = rigged("top=R5 | alice*: R7 R8 | bob: B1 B2 | carol: Y1 Y2 |" + PILE, "ocuk-tournament")
+    h.say("alice", ".p r 7")
+    out = h.say("alice", ".uno")
+    assert "too late: UNO is called with the card or before it" in told(out, "alice")
+    assert "carol catches alice without UNO: alice draws 4" in said(h.say("carol", ".halt alice"))
+    assert size(t, "alice") == 5
+
+
+def test_ocuk_uno_said_with_the_card_is_safe() -> None:
+    h, t = rigged("top=R5 | alice*: R7 R8 | bob: B1 B2 | carol: Y1 Y2 |" + PILE, "ocuk-tournament")
+    assert "alice plays R7 (UNO!)" in said(h.say("alice", ".p r 7 uno"))
+    out = h.say("carol", ".halt alice")
+    assert said(out) == "" and told(out, "carol")  # refused, to carol alone
+    assert size(t, "alice") == 1
+
+
 # --- bac-tournament ----------------------------------------------------------------------------
 
 
@@ -223,6 +243,59 @@ def test_bac_timed_round_counts_the_unfinished_hand() -> None:
     assert "Time is up: the unfinished hand counts." in text
     totals = ", ".join(f"{n} {p}" for n, p in zip(t.names, points, strict=True))
     assert f"Totals: {totals}" in text
+
+
+def bac_round(position: str, seed: int = 2) -> tuple[Harness, Table]:
+    """A bac-tournament table dealt with ``.deal 10m`` (warned at 8 minutes), its hand
+    replaced by ``position`` (players alice, bob, carol, dave)."""
+    rules = preset("bac-tournament")
+    h = Harness(seed, BotConfig(table=TableConfig(rules=rules, turn_timeout=10**6)))
+    h.say("alice", ".uno")
+    for nick in ("bob", "carol", "dave"):
+        h.say(nick, ".join")
+    h.say("alice", ".deal 10m")
+    t = next(iter(h.bot.tables.values()))
+    assert t.match is not None and t.names == ("alice", "bob", "carol", "dave")
+    t.match.game, _ = parse_position(position, t.match.rules, Random(seed))
+    t._new_turn(h.clock.now())
+    return h, t
+
+
+LAST_CARD = "top=R5 | alice*: R7 | bob: B3 B4 | carol: Y1 WD4 | dave: GS |" + PILE
+
+
+def test_bac_after_the_round_warning_a_finished_hand_ends_the_round() -> None:
+    h, t = bac_round(LAST_CARD)
+    assert "2 minutes left in this round: this hand is the last." in said(h.advance(8 * 60))
+    text = said(h.say("alice", ".p r 7"))
+    assert "alice wins the hand!" in text
+    assert "The round warning was given, so no new hand is dealt: the round ends here." in text
+    assert "alice wins the match! Totals: alice 0, bob 7, carol 51, dave 20" in text
+    assert "hand 2" not in text
+    assert t.hand_number == 1 and not h.bot.tables
+    assert said(h.advance(2 * 60)) == ""  # no "time is up" for a round already over
+
+
+def test_bac_before_the_round_warning_another_hand_is_dealt() -> None:
+    h, t = bac_round(LAST_CARD)
+    h.advance(8 * 60 - 1)
+    text = said(h.say("alice", ".p r 7"))
+    assert "hand 2: alice, bob, carol, dave" in text and t.hand_number == 2
+    assert "this hand is the last" in said(h.advance(1))
+    assert t.match is not None and not t.match.over
+
+
+def test_without_warning_ends_round_a_timed_match_deals_on_after_the_warning() -> None:
+    h = Harness(1, BotConfig(table=TableConfig(rules=preset("official"), turn_timeout=10**6)))
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    h.say("alice", ".deal 10m")
+    t = next(iter(h.bot.tables.values()))
+    assert "2 minutes left in this game." in said(h.advance(8 * 60))
+    assert t.match is not None
+    t.match.game, _ = parse_position("top=R5 | alice*: R7 | bob: B3 B4 |" + PILE, t.match.rules)
+    t._new_turn(h.clock.now())
+    assert "hand 2: alice, bob" in said(h.say("alice", ".p r 7"))
 
 
 # --- knockout ----------------------------------------------------------------------------------

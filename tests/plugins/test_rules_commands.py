@@ -203,6 +203,7 @@ def test_no_change_while_a_game_is_open_or_dealt() -> None:
         (".unorules set stacking", "set what?"),
         (".unorules set bogus 1", "no rule option 'bogus'; options: first_player"),
         (".unorules set name mine", "no rule option 'name'"),
+        (".unorules set late_uno on", "no rule option 'late_uno' (did you mean late_uno_call?)"),
         (".unorules set stacking weird", "stacking is one of: none, same, any"),
         (".unorules set voluntary_draw maybe", "voluntary_draw is on or off"),
         (".unorules set uno_penalty lots", "uno_penalty is a whole number"),

@@ -165,6 +165,7 @@ _FIELDS: Final = (
     "_bluff",
     "_counts",
     "_key",
+    "_late_call",
     "_manual",
     "_masks",
     "_mode",
@@ -269,6 +270,7 @@ class Game:
         self._pending_d2 = rules.stacking is not Stacking.NONE
         self._pending_wd4 = self._pending_d2 or rules.wd4_challenge
         self._next_turn_window = rules.catch_window is CatchWindow.NEXT_TURN
+        self._late_call = rules.late_uno_call
 
     # --- setting up ------------------------------------------------------------------------
 
@@ -356,7 +358,9 @@ class Game:
         else:
             self.color = card.color  # type: ignore[assignment]
             self._key = _key(card.color, rank)  # type: ignore[arg-type]
-            if rank is _SKIP:
+            if not self.rules.start_card_effects:
+                pass  # only the first card of the pile: the first player plays on it
+            elif rank is _SKIP:
                 events.append(Skipped(first))
                 self._advance(1)
             elif rank is _REVERSE:
@@ -506,7 +510,9 @@ class Game:
         exposed = self.exposed
         if seat != self.current:
             if exposed >= 0 and 0 <= seat < self.n:
-                return (_CALL,) if exposed == seat else (_CATCH[exposed],)
+                if exposed != seat:
+                    return (_CATCH[exposed],)
+                return (_CALL,) if self._late_call else ()
             return ()
         if phase is _PLAY or phase is _DRAWN:
             mask = self._masks[seat]
@@ -528,7 +534,10 @@ class Game:
                 if self._armed != seat:
                     key |= _CALL_FLAG
             if exposed >= 0:
-                key |= _CALL_FLAG if exposed == seat else (exposed + 1) << _CATCH_SHIFT
+                if exposed != seat:
+                    key |= (exposed + 1) << _CATCH_SHIFT
+                elif self._late_call:
+                    key |= _CALL_FLAG
             found = _LEGAL_CACHE.get(key)
             return found if found is not None else _build_legal(key)
         out: list[Action] = []
@@ -546,7 +555,7 @@ class Game:
                     out.append(_CALL)  # about to stack down to one card: "UNO" first
         else:  # choose colour
             out.extend(_CHOOSE_ACTS)
-        if exposed >= 0:
+        if exposed >= 0 and (exposed != seat or self._late_call):
             out.append(_CATCH[exposed] if exposed != seat else _CALL)
         return tuple(out)
 
@@ -861,6 +870,12 @@ class Game:
         if left == 1:
             if self.exposed != seat:
                 raise errors.UnoNotNeeded("your UNO is already called")
+            if not self._late_call:
+                until = "the next turn begins" if self._next_turn_window else "the next card"
+                raise errors.UnoNotNeeded(
+                    f"too late: UNO is called with the card or before it (you can be caught "
+                    f"until {until})"
+                )
             self.exposed = -1
             return [UnoCalled(seat)]
         if (

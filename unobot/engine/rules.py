@@ -8,6 +8,7 @@ text a player types for it).
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -123,6 +124,10 @@ class HouseRules:
     name: str = "official"
     first_player: FirstPlayer = FirstPlayer.LEFT_OF_DEALER
     start_card: StartCard = StartCard.OFFICIAL
+    start_card_effects: bool = True
+    """Does a Skip, Reverse or Draw Two start card act on the first player (001, 004)? Off: it
+    only starts the pile, and the first player plays on it, clockwise (000: "the highest-card
+    player from setup goes first, play continues clockwise")."""
     no_playable: NoPlayableCard = NoPlayableCard.DRAW_ONE
     after_draw: AfterDraw = AfterDraw.DRAWN_CARD_MAY
     voluntary_draw: bool = False
@@ -138,6 +143,10 @@ class HouseRules:
     uno_call: UnoCall = UnoCall.MANUAL
     uno_penalty: int = 2
     catch_window: CatchWindow = CatchWindow.NEXT_TURN
+    late_uno_call: bool = True
+    """May a player who laid their next-to-last card without calling UNO still call it, safe
+    until caught (002: "calls Uno! before any other player catches them, is safe")? Off: UNO
+    is said with or before the card, and a missed call can only be caught (000)."""
     false_uno_penalty: int = 0
     """Cards drawn for calling UNO while holding more than one card (001: 3); 0 = just refused."""
     illegal_play_penalty: int = 0
@@ -155,6 +164,10 @@ class HouseRules:
     extra_hand_if_first: bool = False
     """If the target is reached in the very first hand, one more hand is played and everyone
     at or above the target then wins (000: both go through to the final)."""
+    warning_ends_round: bool = False
+    """In a timed match, once the time warning is given, the hand in play is the last: when it
+    ends, so does the match (002: "if the round warning has been given, do not start another
+    game"). The table owns the clock and applies this."""
 
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
@@ -194,6 +207,9 @@ class HouseRules:
         key = option.strip().lower().replace("-", "_")
         fields = {f.name: f for f in dataclasses.fields(self) if f.name != "name"}
         if key not in fields:
+            close = difflib.get_close_matches(key, fields, 1)
+            if close:
+                raise ValueError(f"no rule option '{option[:30]}' (did you mean {close[0]}?)")
             raise ValueError(f"no rule option '{option[:30]}'; options: {', '.join(fields)}")
         kind = type(getattr(self, key))
         text = value.strip().lower()
@@ -257,10 +273,12 @@ PRESETS: dict[str, HouseRules] = {
         start_card=StartCard.REDRAW_WILDS,
         no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
         after_draw=AfterDraw.DRAWN_CARD_MUST,
+        start_card_effects=False,
         stacking=Stacking.SAME,
         wd4_challenge=False,
         uno_penalty=4,
         catch_window=CatchWindow.NEXT_CARD,
+        late_uno_call=False,
         target_score=251,
         extra_hand_if_first=True,
         min_players=3,
@@ -273,6 +291,7 @@ PRESETS: dict[str, HouseRules] = {
         scoring=Scoring.OWN_POINTS,
         min_players=4,
         max_players=5,
+        warning_ends_round=True,
     ),
     "knockout": HouseRules(
         name="knockout",
