@@ -589,10 +589,12 @@ class IrcAdapter:
         was = self._registered
         self._registered = False
         self.disconnects += 1
-        log.warning(
+        stopping = self._stop.is_set()
+        log.log(
+            logging.INFO if stopping else logging.WARNING,  # asked for: no cause for alarm
             "disconnected (%s)%s",
             " ".join(event.arguments),
-            "" if self._stop.is_set() else "; reconnecting" if was else "; retrying",
+            "" if stopping else "; reconnecting" if was else "; retrying",
         )
 
     def _keepalive(self) -> None:

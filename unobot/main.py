@@ -13,12 +13,15 @@ import gc
 import logging
 import signal
 import sys
-import threading
 from random import Random
+from typing import TYPE_CHECKING
 
 from unobot import config as config_mod
 from unobot.engine import PRESETS, Game, preset
 from unobot.render import describe, hand_text
+
+if TYPE_CHECKING:
+    from unobot.embedded_server import EmbeddedServer
 
 log = logging.getLogger("unobot")
 UPKEEP_SECONDS = 30.0
@@ -62,19 +65,16 @@ def tune_gc() -> None:
     gc.set_threshold(3_000, 20, 50)
 
 
-def start_embedded_server(host: str, port: int) -> threading.Thread:
-    """The ``irc`` package's minimal server, in a daemon thread of this process."""
-    import irc.server
+def start_embedded_server(host: str, port: int) -> EmbeddedServer:
+    """The local IRC server (``unobot.embedded_server``), in a daemon thread of this process."""
+    from unobot import embedded_server
 
     try:
-        server = irc.server.IRCServer((host, port), irc.server.IRCClient)
+        return embedded_server.start(host, port)
     except OSError as err:
         raise config_mod.ConfigError(
             f"can't listen on {host}:{port} ({err.strerror}); try --port 6668"
         ) from None
-    thread = threading.Thread(target=server.serve_forever, name="irc-server", daemon=True)
-    thread.start()
-    return thread
 
 
 def run_bot(settings: config_mod.Settings) -> None:
@@ -88,8 +88,9 @@ def run_bot(settings: config_mod.Settings) -> None:
     # Games are recorded in the same database; queries see only this network's players.
     stats = SqlStatsStore(settings.database, network=settings.bot.network)
     server = settings.irc.servers[0]
+    embedded = None
     if settings.embedded:
-        start_embedded_server(server.host, server.effective_port)
+        embedded = start_embedded_server(server.host, server.effective_port)
         channels = ", ".join(settings.irc.channels)
         print(
             f"unobot: local IRC server on {server.host}:{server.effective_port}; the bot joins "
@@ -121,6 +122,9 @@ def run_bot(settings: config_mod.Settings) -> None:
     adapter.call_later(UPKEEP_SECONDS, upkeep)
     tune_gc()
     adapter.run()
+    if embedded is not None:
+        embedded.shutdown()
+        embedded.server_close()
     stats.close()
     store.close()
 
