@@ -89,7 +89,7 @@ def test_channel_keys_and_per_channel_presets(tmp_path: Path) -> None:
         ("[irc]\nnick = 5\n", (), "irc.nick must be str"),
         ("[bogus]\n", (), "unknown section"),
         ("[[irc.servers]]\nport = 1\n", (), "needs at least host"),
-        ('[[irc.servers]]\nhost = "x"\ncolour = 1\n', (), "unknown key"),
+        ('[[irc.servers]]\nhost = "x"\ncolour = 1\n', (), r"unknown setting irc\.servers\[0\]"),
         ('[[irc.servers]]\nhost = "x"\nport = 99999\n', (), "port must be a port number"),
         ("", ("--channel", "uno"), "is not a channel name"),
         ("", ("--preset", "speedy"), "no preset 'speedy'"),
@@ -134,8 +134,75 @@ def test_bots_section(tmp_path: Path) -> None:
         ("delay = -1", "bots.delay"),
         ("delay = 'slow'", "bots.delay must be float"),
         ("workers = 99", "bots.workers"),
-        ("speed = 3", "unknown key"),
+        ("speed = 3", "unknown setting bots.speed"),
         ("delay = 59", "well under bot.turn_timeout"),
     ]:
         with pytest.raises(ConfigError, match=message):
             load(parse("--config", write(tmp_path, f"[bots]\n{bad}\n")))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[irc]\nnik = "x"\n', "unknown setting irc.nik (did you mean irc.nick?)"),
+        ('[irc]\nsasl_pasword = "x"\n', "unknown setting irc.sasl_pasword (did you mean "
+         "irc.sasl_password?)"),
+        ('[irc]\nchanels = ["#a"]\n', "unknown setting irc.chanels (did you mean irc.channels?)"),
+        ('[[irc.server]]\nhost = "a"\n', "unknown setting irc.server (did you mean irc.servers?)"),
+        ('[[irc.servers]]\nhots = "a"\n', "irc.servers[0] needs at least host"),
+        ('[[irc.servers]]\nhost = "a"\ntsl = true\n',
+         "unknown setting irc.servers[0].tsl (did you mean irc.servers[0].tls?)"),
+        ("[bot]\nturn_timout = 60\n",
+         "unknown setting bot.turn_timout (did you mean bot.turn_timeout?)"),
+        ("[bots]\ndealy = 1\n", "unknown setting bots.dealy (did you mean bots.delay?)"),
+        ('[stats]\ndatabse = "x"\n',
+         "unknown setting stats.databse (did you mean stats.database?)"),
+        ('[log]\nlevle = "INFO"\n', "unknown setting log.levle (did you mean log.level?)"),
+        ("[irx]\n", "unknown section [irx] (did you mean [irc]?)"),
+        ("[irc]\nzzz = 1\n", "unknown setting irc.zzz (known: nick, alt_nicks, username"),
+        ("[irc]\nnik = 1\nzzz = 2\n", "unknown setting irc.nik (did you mean irc.nick?); also "
+         "unknown: zzz"),
+    ],
+)  # fmt: skip
+def test_unknown_settings_are_named_with_the_closest_known_one(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load(parse("--config", write(tmp_path, text)))
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_channel_names_are_not_settings(tmp_path: Path) -> None:
+    """``[irc.channels]`` and ``[bot.channel_presets]`` are keyed by channel, not checked."""
+    text = '[irc.channels]\n"#nik" = ""\n[bot.channel_presets]\n"#preset" = "official"\n'
+    settings = load(parse("--config", write(tmp_path, text)))
+    assert dict(settings.irc.channels) == {"#nik": ""}
+
+
+def test_every_key_of_the_example_config_is_known() -> None:
+    """The example documents every setting: each is known, and each known one is there."""
+    import tomllib
+
+    from unobot.config import KEYS
+
+    data = tomllib.loads((ROOT / "unobot.toml.example").read_text(encoding="utf-8"))
+    assert set(data) == set(KEYS)
+    text = (ROOT / "unobot.toml.example").read_text(encoding="utf-8")
+    for section, keys in KEYS.items():
+        for key in keys:
+            assert f"{key} =" in text or f"{section}.{key}" in text, f"{section}.{key}"
+
+
+def test_a_misspelt_key_stops_the_real_command_with_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, '[irc]\nnik = "x"\n')
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "unobot.py"), "--config", path],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == "unobot: unknown setting irc.nik (did you mean irc.nick?)\n"
+    assert proc.stdout == ""  # no server was started, nothing announced
+    assert not (tmp_path / "stats.db").exists()

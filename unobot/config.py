@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,10 +84,43 @@ def load(args: argparse.Namespace) -> Settings:
         raise ConfigError(str(err)) from None
 
 
+KEYS: dict[str, tuple[str, ...]] = {
+    "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
+            "sasl_login", "sasl_password", "nickserv_password", "servers", "channels"),
+    "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
+            "channel_presets"),
+    "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
+    "stats": ("database", "min_games", "max_list"),
+    "log": ("level",),
+}  # fmt: skip
+"""Every setting by section (``unobot.toml.example`` documents each). A key the file has and
+this lacks stops the bot: a misspelt ``nik`` or ``sasl_pasword`` must not quietly do nothing.
+``irc.channels`` and ``bot.channel_presets`` are tables keyed by channel name, not settings."""
+
+
+def _check_keys(where: str, values: dict[str, Any], known: tuple[str, ...]) -> None:
+    """ConfigError naming the first unknown key of ``values`` and the closest known one."""
+    unknown = sorted(k for k in values if k not in known)
+    if not unknown:
+        return
+    key = unknown[0]
+    close = difflib.get_close_matches(key, known, 1)
+    name = f"{where}.{key}" if where else key
+    if close:
+        hint = f"did you mean {where}.{close[0]}?" if where else f"did you mean [{close[0]}]?"
+    else:
+        hint = f"known: {', '.join(known)}"
+    more = f"; also unknown: {', '.join(unknown[1:])}" if unknown[1:] else ""
+    what = "setting" if where else "section"
+    shown = name if where else f"[{name}]"
+    raise ConfigError(f"unknown {what} {shown} ({hint}){more}")
+
+
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, dict):
         raise ConfigError(f"[{name}] must be a table of settings")
+    _check_keys(name, value, KEYS[name])
     return value
 
 
@@ -100,10 +134,7 @@ def _typed(section: str, values: dict[str, Any], key: str, kind: type, default: 
 
 
 def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
-    known = {"irc", "bot", "bots", "stats", "log"}
-    unknown = set(data) - known
-    if unknown:
-        raise ConfigError(f"unknown section(s) {sorted(unknown)}; known: {sorted(known)}")
+    _check_keys("", data, tuple(KEYS))
     irc_cfg = _section(data, "irc")
     bot_cfg = _section(data, "bot")
     stats_cfg = _section(data, "stats")
@@ -202,11 +233,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
 
 
 def _bots(raw: dict[str, Any]) -> ComputerConfig:
-    """``[bots]``: computer players (``.addbot``)."""
-    allowed = {"enabled", "delay", "budget_ms", "playouts", "workers"}
-    unknown = set(raw) - allowed
-    if unknown:
-        raise ConfigError(f"[bots]: unknown key(s) {sorted(unknown)}; known: {sorted(allowed)}")
+    """``[bots]``: computer players (``.addbot``); keys checked by ``_section``."""
     default = ComputerConfig()
     config = ComputerConfig(
         enabled=_typed("bots", raw, "enabled", bool, default.enabled),
@@ -230,10 +257,7 @@ def _server(index: int, raw: Any) -> ServerSettings:
     where = f"irc.servers[{index}]"
     if not isinstance(raw, dict) or "host" not in raw:
         raise ConfigError(f'{where} needs at least host = "irc.example.net"')
-    allowed = {f.name for f in dataclasses.fields(ServerSettings)}
-    unknown = set(raw) - allowed
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(allowed)}")
+    _check_keys(where, raw, tuple(f.name for f in dataclasses.fields(ServerSettings)))
     port = raw.get("port", 0)
     if not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"{where}.port must be a port number")
