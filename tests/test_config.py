@@ -26,6 +26,17 @@ def write(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
+def run_with_config(tmp_path: Path, text: str) -> subprocess.CompletedProcess[str]:
+    """The real command line, from ``tmp_path``, with ``text`` as its config file."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "unobot.py"), "--config", write(tmp_path, text)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+
+
 def test_no_settings_means_the_embedded_default() -> None:
     settings = load(parse())
     assert settings.embedded
@@ -109,14 +120,7 @@ def test_bad_settings_give_one_clear_message(
 def test_missing_file_and_cli_exit_cleanly(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no config file"):
         load(parse("--config", str(tmp_path / "nope.toml")))
-    bad = write(tmp_path, "[irc]\nnick = [\n")
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "unobot.py"), "--config", bad],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=tmp_path,
-    )
+    proc = run_with_config(tmp_path, "[irc]\nnick = [\n")
     assert proc.returncode == 2
     assert proc.stderr.startswith("unobot: ") and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
@@ -194,14 +198,7 @@ def test_every_key_of_the_example_config_is_known() -> None:
 
 
 def test_a_misspelt_key_stops_the_real_command_with_one_line(tmp_path: Path) -> None:
-    path = write(tmp_path, '[irc]\nnik = "x"\n')
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "unobot.py"), "--config", path],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=tmp_path,
-    )
+    proc = run_with_config(tmp_path, '[irc]\nnik = "x"\n')
     assert proc.returncode == 2
     assert proc.stderr == "unobot: unknown setting irc.nik (did you mean irc.nick?)\n"
     assert proc.stdout == ""  # no server was started, nothing announced
