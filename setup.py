@@ -18,7 +18,7 @@ import os
 import runpy
 import sys
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The package's own list and hashing, loaded by path: the package can't be imported here.
@@ -36,9 +36,10 @@ def _remove_inplace_builds() -> None:
         for entry in os.listdir(folder):
             if entry.startswith(name[:-3] + ".") and entry.endswith((".so", ".pyd")):
                 os.remove(os.path.join(folder, entry))
-    for entry in os.listdir(HERE):
-        if "__mypyc." in entry and entry.endswith((".so", ".pyd")):
-            os.remove(os.path.join(HERE, entry))
+    for folder in (HERE, os.path.join(HERE, "unobot")):  # older builds: at the top level
+        for entry in os.listdir(folder):
+            if "__mypyc." in entry and entry.endswith((".so", ".pyd")):
+                os.remove(os.path.join(folder, entry))
 
 
 def _extensions() -> list:
@@ -49,8 +50,13 @@ def _extensions() -> list:
         from mypyc.build import mypycify
 
         # Only the compiled modules must type-check; the rest of the package is read, not judged.
+        # group_name: the library the six modules share is unobot._engine__mypyc, inside the
+        # package, not a top-level "<hash>__mypyc" module beside every other project's.
         extensions = mypycify(
-            ["--follow-imports=silent", *COMPILED], opt_level="3", debug_level="0"
+            ["--follow-imports=silent", *COMPILED],
+            opt_level="3",
+            debug_level="0",
+            group_name="unobot._engine",
         )
     except (Exception, SystemExit) as exc:  # no mypyc, or the code no longer type-checks
         print(f"unobot: not compiling with mypyc ({exc}); using pure Python", file=sys.stderr)
@@ -75,4 +81,10 @@ def _record_hashes() -> None:
         f.write("\n".join(lines))
 
 
-setup(ext_modules=_extensions())
+# The repository keeps its command plugins in a top-level plugins/ folder; installed they are
+# unobot.plugins, so no top-level "plugins" package collides with another project's.
+setup(
+    packages=[*find_packages(include=["unobot", "unobot.*"]), "unobot.plugins"],
+    package_dir={"unobot.plugins": "plugins"},
+    ext_modules=_extensions(),
+)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime
 
-    from plugins.uno_stats import GameRecorder
+    from unobot.plugins.uno_stats import GameRecorder
     from unobot.stats import StatsStore
 
 __all__ = ["Bot", "BotConfig", "Context"]
@@ -140,7 +140,7 @@ class Bot:
         self.config = config or BotConfig()
         self.rng = rng or Random()
         if plugins is None:
-            from plugins import uno_game, uno_rules, uno_stats
+            from unobot.plugins import uno_game, uno_rules, uno_stats
 
             plugins = [uno_game, uno_stats, uno_rules]
         self.dispatcher = Dispatcher(self.config.prefix, plugins)
@@ -151,7 +151,7 @@ class Bot:
         self.store = store
         self.recorder: GameRecorder | None = None
         if store is not None:
-            from plugins.uno_stats import GameRecorder  # it lives with the stats commands
+            from unobot.plugins.uno_stats import GameRecorder  # it lives with the stats commands
 
             clock = wall_clock or GameRecorder.utc_from(scheduler)
             self.recorder = GameRecorder(store, self.config.network, clock)

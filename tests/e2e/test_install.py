@@ -247,6 +247,14 @@ def test_readme_command_installs_a_compiled_wheel_and_starts_plays_and_stops(
     assert not list(installed.site.glob("__editable__*"))
     compiled = list((installed.site / "unobot").glob("cards.*.so"))
     assert compiled, "the engine was not compiled"
+    # Only unobot lands at the top of site-packages (the plugins are unobot.plugins, the
+    # compiled engine's shared library unobot._engine__mypyc): no name to collide with.
+    record = next(installed.site.glob("unobot-*.dist-info")) / "RECORD"
+    tops = {line.split(",", 1)[0].split("/", 1)[0] for line in record.read_text().splitlines()}
+    tops.discard("..")  # the console script, in the venv's bin/
+    assert tops == {"unobot", record.parent.name}, tops
+    assert (installed.site / "unobot" / "plugins" / "uno_game.py").exists()
+    assert list((installed.site / "unobot").glob("_engine__mypyc.*.so"))
     # The running bot loaded the compiled engine from the install (no fallback to Python).
     assert str(installed.site) in seen["maps"] and "__mypyc" in seen["maps"]
     assert "pure Python" not in seen["output"]

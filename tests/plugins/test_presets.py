@@ -117,7 +117,7 @@ def test_timed_deal_announces_warns_and_ends() -> None:
 
 
 def test_deal_time_forms() -> None:
-    from plugins.uno_game import parse_duration
+    from unobot.plugins.uno_game import parse_duration
 
     assert [parse_duration(x) for x in ("60m", "60", "1h", "1h30m", "90s", "45min")] == [
         3600,
@@ -337,7 +337,7 @@ def test_knockout_sixty_minute_game() -> None:
 
 
 def test_plain_uno_message_calls_uno() -> None:
-    from plugins.uno_game import said_uno
+    from unobot.plugins.uno_game import said_uno
 
     h, t = rigged("top=R5 | alice*: R7 R8 | bob: B1 R2 | carol: Y1 Y2 |" + PILE)
     h.say("alice", ".p r 7")
