@@ -4,8 +4,9 @@ The rows are the facts: players (with their nick history), games and each player
 a game, plus imported aggregate rows from the old bot's score file. ``player_summary`` is
 derived data, one row per player, channel scope and calendar period: it is brought up to
 date from the rows of the games written since ``summary_state.last_game`` before every query
-(and every few hundred games), and rebuilt wholesale by ``unobot.stats.sql.rebuild_summaries``;
-it exists so a leaderboard is an index walk, not a GROUP BY over a million rows.
+(and every few hundred games), and rebuilt wholesale by
+``unobot.stats.summaries.rebuild_summaries``; it exists so a leaderboard is an index walk, not a
+GROUP BY over a million rows.
 
 The version lives in ``schema_version``; :func:`migrate` applies the missing steps in order,
 each in its own transaction (serialised between bots sharing a PostgreSQL database by an
@@ -21,6 +22,8 @@ from collections.abc import Callable
 import peewee as pee
 from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
+
+from unobot.stats.summaries import rebuild_summaries
 
 __all__ = ["MODELS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -183,8 +186,6 @@ def _v2_summaries(db: pee.Database, migrator: SchemaMigrator) -> None:
             f"CREATE INDEX player_summary_rank_{name} ON player_summary "
             f"(channel, bucket, {column} DESC, games DESC, player_id, network, is_bot)"
         )
-    from unobot.stats.sql import rebuild_summaries
-
     rebuild_summaries(db)
 
 

@@ -20,7 +20,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,13 @@ from unobot.stats.model import (
 )
 from unobot.stats.records import normalized
 from unobot.stats.spool import Spool
+from unobot.stats.summaries import (
+    period_start,
+    rebuild_summaries,
+    rows_sql,
+    sql_for,
+    stamp_for,
+)
 
 __all__ = ["SqlStatsStore", "open_database", "rebuild_summaries"]
 
@@ -83,84 +90,6 @@ def open_database(url: str, timeout: float = 5.0) -> pw.Database:
             extra["connect_timeout"] = max(1, round(timeout))
         return connect(url, **extra)
     raise ValueError(f"unsupported stats database URL {url!r} (sqlite:/// or postgresql://)")
-
-
-def _sql(db: pw.Database, text: str) -> str:
-    """Our SQL is written with ``?`` placeholders; psycopg2 wants ``%s``."""
-    return text if isinstance(db, pw.SqliteDatabase) else text.replace("?", "%s")
-
-
-def _stamp(db: pw.Database) -> Callable[[datetime], Any]:
-    """How a naive UTC datetime is passed: a sortable string for SQLite (peewee's format, with
-    microseconds so string order is time order), the datetime itself for PostgreSQL."""
-    if isinstance(db, pw.SqliteDatabase):
-        return lambda d: d.strftime("%Y-%m-%d %H:%M:%S.%f")
-    return lambda d: d
-
-
-def _period_start(period: Period, now: datetime) -> datetime:
-    now = utc_naive(now)
-    day = datetime(now.year, now.month, now.day)
-    if period is Period.WEEK:
-        return day - timedelta(days=now.weekday())
-    return datetime(now.year, now.month, 1)
-
-
-def _rows_sql(week_key: str, month_key: str) -> str:
-    """SELECT of every summary row computed from the facts; four ``?``: week start twice,
-    month start twice. Only the current week and month buckets are built: no query reads an
-    older one (record_game still files each game under its own week and month)."""
-    won = "CASE WHEN r.won THEN 1 ELSE 0 END"
-    base = (
-        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds "
-        "FROM game_result r JOIN game g ON g.id = r.game_id"
-    )
-    imported = "i.player_id, i.wins, i.points, i.seconds FROM imported_score i"
-    union = " UNION ALL ".join(
-        [
-            f"SELECT '' AS channel, 'all' AS bucket, 1 AS games, {base}",
-            f"SELECT g.channel, 'all', 1, {base}",
-            f"SELECT '', '{week_key}', 1, {base} WHERE g.ended >= ?",
-            f"SELECT g.channel, '{week_key}', 1, {base} WHERE g.ended >= ?",
-            f"SELECT '', '{month_key}', 1, {base} WHERE g.ended >= ?",
-            f"SELECT g.channel, '{month_key}', 1, {base} WHERE g.ended >= ?",
-            f"SELECT '', 'all', i.games, {imported}",
-            f"SELECT i.channel, 'all', i.games, {imported} WHERE i.channel <> ''",
-        ]
-    )
-    return (
-        "SELECT x.pid, p.network, x.channel, x.bucket, SUM(x.games), SUM(x.wins), "
-        "SUM(x.points), SUM(x.seconds), "
-        "CAST(SUM(x.points) AS DOUBLE PRECISION) / SUM(x.games), "
-        "CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot "
-        f"FROM ({union}) AS x JOIN player p ON p.id = x.pid "
-        "GROUP BY x.pid, p.network, x.channel, x.bucket, p.is_bot HAVING SUM(x.games) > 0"
-    )
-
-
-def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
-    """Recompute the derived ``player_summary`` from the rows (run inside a transaction by the
-    caller, or alone); returns the number of summary rows."""
-    now = utc_naive(now or datetime.now(UTC))
-    week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
-    select = _rows_sql(week_key, month_key)
-    stamp = _stamp(db)
-    week, month = stamp(_period_start(Period.WEEK, now)), stamp(_period_start(Period.MONTH, now))
-    with db.atomic():
-        db.execute_sql("DELETE FROM player_summary")
-        db.execute_sql(
-            _sql(
-                db,
-                "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, "
-                f"points, seconds, ppg, pw, is_bot) {select}",
-            ),
-            (week, week, month, month),
-        )
-        db.execute_sql(
-            "UPDATE summary_state SET last_game = (SELECT COALESCE(MAX(id), 0) FROM game)"
-        )
-        count = db.execute_sql("SELECT COUNT(*) FROM player_summary").fetchone()[0]
-    return int(count)
 
 
 _UPSERT_PLAYER = (
@@ -239,7 +168,7 @@ class SqlStatsStore:
         self._unspooled: list[GameRecord] = []
         """Games the spool itself refused (local disk full): last resort, memory only."""
         self._retry_at = 0.0
-        self._stamp = _stamp(self.db)
+        self._stamp = stamp_for(self.db)
         self._sqlite = isinstance(self.db, pw.SqliteDatabase)
         self._q: dict[str, str] = {}
         self._unsummarized = 0
@@ -261,7 +190,7 @@ class SqlStatsStore:
     def _s(self, text: str) -> str:
         q = self._q.get(text)
         if q is None:
-            q = self._q[text] = _sql(self.db, text)
+            q = self._q[text] = sql_for(self.db, text)
         return q
 
     def _down(self) -> None:
@@ -553,9 +482,9 @@ class SqlStatsStore:
         self._prepare()
         now = utc_naive(self.clock())
         week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
-        select = _rows_sql(week_key, month_key)
-        week = self._stamp(_period_start(Period.WEEK, now))
-        month = self._stamp(_period_start(Period.MONTH, now))
+        select = rows_sql(week_key, month_key)
+        week = self._stamp(period_start(Period.WEEK, now))
+        month = self._stamp(period_start(Period.MONTH, now))
         fresh = {
             tuple(r[:8])
             for r in self.db.execute_sql(self._s(select), (week, week, month, month)).fetchall()

@@ -1,0 +1,96 @@
+"""The derived ``player_summary`` rows, computed from the game rows.
+
+Shared by the store (``unobot.stats.sql``), which keeps the summary current, and the schema's
+migration that creates the table (``unobot.stats.schema``): here, below both, so neither has to
+import the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import peewee as pw
+
+from unobot.stats.model import Period, bucket_of, utc_naive
+
+__all__ = ["period_start", "rebuild_summaries", "rows_sql", "sql_for", "stamp_for"]
+
+
+def sql_for(db: pw.Database, text: str) -> str:
+    """Our SQL is written with ``?`` placeholders; psycopg2 wants ``%s``."""
+    return text if isinstance(db, pw.SqliteDatabase) else text.replace("?", "%s")
+
+
+def stamp_for(db: pw.Database) -> Callable[[datetime], Any]:
+    """How a naive UTC datetime is passed: a sortable string for SQLite (peewee's format, with
+    microseconds so string order is time order), the datetime itself for PostgreSQL."""
+    if isinstance(db, pw.SqliteDatabase):
+        return lambda d: d.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return lambda d: d
+
+
+def period_start(period: Period, now: datetime) -> datetime:
+    now = utc_naive(now)
+    day = datetime(now.year, now.month, now.day)
+    if period is Period.WEEK:
+        return day - timedelta(days=now.weekday())
+    return datetime(now.year, now.month, 1)
+
+
+def rows_sql(week_key: str, month_key: str) -> str:
+    """SELECT of every summary row computed from the facts; four ``?``: week start twice,
+    month start twice. Only the current week and month buckets are built: no query reads an
+    older one (record_game still files each game under its own week and month)."""
+    won = "CASE WHEN r.won THEN 1 ELSE 0 END"
+    base = (
+        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds "
+        "FROM game_result r JOIN game g ON g.id = r.game_id"
+    )
+    imported = "i.player_id, i.wins, i.points, i.seconds FROM imported_score i"
+    union = " UNION ALL ".join(
+        [
+            f"SELECT '' AS channel, 'all' AS bucket, 1 AS games, {base}",
+            f"SELECT g.channel, 'all', 1, {base}",
+            f"SELECT '', '{week_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT g.channel, '{week_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT '', '{month_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT g.channel, '{month_key}', 1, {base} WHERE g.ended >= ?",
+            f"SELECT '', 'all', i.games, {imported}",
+            f"SELECT i.channel, 'all', i.games, {imported} WHERE i.channel <> ''",
+        ]
+    )
+    return (
+        "SELECT x.pid, p.network, x.channel, x.bucket, SUM(x.games), SUM(x.wins), "
+        "SUM(x.points), SUM(x.seconds), "
+        "CAST(SUM(x.points) AS DOUBLE PRECISION) / SUM(x.games), "
+        "CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot "
+        f"FROM ({union}) AS x JOIN player p ON p.id = x.pid "
+        "GROUP BY x.pid, p.network, x.channel, x.bucket, p.is_bot HAVING SUM(x.games) > 0"
+    )
+
+
+def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
+    """Recompute the derived ``player_summary`` from the rows (run inside a transaction by the
+    caller, or alone); returns the number of summary rows."""
+    now = utc_naive(now or datetime.now(UTC))
+    week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
+    select = rows_sql(week_key, month_key)
+    stamp = stamp_for(db)
+    week, month = stamp(period_start(Period.WEEK, now)), stamp(period_start(Period.MONTH, now))
+    with db.atomic():
+        db.execute_sql("DELETE FROM player_summary")
+        db.execute_sql(
+            sql_for(
+                db,
+                "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, "
+                f"points, seconds, ppg, pw, is_bot) {select}",
+            ),
+            (week, week, month, month),
+        )
+        db.execute_sql(
+            "UPDATE summary_state SET last_game = (SELECT COALESCE(MAX(id), 0) FROM game)"
+        )
+        count = db.execute_sql("SELECT COUNT(*) FROM player_summary").fetchone()[0]
+    return int(count)
