@@ -20,7 +20,7 @@ from unobot.plugin import command, example, in_channel, in_game, in_table, move
 from unobot.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
 
 if TYPE_CHECKING:
-    from unobot.bot import Bot, Context
+    from unobot.plugin import BotApi, Context
     from unobot.table import Table
     from unobot.transport import Incoming
 
@@ -48,7 +48,7 @@ def split_uno(args: str) -> tuple[str, bool]:
     return args, False
 
 
-def said_uno(bot: Bot, incoming: Incoming) -> bool:
+def said_uno(bot: BotApi, incoming: Incoming) -> bool:
     """A plain channel message ``uno`` / ``UNO!`` from a seated player calls UNO.
 
     For the bot's non-command path (``Bot._message`` hands over a message that isn't a

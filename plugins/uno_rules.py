@@ -21,7 +21,7 @@ from unobot.render_irc import LIMIT, Line, fit
 from unobot.settings import option_text, rules_as_text, rules_from_text
 
 if TYPE_CHECKING:
-    from unobot.bot import Context
+    from unobot.plugin import Context
 
 __all__ = ["describe", "preset_list"]
 

@@ -1,11 +1,5 @@
-"""Stats: recording every finished game, and ``.unostats`` / ``.unotop10``.
-
-:class:`GameRecorder` watches the updates the bot publishes (it never changes a table): it starts
-a record when a table deals its first hand, remembers what each seat held and scored so a player
-who leaves mid-game still gets a line, and hands one :class:`~unobot.stats.GameRecord` to the
-store when the game ends. A game stopped with ``.unostop`` is recorded only if at least one hand
-was completed (a multi-hand match stopped half-way): a stop before any hand ended says nothing
-about who plays well, and recording it would let anyone lose on purpose for someone else.
+"""Stats commands: ``.unostats`` / ``.unotop10`` (games are recorded by
+:class:`unobot.stats.recorder.GameRecorder`).
 
 The commands read :class:`~unobot.stats.PlayerStats` from the same store. Answers follow the
 original bot: a list asked for in a channel goes to the channel, unless a game is being played
@@ -19,259 +13,22 @@ from __future__ import annotations
 import logging
 import math
 import re
-import time
-import uuid
 import weakref
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from unobot.casemap import irc_eq, irc_lower
+from unobot.casemap import irc_lower
 from unobot.engine.errors import UnoError
-from unobot.engine.events import HandEnded, HandOutcome, MatchEnded, MatchOutcome
-from unobot.engine.rules import Scoring
 from unobot.plugin import command, example
 from unobot.render_irc import LIMIT, Line
-from unobot.stats import GameRecord, Period, PlayerResult, PlayerStats, Ranking, StatsStore
-from unobot.table import Dealt, EngineEvents, Player, Removed, Stopped, Table, Update
-from unobot.transport import Scheduler
+from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 
 if TYPE_CHECKING:
-    from unobot.bot import Bot, Context
+    from unobot.plugin import BotApi, Context
 
-__all__ = ["Cooldown", "GameRecorder", "StatsQuery", "parse_query"]
+__all__ = ["Cooldown", "StatsQuery", "parse_query"]
 
 log = logging.getLogger(__name__)
-
-# --- recording -------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Seat:
-    """A player dealt into the game, with what they had the last time we looked."""
-
-    player: Player
-    """The table's own Player object: it follows nick changes."""
-    account: str | None = None
-    """Services account, folded (as in the ident)."""
-    total: int = 0
-    """Match points so far (kept for a player who leaves: the table forgets them)."""
-    in_hand: int = 0
-    """Points of the cards in their hand."""
-    left: int = 0
-    """0 while playing; else the order in which they left (1 = first to leave)."""
-
-
-@dataclass(slots=True)
-class _Game:
-    game_id: str
-    started: datetime
-    seats: list[_Seat] = field(default_factory=list)
-    leavers: int = 0
-
-    def seat(self, player: Player) -> _Seat:
-        for seat in self.seats:
-            if seat.player is player:
-                return seat
-        seat = _Seat(player)  # cannot happen (no joining after the deal), but never crash
-        self.seats.append(seat)
-        return seat
-
-
-def _account_of(key: str) -> str | None:
-    return key[3:] if key.startswith("$a:") else None
-
-
-class GameRecorder:
-    """Builds a :class:`GameRecord` for each game a table finishes and stores it.
-
-    ``observe`` is called by the bot with every update it publishes, before a finished table is
-    dropped. It never raises: a failing store or a surprise in an update is logged, and the game
-    goes on (or ends) as if stats did not exist.
-    """
-
-    def __init__(self, store: StatsStore, network: str, wall_clock: Callable[[], datetime]) -> None:
-        self.store = store
-        self.network = network
-        self.wall_clock = wall_clock
-        self._games: weakref.WeakKeyDictionary[Table, _Game] = weakref.WeakKeyDictionary()
-        """Games being played, by table; a table the bot drops unfinished is forgotten."""
-
-    @staticmethod
-    def utc_from(scheduler: Scheduler) -> Callable[[], datetime]:
-        """The scheduler's clock (monotonic on the network, manual in tests) as UTC time:
-        fixed to the wall clock once, so records follow the same clock as the game's timers."""
-        offset = time.time() - scheduler.now()
-        return lambda: datetime.fromtimestamp(scheduler.now() + offset, UTC)
-
-    def saw_account(self, nick: str, account: str) -> None:
-        """``nick`` is logged in to services as ``account``: credit their games to it."""
-        for game in self._games.values():
-            for seat in game.seats:
-                if not seat.left and not seat.player.computer and irc_eq(seat.player.nick, nick):
-                    seat.account = irc_lower(account)
-
-    def observe(self, table: Table, update: Update) -> None:
-        try:
-            self._observe(table, update)
-        except Exception:
-            log.exception("stats: could not follow the game in %s", table.channel)
-
-    def _observe(self, table: Table, update: Update) -> None:
-        game = self._games.get(table)
-        if game is None:
-            if not any(type(e) is Dealt and e.hand_number == 1 for e in update.events):
-                return
-            game = _Game(uuid.uuid4().hex, self.wall_clock())
-            game.seats = [_Seat(p, _account_of(p.key)) for p in table.players]
-            self._games[table] = game
-        for event in update.events:
-            if type(event) is Removed:
-                for seat in game.seats:
-                    if not seat.left and irc_eq(seat.player.nick, event.nick):
-                        game.leavers += 1
-                        seat.left = game.leavers
-                        break
-        if update.finished:
-            del self._games[table]
-            record = self._record(table, game, update)
-            if record is not None:
-                self._store(record)
-            return
-        self._snapshot(table, game)
-
-    def _snapshot(self, table: Table, game: _Game) -> None:
-        match, hand = table.match, table.game
-        if match is None or hand is None:
-            return
-        for index, player in enumerate(table.players):
-            seat = game.seat(player)
-            seat.total = match.totals[index]
-            seat.in_hand = sum(card.points for card in hand.hand(index))
-
-    def _store(self, record: GameRecord) -> None:
-        try:
-            self.store.record_game(record)
-        except Exception:  # the store should queue, not raise; if it does, the bot goes on
-            log.exception("stats: could not record game %s in %s", record.game_id, record.channel)
-
-    def _record(self, table: Table, game: _Game, update: Update) -> GameRecord | None:
-        """The finished game as a record; None for a game stopped before any hand ended."""
-        ended: MatchOutcome | None = None
-        last_hand: HandOutcome | None = None
-        for event in update.events:
-            if type(event) is EngineEvents:
-                for engine_event in event.events:
-                    if type(engine_event) is MatchEnded:
-                        ended = engine_event.outcome
-                    elif type(engine_event) is HandEnded:
-                        last_hand = engine_event.outcome
-        match = table.match
-        if match is None:
-            return None
-        rules = table.config.rules
-        own_points = rules.scoring is Scoring.OWN_POINTS
-        if ended is not None:
-            totals, winners = ended.totals, set(ended.winners)
-        elif any(type(e) is Stopped for e in update.events) and match.hands:
-            totals = tuple(match.totals)
-            best = min(totals) if own_points else max(totals)
-            winners = {s for s, t in enumerate(totals) if t == best}
-        else:
-            return None
-        current = table.game
-        rows: list[tuple[_Seat, int, int, bool]] = []  # seat, points won, points left, won
-        seated: set[int] = set()
-        for index, player in enumerate(table.players):
-            seat = game.seat(player)
-            seated.add(id(seat))
-            if last_hand is not None:
-                left = last_hand.points[index]
-            elif current is not None:
-                left = sum(card.points for card in current.hand(index))
-            else:
-                left = seat.in_hand
-            rows.append((seat, totals[index], left, index in winners and not seat.left))
-        rows += [(s, s.total, s.in_hand, False) for s in game.seats if id(s) not in seated]
-        places = _places(rows, own_points)
-        idents = {id(r[0]): _ident(r[0]) for r in rows}
-        # Two seats with one key (a nick given up in the lobby and taken by someone else, or
-        # one account twice) would make the store refuse the game: whoever no longer has the
-        # nick of their key goes by their current nick.
-        clashes = Counter(idents.values())
-        for seat, *_ in rows:
-            nick = irc_lower(seat.player.nick)
-            if clashes[idents[id(seat)]] > 1 and idents[id(seat)] != nick:
-                idents[id(seat)] = nick
-        results: list[PlayerResult] = []
-        used: set[str] = set()
-        for seat, points, left, won in sorted(rows, key=lambda r: places[id(r[0])]):
-            ident = idents[id(seat)]
-            if ident in used:
-                log.warning("stats: %s has no ident of its own in %s", ident, table.channel)
-                continue
-            used.add(ident)
-            results.append(
-                PlayerResult(
-                    ident=ident,
-                    nick=seat.player.nick,
-                    place=places[id(seat)],
-                    won=won,
-                    points_won=points,
-                    points_left=left,
-                    finished=not seat.left,
-                    account=_account_of(ident),
-                    is_bot=seat.player.computer,
-                )
-            )
-        return GameRecord(
-            game_id=game.game_id,
-            network=self.network,
-            channel=irc_lower(table.channel),
-            preset=rules.name,
-            started=game.started,
-            ended=self.wall_clock(),
-            results=tuple(results),
-        )
-
-
-def _ident(seat: _Seat) -> str:
-    """The services account when known (at join, or from any later line), else the nick they
-    joined with, folded: the same key their preferences use, so a nick change mid-game does
-    not split their stats. A computer player's key (``$bot:name``) can't be a person's."""
-    key = seat.player.key
-    if key.startswith("$a:") or seat.account is None or seat.player.computer:
-        return key
-    return "$a:" + seat.account
-
-
-def _places(rows: list[tuple[_Seat, int, int, bool]], own_points: bool) -> dict[int, int]:
-    """Winners 1; the others who finished by match points (highest first, or lowest with
-    own-points scoring), then by points left in hand, ties sharing a place; those who left
-    come last, the last to leave first."""
-    places: dict[int, int] = {}
-    winners = [r for r in rows if r[3]]
-    for row in winners:
-        places[id(row[0])] = 1
-    stayed = [r for r in rows if not r[3] and not r[0].left]
-
-    def key(row: tuple[_Seat, int, int, bool]) -> tuple[int, int]:
-        return (row[1] if own_points else -row[1], row[2])
-
-    stayed.sort(key=key)
-    place = len(winners) + 1
-    for i, row in enumerate(stayed):
-        if i and key(row) != key(stayed[i - 1]):
-            place = len(winners) + 1 + i
-        places[id(row[0])] = place
-    place = len(winners) + len(stayed) + 1
-    for row in sorted((r for r in rows if r[0].left), key=lambda r: -r[0].left):
-        places[id(row[0])] = place
-        place += 1
-    return places
-
 
 # --- rate limits -----------------------------------------------------------------------------
 
@@ -316,10 +73,10 @@ class _Limits:
     lines_by_user: Cooldown
 
 
-_limits: weakref.WeakKeyDictionary[Bot, _Limits] = weakref.WeakKeyDictionary()
+_limits: weakref.WeakKeyDictionary[BotApi, _Limits] = weakref.WeakKeyDictionary()
 
 
-def _limits_of(bot: Bot) -> _Limits:
+def _limits_of(bot: BotApi) -> _Limits:
     limits = _limits.get(bot)
     if limits is None:
         seconds = bot.config.stats_cooldown

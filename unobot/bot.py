@@ -11,107 +11,32 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import logging
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from unobot.bot_config import BotConfig
 from unobot.casemap import irc_eq, irc_lower
-from unobot.computers import ComputerConfig, Computers, Decider, InlineDecider, PoolDecider
+from unobot.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.dispatch import Dispatcher
 from unobot.engine import HouseRules
+from unobot.plugin import Context, load_plugins
 from unobot.render_irc import Line, render_update
 from unobot.settings import MemorySettings, SettingsStore, rules_from_text
-from unobot.table import Table, TableConfig, Update
+from unobot.stats.recorder import GameRecorder
+from unobot.table import Table, Update
 from unobot.transport import Incoming, Kind, Scheduler, Transport
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime
 
-    from unobot.plugins.uno_stats import GameRecorder
     from unobot.stats import StatsStore
 
 __all__ = ["Bot", "BotConfig", "Context"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class BotConfig:
-    prefix: str = "."
-    table: TableConfig = field(default_factory=TableConfig)
-    admins: frozenset[str] = frozenset()
-    """``nick!user@host`` patterns (``*`` and ``?`` wildcards) or ``$a:account`` entries."""
-    channel_colors: bool = True
-    """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
-    channel_rules: Mapping[str, HouseRules] = field(default_factory=dict)
-    """Rules for particular channels (keys folded with ``irc_lower``); others use ``table``."""
-    network: str = ""
-    """Network name stored with every recorded game (stats of two networks never mix)."""
-    stats_min_games: int = 5
-    """Games a player needs before they appear in (and get a rank in) a leaderboard."""
-    stats_max_list: int = 25
-    """Longest leaderboard one command may ask for (``.unostats pw N``)."""
-    stats_cooldown: float = 10.0
-    """Seconds between two leaderboards for one user, and between two in one channel."""
-    bots: ComputerConfig = field(default_factory=ComputerConfig)
-    """Computer players (``.addbot``): whether allowed, their pause, how ``hard`` thinks."""
-
-
-@dataclass(slots=True)
-class Context:
-    """One command being handled: who said what where, and how to answer."""
-
-    bot: Bot
-    incoming: Incoming
-    command: str
-    args: str
-
-    @property
-    def nick(self) -> str:
-        return self.incoming.nick
-
-    @property
-    def channel(self) -> str | None:
-        """The channel the command was said in; None in a private message."""
-        return None if self.incoming.private else self.incoming.target
-
-    @property
-    def now(self) -> float:
-        return self.bot.scheduler.now()
-
-    @property
-    def ident(self) -> str:
-        """Key for this player's preferences: the services account if known, else the nick."""
-        return self.bot.ident(self.incoming)
-
-    @property
-    def is_admin(self) -> bool:
-        return self.bot.is_admin(self.incoming)
-
-    @property
-    def prefix(self) -> str:
-        return self.bot.config.prefix
-
-    def find_table(self) -> Table | None:
-        """The channel's table, or in private the one table the sender sits at."""
-        return self.bot.table_for(self.channel, self.nick)
-
-    @property
-    def table(self) -> Table:
-        table = self.find_table()
-        if table is None:  # guards run first, so this is a plugin bug
-            raise RuntimeError("command needs a table but has no guard")
-        return table
-
-    def reply(self, text: str) -> None:
-        """A private answer (NOTICE): mistakes and personal information never go to a channel."""
-        self.bot.send(Line("notice", self.nick, text))
-
-    def publish(self, table: Table, update: Update) -> None:
-        self.bot.publish(table, update)
 
 
 class Bot:
@@ -139,10 +64,7 @@ class Bot:
         self.settings: SettingsStore = settings if settings is not None else MemorySettings()
         self.config = config or BotConfig()
         self.rng = rng or Random()
-        if plugins is None:
-            from unobot.plugins import uno_game, uno_rules, uno_stats
-
-            plugins = [uno_game, uno_stats, uno_rules]
+        plugins = load_plugins(self.config.plugins) if plugins is None else list(plugins)
         self.dispatcher = Dispatcher(self.config.prefix, plugins)
         self.chatter: list[Callable[[Bot, Incoming], bool]] = [
             hook for module in plugins if callable(hook := getattr(module, "said_uno", None))
@@ -151,8 +73,6 @@ class Bot:
         self.store = store
         self.recorder: GameRecorder | None = None
         if store is not None:
-            from unobot.plugins.uno_stats import GameRecorder  # it lives with the stats commands
-
             clock = wall_clock or GameRecorder.utc_from(scheduler)
             self.recorder = GameRecorder(store, self.config.network, clock)
         self.tables: dict[str, Table] = {}

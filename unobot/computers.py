@@ -52,7 +52,7 @@ from unobot.engine.errors import UnoError
 from unobot.table import Dealt, EngineEvents, Table, Update
 
 if TYPE_CHECKING:
-    from unobot.bot import Bot
+    from unobot.transport import Scheduler
 
 __all__ = [
     "ComputerConfig",
@@ -226,10 +226,20 @@ class _TableState:
     pending: dict[str, _Pending] = field(default_factory=dict)
 
 
+class Host(Protocol):
+    """What the computer seats need of the bot that owns them (the bot is above this module)."""
+
+    scheduler: Scheduler
+    tables: dict[str, Table]
+
+    def publish(self, table: Table, update: Update) -> None:
+        """Render and send an update (a computer's move), as for a person's command."""
+
+
 class Computers:
     """Drives the computer seats of every table of one bot (on the reactor thread)."""
 
-    def __init__(self, bot: Bot, config: ComputerConfig, decider: Decider) -> None:
+    def __init__(self, bot: Host, config: ComputerConfig, decider: Decider) -> None:
         self.bot = bot
         self.config = config
         self.decider = decider

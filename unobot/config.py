@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unobot.bot import BotConfig
+from unobot.bot_config import BotConfig
 from unobot.computers import ComputerConfig
 from unobot.engine import preset
 from unobot.irc_adapter import IrcSettings, ServerSettings

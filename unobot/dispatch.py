@@ -20,7 +20,7 @@ from unobot.engine.errors import UnoError
 from unobot.plugin import CommandMeta, meta_of
 
 if TYPE_CHECKING:
-    from unobot.bot import Context
+    from unobot.plugin import Context
 
 __all__ = ["APOLOGY", "SLOW_DOWN", "CommandThrottle", "Dispatcher", "Handler", "parse_command"]
 

@@ -1,31 +1,158 @@
-"""Decorators for plugin commands. They only record metadata; the dispatcher decides.
+"""The plugin API: what a command plugin may use, and how plugins are found and loaded.
 
-Keeping decorators passive (as Sopel does) means a plugin module can be imported, inspected and
-tested without a bot, and all policy (prefix, guards, error replies) lives in one place.
+A plugin is a module of plain functions decorated with the commands they answer (as in Sopel):
+
+    from unobot.plugin import Context, command, example
+
+    @command("unoquote")
+    @example(".unoquote")
+    def unoquote(ctx: Context) -> None:
+        ctx.reply("Uno!")
+
+The decorators only record metadata; the dispatcher decides (prefix, guards, throttling, error
+replies). A handler gets a :class:`Context`: who said what where (``nick``, ``channel``,
+``args``, ``now``, ``ident``, ``is_admin``), ``reply`` (a private NOTICE), the channel's table
+(``find_table``, ``table`` behind the ``in_table``/``in_game`` guards) and ``bot``, the
+:class:`BotApi`: send a line, publish a table update, the settings and stats stores, the
+rules and tables. Raising :class:`~unobot.engine.errors.UnoError` answers the user with its
+message; any other exception is logged and answered with an apology, never a traceback.
+
+``bot.plugins`` in the config lists the plugins to load (:func:`load_plugins`): module names
+(the built-in ``unobot.plugins.uno_game``, ``uno_stats``, ``uno_rules``) or paths of ``.py``
+files. This module sits below the bot: the bot core imports no plugin, it loads what it is told.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import importlib.util
+import os
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from unobot.engine.errors import UnoError
+from unobot.render_irc import Line
 
 if TYPE_CHECKING:
-    from unobot.bot import Context
+    from unobot.bot_config import BotConfig
+    from unobot.engine import HouseRules
+    from unobot.settings import SettingsStore
+    from unobot.stats import StatsStore
+    from unobot.table import Table, Update
+    from unobot.transport import Incoming, Scheduler, Transport
 
 __all__ = [
+    "BotApi",
     "CommandMeta",
+    "Context",
     "Guard",
+    "PluginError",
     "command",
     "example",
     "guard",
     "in_channel",
     "in_game",
     "in_table",
+    "load_plugins",
     "meta_of",
+    "move",
 ]
+
+
+class BotApi(Protocol):
+    """The part of the bot a plugin may use (``ctx.bot``)."""
+
+    config: BotConfig
+    settings: SettingsStore
+    """Players' preferences and channels' rules."""
+    store: StatsStore | None
+    """Finished games and leaderboards (None: stats are off)."""
+    tables: dict[str, Table]
+    """Open tables by folded channel name."""
+    transport: Transport
+    scheduler: Scheduler
+
+    def send(self, line: Line) -> None:
+        """Send one line (CR/LF/NUL can't start another)."""
+
+    def publish(self, table: Table, update: Update) -> None:
+        """Render and send a table update, and re-arm the table's timers."""
+
+    def open_table(self, channel: str, nick: str, ident: str) -> Table:
+        """Open a game in ``channel`` started by ``nick``."""
+
+    def table_for(self, channel: str | None, nick: str) -> Table | None:
+        """The channel's table, or in private the one table ``nick`` sits at."""
+
+    def rules_for(self, channel: str) -> HouseRules:
+        """The rules a new game in ``channel`` gets."""
+
+    def colors_for(self, table: Table) -> Callable[[str], bool]:
+        """Whether a player at ``table`` wants mIRC colours."""
+
+    def ident(self, incoming: Incoming) -> str:
+        """The key of the sender's preferences and stats."""
+
+    def is_admin(self, incoming: Incoming) -> bool:
+        """Is the sender a bot admin?"""
+
+
+@dataclass(slots=True)
+class Context:
+    """One command being handled: who said what where, and how to answer."""
+
+    bot: BotApi
+    incoming: Incoming
+    command: str
+    args: str
+
+    @property
+    def nick(self) -> str:
+        return self.incoming.nick
+
+    @property
+    def channel(self) -> str | None:
+        """The channel the command was said in; None in a private message."""
+        return None if self.incoming.private else self.incoming.target
+
+    @property
+    def now(self) -> float:
+        return self.bot.scheduler.now()
+
+    @property
+    def ident(self) -> str:
+        """Key for this player's preferences: the services account if known, else the nick."""
+        return self.bot.ident(self.incoming)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.bot.is_admin(self.incoming)
+
+    @property
+    def prefix(self) -> str:
+        return self.bot.config.prefix
+
+    def find_table(self) -> Table | None:
+        """The channel's table, or in private the one table the sender sits at."""
+        return self.bot.table_for(self.channel, self.nick)
+
+    @property
+    def table(self) -> Table:
+        table = self.find_table()
+        if table is None:  # guards run first, so this is a plugin bug
+            raise RuntimeError("command needs a table but has no guard")
+        return table
+
+    def reply(self, text: str) -> None:
+        """A private answer (NOTICE): mistakes and personal information never go to a channel."""
+        self.bot.send(Line("notice", self.nick, text))
+
+    def publish(self, table: Table, update: Update) -> None:
+        self.bot.publish(table, update)
+
 
 Guard = Callable[["Context"], None]
 """Raises UnoError (its message is the reply) when a command may not run in this context."""
@@ -125,3 +252,55 @@ def in_table(func: F) -> F:
 def in_game(func: F) -> F:
     """Only while a game is dealt; in private, the game the sender sits at."""
     return guard(_need_game)(func)
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+class PluginError(Exception):
+    """A plugin that can't be loaded; the message is one line naming it and why."""
+
+
+def load_plugins(specs: Iterable[str]) -> list[ModuleType]:
+    """Import each plugin: a module name (``unobot.plugins.uno_game``, ``mybot.quotes``) or the
+    path of a ``.py`` file. Raises :class:`PluginError` for one that can't be imported or that
+    defines no command (a typo in a name should not pass for a plugin)."""
+    modules = []
+    for spec in specs:
+        try:
+            module = _load_file(spec) if _is_path(spec) else importlib.import_module(spec)
+        except PluginError:
+            raise
+        except Exception as err:  # whatever a broken plugin raises while importing
+            raise PluginError(f"plugin {spec}: {_one_line(err)}") from None
+        if not any(_is_command(v) for v in vars(module).values()):
+            raise PluginError(f"plugin {spec}: defines no command (use @command)")
+        modules.append(module)
+    return modules
+
+
+def _is_path(spec: str) -> bool:
+    return spec.endswith(".py") or "/" in spec or os.sep in spec
+
+
+def _load_file(path: str) -> ModuleType:
+    if not os.path.isfile(path):
+        raise PluginError(f"plugin {path}: no such file")
+    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    name = f"unobot_plugin_{stem}"  # its own top-level name: it can't shadow a real module
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise PluginError(f"plugin {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _is_command(value: object) -> bool:
+    meta = meta_of(value) if callable(value) else None
+    return meta is not None and bool(meta.names)
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__

@@ -37,7 +37,7 @@ def harness(
 
 def with_store(h: Harness) -> MemoryStatsStore:
     """Give the harness's bot a memory stats store (the recorder is made by the bot)."""
-    from unobot.plugins.uno_stats import GameRecorder
+    from unobot.stats.recorder import GameRecorder
 
     store = MemoryStatsStore(network="")
     h.bot.store = store
@@ -458,7 +458,7 @@ def test_the_pool_decides_hard_moves_in_a_worker_process_and_answers_through_the
 def test_games_with_computer_players_in_the_sql_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Real games recorded in SQLite: the computer players are stored as such, out of the
     people's leaderboards, and still found by name."""
-    from unobot.plugins.uno_stats import GameRecorder
+    from unobot.stats.recorder import GameRecorder
     from unobot.stats.sql import SqlStatsStore
 
     store = SqlStatsStore(f"sqlite:///{tmp_path / 'stats.db'}", network="")

@@ -1,0 +1,47 @@
+"""The bot's settings as one frozen value (built by ``unobot.config`` from TOML and flags).
+
+A module of its own, below the bot and the plugin API: plugins read ``ctx.bot.config`` and
+``unobot.config`` builds it, and neither needs the bot itself for that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from unobot.computers import ComputerConfig
+from unobot.engine import HouseRules
+from unobot.table import TableConfig
+
+__all__ = ["DEFAULT_PLUGINS", "BotConfig"]
+
+DEFAULT_PLUGINS = (
+    "unobot.plugins.uno_game",
+    "unobot.plugins.uno_stats",
+    "unobot.plugins.uno_rules",
+)
+"""The built-in command plugins, loaded by name (``bot.plugins`` in the config lists them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotConfig:
+    prefix: str = "."
+    table: TableConfig = field(default_factory=TableConfig)
+    admins: frozenset[str] = frozenset()
+    """``nick!user@host`` patterns (``*`` and ``?`` wildcards) or ``$a:account`` entries."""
+    channel_colors: bool = True
+    """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
+    channel_rules: Mapping[str, HouseRules] = field(default_factory=dict)
+    """Rules for particular channels (keys folded with ``irc_lower``); others use ``table``."""
+    network: str = ""
+    """Network name stored with every recorded game (stats of two networks never mix)."""
+    stats_min_games: int = 5
+    """Games a player needs before they appear in (and get a rank in) a leaderboard."""
+    stats_max_list: int = 25
+    """Longest leaderboard one command may ask for (``.unostats pw N``)."""
+    stats_cooldown: float = 10.0
+    """Seconds between two leaderboards for one user, and between two in one channel."""
+    bots: ComputerConfig = field(default_factory=ComputerConfig)
+    """Computer players (``.addbot``): whether allowed, their pause, how ``hard`` thinks."""
+    plugins: tuple[str, ...] = DEFAULT_PLUGINS
+    """Command plugins to load: module names or ``.py`` paths (``unobot.plugin.load_plugins``)."""
