@@ -1,6 +1,6 @@
 """Optional mypyc compilation of the rules engine's hot modules (everything else is pyproject).
 
-``pip install .`` and ``pip install -e .`` compile ``unobot/cards.py``, the engine's
+``pip install .`` and ``pip install -e .`` compile ``unobot/engine/cards.py``, the engine's
 ``actions``, ``events`` and ``game``, and ``hard``'s playouts and search
 (``unobot/ai/playout.py``, ``unobot/ai/hard.py``) with mypyc (about 1.6x faster games, so more
 playouts in ``hard``'s time budget). The .py files stay
@@ -42,7 +42,19 @@ def _remove_inplace_builds() -> None:
                 os.remove(os.path.join(folder, entry))
 
 
+def _remove_orphans() -> None:
+    """Delete in-place compiled modules whose source is gone (a module that moved, e.g.
+    ``unobot/cards.py`` -> ``unobot/engine/cards.py``): left behind, it would still import."""
+    for folder, _dirs, files in os.walk(os.path.join(HERE, "unobot")):
+        for entry in files:
+            stem = entry.split(".", 1)[0]
+            orphan = not os.path.exists(os.path.join(folder, stem + ".py"))
+            if entry.endswith((".so", ".pyd")) and "__mypyc" not in stem and orphan:
+                os.remove(os.path.join(folder, entry))
+
+
 def _extensions() -> list:
+    _remove_orphans()
     if os.environ.get("UNOBOT_PURE", "") not in ("", "0"):
         _remove_inplace_builds()
         return []

@@ -11,18 +11,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from unobot.cards import parse_color, parse_play
-from unobot.casemap import irc_eq
-from unobot.computers import parse_addbot
+from unobot.core.computers import parse_addbot
+from unobot.core.plugin import command, example, in_channel, in_game, in_table, move
+from unobot.core.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
+from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
-from unobot.plugin import command, example, in_channel, in_game, in_table, move
-from unobot.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
+from unobot.irc.casemap import irc_eq
 
 if TYPE_CHECKING:
-    from unobot.plugin import BotApi, Context
-    from unobot.table import Table
-    from unobot.transport import Incoming
+    from unobot.core.plugin import BotApi, Context
+    from unobot.core.table import Table
+    from unobot.irc.transport import Incoming
 
 _DURATION = re.compile(r"(?:(\d{1,3})h)?(?:(\d{1,4})m(?:in)?)?(?:(\d{1,5})s)?")
 _UNO_WORDS = frozenset({"uno", "uno!"})

@@ -1,7 +1,7 @@
 """``.unorules``: show, list and choose a channel's rules between games.
 
 A channel's choice is stored by the bot's settings store as a preset's name plus the options
-changed from it (see ``unobot.settings``), and ``Bot.rules_for`` turns it back into rules when
+changed from it (see ``unobot.core.settings``), and ``Bot.rules_for`` turns it back into rules when
 the next game opens. Changing rules is for channel operators and bot admins, and never while a
 game is open or dealt in the channel: a table keeps the rules it opened with, so a change in
 the middle would not apply anyway and would only mislead the players. Showing and listing are
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from unobot.casemap import irc_lower
+from unobot.core.plugin import command, example
+from unobot.core.render_irc import LIMIT, Line, fit
+from unobot.core.settings import option_text, rules_as_text, rules_from_text
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import PRESETS, HouseRules, preset
-from unobot.plugin import command, example
-from unobot.render_irc import LIMIT, Line, fit
-from unobot.settings import option_text, rules_as_text, rules_from_text
+from unobot.irc.casemap import irc_lower
 
 if TYPE_CHECKING:
-    from unobot.plugin import Context
+    from unobot.core.plugin import Context
 
 __all__ = ["describe", "preset_list"]
 

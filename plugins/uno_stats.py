@@ -17,14 +17,14 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from unobot.casemap import irc_lower
+from unobot.core.plugin import command, example
+from unobot.core.render_irc import LIMIT, Line
 from unobot.engine.errors import UnoError
-from unobot.plugin import command, example
-from unobot.render_irc import LIMIT, Line
+from unobot.irc.casemap import irc_lower
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 
 if TYPE_CHECKING:
-    from unobot.plugin import BotApi, Context
+    from unobot.core.plugin import BotApi, Context
 
 __all__ = ["Cooldown", "StatsQuery", "parse_query"]
 

@@ -6,7 +6,7 @@ import socket
 
 import irc.connection
 
-from unobot.irc_adapter import _TimeoutFactory
+from unobot.irc.adapter import _TimeoutFactory
 
 
 def test_connections_send_each_line_at_once_without_nagle() -> None:
@@ -25,7 +25,7 @@ def test_a_call_from_another_thread_wakes_the_reactor_at_once() -> None:
     import threading
     import time
 
-    from unobot.irc_adapter import IrcAdapter, IrcSettings, ServerSettings
+    from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
 
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]

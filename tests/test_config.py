@@ -128,7 +128,7 @@ def test_missing_file_and_cli_exit_cleanly(tmp_path: Path) -> None:
 
 def test_bots_section(tmp_path: Path) -> None:
     """``[bots]``: computer players' pause, hard's budget, worker processes; checked."""
-    from unobot.computers import ComputerConfig
+    from unobot.core.computers import ComputerConfig
 
     assert load(parse()).bot.bots == ComputerConfig()
     text = "[bots]\nenabled = true\ndelay = 0\nbudget_ms = 100\nworkers = 2\n"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unobot.outbox import Lane, Line, Outbox, sanitize, sanitize_target, split_text
+from unobot.irc.outbox import Lane, Line, Outbox, sanitize, sanitize_target, split_text
 
 
 def test_sanitize_drops_line_breaks_nul_and_ctcp_but_keeps_colours() -> None:

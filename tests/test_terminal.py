@@ -19,21 +19,13 @@ from random import Random
 import pytest
 
 from tests.plugins.fakes import Agent, read_status
-from unobot.cards import Card
-from unobot.render_irc import Cards
-from unobot.terminal import (
-    HARD_BUDGET_ENV,
-    LoopScheduler,
-    PlayOptions,
-    TerminalGame,
-    TerminalTransport,
-    hard_budget,
-    mirc_to_ansi,
-    parse_args,
-    run,
-    use_color,
-)
-from unobot.transport import Incoming, Kind
+from unobot.core.render_irc import Cards
+from unobot.engine.cards import Card
+from unobot.irc.transport import Incoming, Kind
+from unobot.terminal.ansi import mirc_to_ansi, use_color
+from unobot.terminal.game import TerminalGame, run
+from unobot.terminal.options import HARD_BUDGET_ENV, PlayOptions, hard_budget, parse_args
+from unobot.terminal.transport import LoopScheduler, TerminalTransport
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -40,7 +40,7 @@ __all__ = [
     "stale",
 ]
 
-COMPILED_MODULES = ("unobot.cards", "unobot.engine.actions", "unobot.engine.events",
+COMPILED_MODULES = ("unobot.engine.cards", "unobot.engine.actions", "unobot.engine.events",
                     "unobot.engine.game", "unobot.ai.playout", "unobot.ai.hard")  # fmt: skip
 """The modules setup.py compiles: all of them run compiled, or none does (a compiled Game
 cannot work with pure-Python cards)."""

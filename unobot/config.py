@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unobot.bot_config import BotConfig
-from unobot.computers import ComputerConfig
+from unobot.core.bot_config import BotConfig
+from unobot.core.computers import ComputerConfig
+from unobot.core.table import TableConfig
 from unobot.engine import preset
-from unobot.irc_adapter import IrcSettings, ServerSettings
-from unobot.table import TableConfig
+from unobot.irc.adapter import IrcSettings, ServerSettings
 
 __all__ = ["ConfigError", "Settings", "add_arguments", "load"]
 

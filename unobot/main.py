@@ -17,11 +17,11 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from unobot import config as config_mod
+from unobot.core.render import describe, hand_text
 from unobot.engine import PRESETS, Game, preset
-from unobot.render import describe, hand_text
 
 if TYPE_CHECKING:
-    from unobot.embedded_server import EmbeddedServer
+    from unobot.irc.embedded_server import EmbeddedServer
 
 log = logging.getLogger("unobot")
 UPKEEP_SECONDS = 30.0
@@ -66,8 +66,8 @@ def tune_gc() -> None:
 
 
 def start_embedded_server(host: str, port: int) -> EmbeddedServer:
-    """The local IRC server (``unobot.embedded_server``), in a daemon thread of this process."""
-    from unobot import embedded_server
+    """The local IRC server (``unobot.irc.embedded_server``), in a daemon thread of this process."""
+    from unobot.irc import embedded_server
 
     try:
         return embedded_server.start(host, port)
@@ -79,9 +79,9 @@ def start_embedded_server(host: str, port: int) -> EmbeddedServer:
 
 def run_bot(settings: config_mod.Settings) -> None:
     """Connect, join and play until interrupted."""
-    from unobot.bot import Bot
-    from unobot.irc_adapter import IrcAdapter
-    from unobot.settings import DatabaseSettings
+    from unobot.core.bot import Bot
+    from unobot.core.settings import DatabaseSettings
+    from unobot.irc.adapter import IrcAdapter
     from unobot.stats.sql import SqlStatsStore
 
     store = DatabaseSettings(settings.database)
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
 
         raise SystemExit(arena(args_list[1:]))
     if args_list and args_list[0] == "play":
-        from unobot.terminal import main as play
+        from unobot.terminal.game import main as play
 
         raise SystemExit(play(args_list[1:]))
     if args_list and args_list[0] == "demo":

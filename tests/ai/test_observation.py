@@ -12,9 +12,9 @@ import pytest
 from unobot.ai.hard import Dealer, _earlier_odds, deal_hidden, determinise, normal_would_play
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import LastPlay, Observation, Observer
-from unobot.bench_dealer import colour_error, normal_turns
-from unobot.cards import Card, Color, full_deck
+from unobot.bench.dealer import colour_error, normal_turns
 from unobot.engine import CardsDrawn, DrawReason, Game, Phase, preset
+from unobot.engine.cards import Card, Color, full_deck
 
 OFFICIAL = preset("official")
 

@@ -8,9 +8,9 @@ import pytest
 
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.playout import normal_move, normal_playout
-from unobot.bench_dealer import normal_turns
-from unobot.cards import Rank
+from unobot.bench.dealer import normal_turns
 from unobot.engine import PRESETS, Action, Game, Play, preset
+from unobot.engine.cards import Rank
 
 
 def _same(a: Action, b: Action) -> bool:

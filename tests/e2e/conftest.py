@@ -19,8 +19,8 @@ import pytest
 
 from tests.e2e.client import TestClient
 from tests.e2e.servers import SERVER_KINDS, IrcServer, ServerMissing, _which, start_server
-from unobot.irc_adapter import IrcAdapter, IrcSettings, ServerSettings
-from unobot.transport import Incoming
+from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
+from unobot.irc.transport import Incoming
 
 T = TypeVar("T")
 _names = itertools.count(1)

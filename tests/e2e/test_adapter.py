@@ -10,8 +10,8 @@ import pytest
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import BotHarness, bot_settings, unique
 from tests.e2e.servers import IrcServer
-from unobot.irc_adapter import IrcAdapter
-from unobot.transport import Incoming, Kind
+from unobot.irc.adapter import IrcAdapter
+from unobot.irc.transport import Incoming, Kind
 
 MakeBot = Callable[..., BotHarness]
 MakeClient = Callable[..., TestClient]

@@ -16,9 +16,9 @@ import pytest
 from tests.e2e.conftest import require, unique
 from tests.e2e.servers import IrcServer, start_server
 from tests.e2e.test_games import GAME_SERVERS, NetGame, RunningBot, make_players
-from unobot.casemap import irc_lower
-from unobot.computers import ComputerConfig, PoolDecider
-from unobot.table import TableConfig
+from unobot.core.computers import ComputerConfig, PoolDecider
+from unobot.core.table import TableConfig
+from unobot.irc.casemap import irc_lower
 
 
 @pytest.fixture(scope="module", params=GAME_SERVERS)

@@ -18,8 +18,8 @@ import pytest
 from tests.e2e.client import TestClient
 from tests.e2e.servers import free_port
 from tests.e2e.test_entrypoint import BotProcess, join_when_bot_is_there
-from unobot import embedded_server
-from unobot.bench_irc import _cpu_seconds
+from unobot.bench.irc import _cpu_seconds
+from unobot.irc import embedded_server
 
 IDLE_SECONDS = 3.0
 IDLE_CPU_LIMIT = 0.3

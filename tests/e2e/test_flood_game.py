@@ -11,7 +11,7 @@ from tests.e2e.client import TestClient
 from tests.e2e.conftest import require, unique
 from tests.e2e.servers import start_server
 from tests.e2e.test_games import NetGame, Player, RunningBot
-from unobot.table import TableConfig
+from unobot.core.table import TableConfig
 
 PLAYERS = 10
 

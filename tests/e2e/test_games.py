@@ -18,13 +18,13 @@ from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import bot_settings, require, unique
 from tests.e2e.servers import IrcServer, start_server
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
-from unobot.bot import Bot, BotConfig
-from unobot.casemap import irc_lower
-from unobot.computers import ComputerConfig
-from unobot.irc_adapter import IrcAdapter
-from unobot.settings import MemorySettings
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.computers import ComputerConfig
+from unobot.core.settings import MemorySettings
+from unobot.core.table import TableConfig
+from unobot.irc.adapter import IrcAdapter
+from unobot.irc.casemap import irc_lower
 from unobot.stats import StatsStore
-from unobot.table import TableConfig
 
 GAME_SERVERS = ["miniircd", "ngircd"]
 

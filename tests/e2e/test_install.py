@@ -292,7 +292,9 @@ def test_an_edited_installed_source_runs_as_python_not_stale(
     """The guard still catches a source changed after compiling, without file times."""
     installed, _ = readme_install
     python = str(installed.venv / "bin" / "python")
-    probe = "import unobot.engine.game as g, unobot.cards as c; print(c.COMPILED, g.__file__)"
+    probe = (
+        "import unobot.engine.game as g, unobot.engine.cards as c; print(c.COMPILED, g.__file__)"
+    )
 
     def run() -> subprocess.CompletedProcess[str]:
         return subprocess.run(

@@ -19,9 +19,9 @@ from tests.e2e.conftest import require, unique
 from tests.e2e.servers import IrcServer, start_server
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
 from tests.plugins.fakes import Seen, read_status, strip_codes
+from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.engine.rules import UnoCall
-from unobot.table import TableConfig
 
 _HINT = re.compile(r"\| (You must play|You may play|Play) ")
 

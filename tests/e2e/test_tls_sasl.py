@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from tests.e2e.conftest import BotHarness, bot_settings, unique
 from tests.e2e.servers import IrcServer, free_port
-from unobot.irc_adapter import ServerSettings
+from unobot.irc.adapter import ServerSettings
 
 MakeBot = Callable[..., BotHarness]
 

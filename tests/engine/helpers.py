@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from unobot.cards import Card, Color
 from unobot.engine import PRESETS, Event, Game, HouseRules, errors
 from unobot.engine.actions import Action
+from unobot.engine.cards import Card, Color
 from unobot.engine.notation import format_position, parse_position
 
 OFFICIAL = PRESETS["official"]

@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from unobot import build_mode, cards
-from unobot.cards import CARDS, Color
-from unobot.engine import events
+from unobot import build_mode
+from unobot.engine import cards, events
+from unobot.engine.cards import CARDS, Color
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def test_report_build_mode() -> None:
     }
     # All compiled or none: a compiled Game cannot work with pure-Python cards.
     assert len(set(modes.values())) == 1, modes
-    assert modes["unobot.cards"] == cards.COMPILED == build_mode.select().compiled
+    assert modes["unobot.engine.cards"] == cards.COMPILED == build_mode.select().compiled
     print(f"engine modules: {'compiled (mypyc)' if cards.COMPILED else 'pure Python'}")
 
 
@@ -71,7 +71,7 @@ def test_a_build_without_recorded_hashes_is_stale(tmp_path: Path) -> None:
 def test_unobot_pure_runs_every_engine_module_from_source() -> None:
     """UNOBOT_PURE=1 at run time gets pure Python, whatever is installed (no error)."""
     code = (
-        "import importlib, unobot.cards as c; "
+        "import importlib, unobot.engine.cards as c; "
         "from unobot.build_mode import COMPILED_MODULES as M; "
         "print(c.COMPILED, all(importlib.import_module(m).__file__.endswith('.py') for m in M))"
     )

@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from unobot.cards import CARDS, Card, CardParseError, Color, Rank, full_deck, parse_play
+from unobot.engine.cards import CARDS, Card, CardParseError, Color, Rank, full_deck, parse_play
 
 
 def test_deck_has_108_cards_of_the_right_kinds() -> None:

@@ -15,8 +15,8 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from tests.engine.test_properties import MAX_ACTIONS, check_invariants, choose
-from unobot.cards import Card
 from unobot.engine import PRESETS, FirstPlayer, Game, HouseRules, StartCard, preset
+from unobot.engine.cards import Card
 from unobot.engine.events import FirstPlayerDraw, StartCardReplaced, StartCardTurned
 
 

@@ -15,7 +15,6 @@ from random import Random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unobot.cards import CARDS, Color, full_deck
 from unobot.engine import (
     PRESETS,
     AfterDraw,
@@ -37,6 +36,7 @@ from unobot.engine import (
     UnoCall,
 )
 from unobot.engine.actions import Action, Catch
+from unobot.engine.cards import CARDS, Color, full_deck
 from unobot.engine.errors import UnoError
 from unobot.engine.events import CardsDrawn, DrawReason, HandEnded
 

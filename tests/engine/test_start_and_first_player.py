@@ -12,7 +12,6 @@ from random import Random
 import pytest
 
 from tests.engine.helpers import OFFICIAL, B, G, R, Y, find_seed, of_type, refuse, rules
-from unobot.cards import Card, Rank, full_deck
 from unobot.engine import (
     PRESETS,
     CardsDrawn,
@@ -35,6 +34,7 @@ from unobot.engine import (
     StartCardTurned,
     errors,
 )
+from unobot.engine.cards import Card, Rank, full_deck
 
 REDRAW_WILDS = rules(start_card=StartCard.REDRAW_WILDS)
 REDRAW_SPECIALS = rules(start_card=StartCard.REDRAW_SPECIALS)

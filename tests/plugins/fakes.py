@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 
-from unobot.bot import Bot, BotConfig
-from unobot.cards import Card, Color, Rank
-from unobot.settings import MemorySettings
-from unobot.transport import Incoming, Kind
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.settings import MemorySettings
+from unobot.engine.cards import Card, Color, Rank
+from unobot.irc.transport import Incoming, Kind
 
 _CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
 
@@ -194,7 +194,7 @@ class Agent:
         return [f".p {letter} {rank}", f".play {card.text}", f".p {letter}{rank}"][form]
 
     def played(self, command: str) -> None:
-        from unobot.cards import parse_play
+        from unobot.engine.cards import parse_play
 
         text = command.split(" ", 1)[1]
         if text.lower().endswith(" uno"):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.plugins.fakes import Harness, channel_lines, notices, read_status, strip_codes
-from unobot.bot import BotConfig
-from unobot.cards import Card
-from unobot.casemap import irc_lower
-from unobot.dispatch import APOLOGY, parse_command
+from unobot.core.bot import BotConfig
+from unobot.core.dispatch import APOLOGY, parse_command
+from unobot.core.render_irc import Cards, HandNotice, fit, hand_lines
+from unobot.core.table import Table, TableConfig
 from unobot.engine import DrawReason
-from unobot.render_irc import Cards, HandNotice, fit, hand_lines
-from unobot.table import Table, TableConfig
+from unobot.engine.cards import Card
+from unobot.irc.casemap import irc_lower
 
 
 def table(h: Harness, channel: str = "#uno") -> Table:

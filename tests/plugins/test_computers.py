@@ -14,13 +14,13 @@ import pytest
 
 from tests.plugins.fakes import Agent, Harness, Seen, Sent, channel_lines, notices, read_status
 from unobot.ai import Observation, Observer
-from unobot.bot import BotConfig
-from unobot.casemap import irc_lower
-from unobot.computers import ComputerConfig, InlineDecider, decide
+from unobot.core.bot import BotConfig
+from unobot.core.computers import ComputerConfig, InlineDecider, decide
+from unobot.core.table import TableConfig
 from unobot.engine import preset
+from unobot.irc.casemap import irc_lower
 from unobot.stats import PlayerResult, Ranking
 from unobot.stats.memory import MemoryStatsStore
-from unobot.table import TableConfig
 
 FAST = ComputerConfig(delay=0.0, playouts=24)
 
@@ -125,7 +125,7 @@ def test_a_person_with_a_computer_players_nick_cannot_act_for_it() -> None:
     h.say("alice", ".deal")
     table = h.bot.tables["#uno"]
     # Zed on the network can't play, leave or rename the computer seat, nor get its hand.
-    from unobot.transport import Kind
+    from unobot.irc.transport import Kind
 
     h.event(Kind.PART, "Zed", "#uno")
     h.event(Kind.NICK, "Zed", new_nick="Zod")
@@ -334,7 +334,7 @@ class SlowDecider:
 
 
 def slow_harness() -> tuple[Harness, SlowDecider]:
-    from unobot.bot import Bot
+    from unobot.core.bot import Bot
 
     h = harness(turn_timeout=1000)
     slow = SlowDecider()
@@ -438,7 +438,7 @@ def test_the_pool_decides_hard_moves_in_a_worker_process_and_answers_through_the
     for the reactor (here a queue the test drains); other levels are answered inline."""
     import queue
 
-    from unobot.computers import PoolDecider
+    from unobot.core.computers import PoolDecider
 
     obs = opening_observation()
     calls: queue.Queue = queue.Queue()
@@ -493,8 +493,8 @@ def test_a_worker_answer_for_a_stopped_game_is_dropped() -> None:
     answer reaches the reactor."""
     import queue
 
-    from unobot.bot import Bot
-    from unobot.computers import PoolDecider
+    from unobot.core.bot import Bot
+    from unobot.core.computers import PoolDecider
 
     calls: queue.Queue = queue.Queue()
     h = harness(turn_timeout=1000)
@@ -518,8 +518,8 @@ class IllegalDecider:
     """Answers every computer turn with a card the seat doesn't hold (a strategy bug)."""
 
     def submit(self, level, seed, obs, done) -> None:  # type: ignore[no-untyped-def]
-        from unobot.cards import Card
         from unobot.engine.actions import Play
+        from unobot.engine.cards import Card
 
         held = set(obs.hand)
         card = next(c for c in (Card.parse(t) for t in ("R0", "G0", "B0", "Y0")) if c not in held)
@@ -530,7 +530,7 @@ class IllegalDecider:
 
 
 def test_a_refused_computer_move_is_replaced_by_a_legal_one_at_once() -> None:
-    from unobot.bot import Bot
+    from unobot.core.bot import Bot
 
     h = harness(turn_timeout=1000)
     h.bot = Bot(
@@ -547,7 +547,7 @@ def test_a_refused_computer_move_is_replaced_by_a_legal_one_at_once() -> None:
 def test_a_failing_worker_is_replaced_by_a_normal_decision() -> None:
     import queue
 
-    from unobot.computers import PoolDecider
+    from unobot.core.computers import PoolDecider
 
     obs = opening_observation()
     calls: queue.Queue = queue.Queue()

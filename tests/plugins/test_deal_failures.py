@@ -13,10 +13,10 @@ import logging
 import pytest
 
 from tests.plugins.fakes import Harness, notices, strip_codes
-from unobot.bot import BotConfig
-from unobot.casemap import irc_lower
+from unobot.core.bot import BotConfig
+from unobot.core.table import State, TableConfig
 from unobot.engine import Match, preset
-from unobot.table import State, TableConfig
+from unobot.irc.casemap import irc_lower
 
 OP = {"is_op": True}
 EIGHT = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]

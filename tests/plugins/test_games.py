@@ -9,9 +9,9 @@ from random import Random
 import pytest
 
 from tests.plugins.fakes import Agent, Harness, Sent, channel_lines, notices, read_status
-from unobot.bot import BotConfig
-from unobot.casemap import irc_lower
-from unobot.table import TableConfig
+from unobot.core.bot import BotConfig
+from unobot.core.table import TableConfig
+from unobot.irc.casemap import irc_lower
 
 
 @dataclass

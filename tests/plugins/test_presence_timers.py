@@ -7,14 +7,15 @@ from random import Random
 
 from tests.plugins.fakes import Harness, channel_lines, notices, read_status
 from tests.plugins.test_games import Driver
-from unobot.bot import BotConfig
-from unobot.casemap import irc_lower
+from unobot.core.bot import BotConfig
+from unobot.core.render_irc import Cards, channel_text
+from unobot.core.table import Table, TableConfig
+from unobot.core.updates import EngineEvents, Removed, Update
 from unobot.engine import preset
 from unobot.engine.events import SeatRemoved
 from unobot.engine.notation import parse_position
-from unobot.render_irc import Cards, channel_text
-from unobot.table import EngineEvents, Removed, Table, TableConfig, Update
-from unobot.transport import Kind
+from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import Kind
 
 
 def table(h: Harness, channel: str = "#uno") -> Table:

@@ -11,11 +11,11 @@ from random import Random
 
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices
 from tests.plugins.test_presence_timers import rigged
-from unobot.bot import Bot, BotConfig
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.table import Table, TableConfig
 from unobot.engine import preset
 from unobot.engine.notation import parse_position
-from unobot.table import Table, TableConfig
-from unobot.transport import Incoming, Kind
+from unobot.irc.transport import Incoming, Kind
 
 PILE = " pile=" + "B9 " * 12
 

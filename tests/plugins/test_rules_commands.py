@@ -11,18 +11,18 @@ from random import Random
 import pytest
 
 from tests.plugins.fakes import FakeScheduler, FakeTransport, Harness, channel_lines, strip_codes
-from unobot.bot import Bot, BotConfig
-from unobot.casemap import irc_lower
-from unobot.engine.rules import PRESETS, FirstPlayer, HouseRules, Stacking, StartCard, preset
-from unobot.render_irc import LIMIT
-from unobot.settings import (
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.render_irc import LIMIT
+from unobot.core.settings import (
     DatabaseSettings,
     MemorySettings,
     SettingsStore,
     rules_as_text,
     rules_from_text,
 )
-from unobot.table import Table, TableConfig
+from unobot.core.table import Table, TableConfig
+from unobot.engine.rules import PRESETS, FirstPlayer, HouseRules, Stacking, StartCard, preset
+from unobot.irc.casemap import irc_lower
 
 OP = {"is_op": True}
 

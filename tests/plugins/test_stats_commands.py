@@ -9,7 +9,7 @@ import pytest
 
 from tests.plugins.fakes import Sent, channel_lines, notices
 from tests.plugins.test_stats_recording import RecordingStore, StatsHarness
-from unobot.bot import BotConfig
+from unobot.core.bot import BotConfig
 from unobot.stats import GameRecord, PlayerResult
 from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.model import StatsUnavailable

@@ -11,13 +11,13 @@ import pytest
 
 from tests.plugins.fakes import Harness, channel_lines, notices, read_status
 from tests.plugins.test_games import Driver
-from unobot.bot import Bot, BotConfig
-from unobot.casemap import irc_lower
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.table import Table, TableConfig
 from unobot.engine import preset
+from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import Kind
 from unobot.stats import GameRecord, PlayerResult, StatsStore
 from unobot.stats.memory import MemoryStatsStore
-from unobot.table import Table, TableConfig
-from unobot.transport import Kind
 
 EPOCH = datetime(2026, 11, 1, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from random import Random
 import pytest
 
 from tests.stats.conftest import NOW, StoreFactory
-from unobot.casemap import irc_lower
+from unobot.irc.casemap import irc_lower
 from unobot.stats import GameRecord, Period, PlayerResult, PlayerStats, Ranking
 from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.model import ImportedScore

@@ -41,7 +41,6 @@ from random import Random
 from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
 from unobot.ai.observation import EarlierChoice, LastPlay, Observation
 from unobot.ai.playout import play_out
-from unobot.cards import CARDS, Card, Color, Rank, shuffle
 from unobot.engine import (
     Action,
     CallUno,
@@ -55,6 +54,7 @@ from unobot.engine import (
     Phase,
     Play,
 )
+from unobot.engine.cards import CARDS, Card, Color, Rank, shuffle
 
 __all__ = ["Dealer", "HardStrategy", "deal_hidden", "determinise", "rollout"]
 

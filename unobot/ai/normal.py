@@ -16,7 +16,6 @@ from __future__ import annotations
 from random import Random
 
 from unobot.ai.observation import Observation
-from unobot.cards import CARDS, Card, Color, Rank, full_deck
 from unobot.engine import (
     Action,
     CallUno,
@@ -28,6 +27,7 @@ from unobot.engine import (
     Phase,
     Play,
 )
+from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck
 
 __all__ = ["NormalStrategy", "best_color", "guilty_odds", "unseen_cards"]
 

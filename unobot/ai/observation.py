@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from unobot.cards import Card, Color, Rank
 from unobot.engine import (
     Action,
     AfterDraw,
@@ -34,6 +33,7 @@ from unobot.engine import (
     StartCardTurned,
     TurnPassed,
 )
+from unobot.engine.cards import Card, Color, Rank
 
 __all__ = [
     "EarlierChoice",

@@ -19,7 +19,6 @@ from __future__ import annotations
 from random import Random
 from typing import Final
 
-from unobot.cards import CARDS, Card, Color, Rank
 from unobot.engine import (
     Action,
     CallUno,
@@ -32,6 +31,7 @@ from unobot.engine import (
     Phase,
     Play,
 )
+from unobot.engine.cards import CARDS, Card, Color, Rank
 
 __all__ = ["MAX_PLAYOUT_ACTIONS", "normal_move", "normal_playout", "play_out", "playout_color"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unobot.cards import Card, Color
+from unobot.engine.cards import Card, Color
 
 __all__ = [
     "Action",

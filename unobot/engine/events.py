@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from unobot.cards import Card, Color
+from unobot.engine.cards import Card, Color
 
 __all__ = [
     "CardPlayed",

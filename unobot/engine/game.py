@@ -17,9 +17,9 @@ from enum import IntEnum
 from random import Random
 from typing import Any, Final
 
-from unobot.cards import CARDS, Card, Color, Rank, full_deck, shuffle
 from unobot.engine import errors
 from unobot.engine.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck, shuffle
 from unobot.engine.events import (
     CardPlayed,
     CardsDrawn,

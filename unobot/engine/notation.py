@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from random import Random
 
-from unobot.cards import Card, parse_color
+from unobot.engine.cards import Card, parse_color
 from unobot.engine.game import Game, Phase
 from unobot.engine.rules import HouseRules
 

@@ -111,7 +111,7 @@ class Scoring(Enum):
 
 
 DECK_SIZE = 108
-"""Cards in one deck (``unobot.cards.full_deck``)."""
+"""Cards in one deck (``unobot.engine.cards.full_deck``)."""
 
 _START_REFUSED = {StartCard.OFFICIAL: 4, StartCard.REDRAW_WILDS: 8, StartCard.REDRAW_SPECIALS: 32}
 """Cards of one deck that each start-card rule puts back (Wild Draw Fours are never kept)."""

@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from unobot.casemap import irc_lower
+from unobot.irc.casemap import irc_lower
 from unobot.stats.model import ImportedScore
 
 __all__ = ["main", "parse_scores"]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from unobot.casemap import irc_lower
+from unobot.irc.casemap import irc_lower
 from unobot.stats.model import (
     GameRecord,
     ImportedScore,

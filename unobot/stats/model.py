@@ -1,9 +1,9 @@
 """The stats interface: plain values in and out, no peewee here.
 
 A player is identified by ``ident``: ``"$a:<account>"`` when the network told us the services
-account, else ``"<nick folded with IRC case rules>"`` (``unobot.casemap.irc_lower``). Figures such
-as percent-wins and points-per-game are computed from the stored game results, never kept as
-counters.
+account, else ``"<nick folded with IRC case rules>"`` (``unobot.irc.casemap.irc_lower``).
+Figures such as percent-wins and points-per-game are computed from the stored game results,
+never kept as counters.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from enum import Enum
 from typing import Protocol
 
-from unobot.casemap import irc_lower
+from unobot.irc.casemap import irc_lower
 
 __all__ = [
     "GameRecord",

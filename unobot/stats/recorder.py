@@ -22,12 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from unobot.casemap import irc_eq, irc_lower
+from unobot.core.table import Player, Table
+from unobot.core.updates import Dealt, EngineEvents, Removed, Stopped, Update
 from unobot.engine.events import HandEnded, HandOutcome, MatchEnded, MatchOutcome
 from unobot.engine.rules import Scoring
+from unobot.irc.casemap import irc_eq, irc_lower
+from unobot.irc.transport import Scheduler
 from unobot.stats.model import GameRecord, PlayerResult, StatsStore
-from unobot.table import Dealt, EngineEvents, Player, Removed, Stopped, Table, Update
-from unobot.transport import Scheduler
 
 __all__ = ["GameRecorder"]
 

@@ -11,7 +11,7 @@ from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any
 
-from unobot.casemap import irc_lower
+from unobot.irc.casemap import irc_lower
 from unobot.stats.model import GameRecord, PlayerResult, utc_naive
 
 __all__ = ["from_json", "normalized", "to_json"]

@@ -27,7 +27,7 @@ from typing import Any
 import peewee as pw
 from playhouse.db_url import connect
 
-from unobot.casemap import irc_lower
+from unobot.irc.casemap import irc_lower
 from unobot.stats import schema
 from unobot.stats.model import (
     GameRecord,

@@ -28,8 +28,8 @@ from random import Random
 from unobot.ai.hard import Dealer
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.observation import Observation, Observer
-from unobot.cards import Card
 from unobot.engine import PRESETS, Game, HouseRules, preset
+from unobot.engine.cards import Card
 
 __all__ = ["add_arguments", "colour_error", "normal_turns", "run"]
 

@@ -2,7 +2,7 @@
 
 A plugin is a module of plain functions decorated with the commands they answer (as in Sopel):
 
-    from unobot.plugin import Context, command, example
+    from unobot.core.plugin import Context, command, example
 
     @command("unoquote")
     @example(".unoquote")
@@ -33,16 +33,17 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from unobot.core.render_irc import Line
 from unobot.engine.errors import UnoError
-from unobot.render_irc import Line
 
 if TYPE_CHECKING:
-    from unobot.bot_config import BotConfig
+    from unobot.core.bot_config import BotConfig
+    from unobot.core.settings import SettingsStore
+    from unobot.core.table import Table
+    from unobot.core.updates import Update
     from unobot.engine import HouseRules
-    from unobot.settings import SettingsStore
+    from unobot.irc.transport import Incoming, Scheduler, Transport
     from unobot.stats import StatsStore
-    from unobot.table import Table, Update
-    from unobot.transport import Incoming, Scheduler, Transport
 
 __all__ = [
     "BotApi",

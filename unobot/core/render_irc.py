@@ -12,12 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from unobot.cards import Card, Color
-from unobot.casemap import irc_lower
-from unobot.engine import Phase
-from unobot.engine import events as ev
-from unobot.render import hand_text
-from unobot.table import (
+from unobot.core.render import hand_text
+from unobot.core.updates import (
     Away,
     Back,
     Dealt,
@@ -38,6 +34,10 @@ from unobot.table import (
     Update,
     Warned,
 )
+from unobot.engine import Phase
+from unobot.engine import events as ev
+from unobot.engine.cards import Card, Color
+from unobot.irc.casemap import irc_lower
 
 __all__ = [
     "LIMIT",
@@ -412,5 +412,5 @@ def render_update(
 
 
 def plain_hand(cards: Iterable[Card]) -> str:
-    """The hand in plain notation (same as :func:`unobot.render.hand_text`)."""
+    """The hand in plain notation (same as :func:`unobot.core.render.hand_text`)."""
     return hand_text(list(cards))

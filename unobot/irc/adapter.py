@@ -1,13 +1,13 @@
 """The network edge: the only module that imports ``irc`` (jaraco).
 
-It turns server events into :class:`~unobot.transport.Incoming` records for the core and
-implements :class:`~unobot.transport.Transport` (queued, split, sanitised output) and
-:class:`~unobot.transport.Scheduler` (timers on the reactor). Everything runs on one thread,
+It turns server events into :class:`~unobot.irc.transport.Incoming` records for the core and
+implements :class:`~unobot.irc.transport.Transport` (queued, split, sanitised output) and
+:class:`~unobot.irc.transport.Scheduler` (timers on the reactor). Everything runs on one thread,
 the reactor's; :meth:`IrcAdapter.call_soon_threadsafe` is the only door in from other threads.
 
 Why each piece is here (see shared/IRC-NOTES.md for the measurements):
 
-- Output goes through :class:`~unobot.outbox.Outbox`, drained by timers on the reactor's
+- Output goes through :class:`~unobot.irc.outbox.Outbox`, drained by timers on the reactor's
   scheduler, because strict servers (inspircd) disconnect a client whose unprocessed input
   passes 8 KB and ``connection.set_rate_limit`` would ``time.sleep`` inside the reactor.
 - Incoming bytes are decoded with ``LenientDecodingLineBuffer``: one latin-1 byte from a user
@@ -44,8 +44,8 @@ import more_itertools
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 from tempora import schedule as tempora_schedule
 
-from unobot.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
-from unobot.transport import Incoming, Kind
+from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
+from unobot.irc.transport import Incoming, Kind
 
 __all__ = ["IrcAdapter", "IrcSettings", "ServerSettings"]
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from unobot.cards import CardParseError
+from unobot.core.plugin import CommandMeta, meta_of
+from unobot.engine.cards import CardParseError
 from unobot.engine.errors import UnoError
-from unobot.plugin import CommandMeta, meta_of
 
 if TYPE_CHECKING:
-    from unobot.plugin import Context
+    from unobot.core.plugin import Context
 
 __all__ = ["APOLOGY", "SLOW_DOWN", "CommandThrottle", "Dispatcher", "Handler", "parse_command"]
 

@@ -37,7 +37,8 @@ from random import Random
 from typing import TYPE_CHECKING, Protocol
 
 from unobot.ai import LEVELS, Observation, Observer, make_strategy
-from unobot.casemap import irc_lower
+from unobot.core.table import Table
+from unobot.core.updates import Dealt, EngineEvents, Update
 from unobot.engine.actions import (
     Action,
     CallUno,
@@ -49,10 +50,10 @@ from unobot.engine.actions import (
     Play,
 )
 from unobot.engine.errors import UnoError
-from unobot.table import Dealt, EngineEvents, Table, Update
+from unobot.irc.casemap import irc_lower
 
 if TYPE_CHECKING:
-    from unobot.transport import Scheduler
+    from unobot.irc.transport import Scheduler
 
 __all__ = [
     "ComputerConfig",

@@ -204,7 +204,7 @@ def _run(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m unobot.bench_stats", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m unobot.bench.stats", description=__doc__)
     add_arguments(parser)
     ns = parser.parse_args()
     ns.run(ns)

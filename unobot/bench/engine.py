@@ -1,19 +1,29 @@
-"""Benchmarks that print their figures: ``python -m unobot.bench engine --players 4 --games N``.
+"""The rules engine's speed: ``python -m unobot.bench engine --players 4 --games N``.
 
-Targets live here, never in timed unit tests. The last line of each benchmark is its headline
-figure, e.g. ``engine: 10500 games/s``.
+Complete random-agent games through the public API (legal actions -> choose -> apply, every
+action checked); the last line is the headline, e.g. ``engine: 10500 games/s``.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from random import Random
 
-from unobot import bench_irc
-from unobot.cards import COMPILED
 from unobot.engine import PRESETS, Game, HouseRules, preset
+from unobot.engine.cards import COMPILED
+
+
+def add_arguments(eng: argparse.ArgumentParser) -> None:
+    eng.add_argument("--players", type=int, default=4)
+    eng.add_argument("--games", type=int, default=20_000)
+    eng.add_argument("--preset", default="official", choices=sorted(PRESETS))
+    eng.add_argument("--seed", type=int, default=1)
+    eng.add_argument(
+        "--all-presets", action="store_true", help="also time the other presets (games/10 each)"
+    )
+    eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
+    eng.set_defaults(run=bench_engine)
 
 
 def play_random_game(players: int, rules: HouseRules, rng: Random) -> int:
@@ -83,38 +93,3 @@ def _bench_rlcard(args: argparse.Namespace) -> None:
         env.run(is_training=False)
     elapsed = time.perf_counter() - start
     print(f"rlcard uno (same machine, {games} games): {games / elapsed:.0f} games/s")
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m unobot.bench", description=__doc__)
-    sub = parser.add_subparsers(dest="which", required=True)
-    eng = sub.add_parser("engine", help="random-agent games through the rules engine")
-    eng.add_argument("--players", type=int, default=4)
-    eng.add_argument("--games", type=int, default=20_000)
-    eng.add_argument("--preset", default="official", choices=sorted(PRESETS))
-    eng.add_argument("--seed", type=int, default=1)
-    eng.add_argument(
-        "--all-presets", action="store_true", help="also time the other presets (games/10 each)"
-    )
-    eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
-    eng.set_defaults(run=bench_engine)
-    from unobot import bench_stats  # the stats store benchmark lives in its own module
-
-    bench_stats.add_arguments(sub.add_parser("stats", help="stats store: query latency, games/s"))
-    bench_irc.add_parser(sub)  # `irc`: the whole bot on a local server (unobot/bench_irc.py)
-    from unobot import bench_computers  # where hard computer players think
-
-    bench_computers.add_arguments(
-        sub.add_parser("computers", help="reactor latency while hard computer players think")
-    )
-    from unobot import bench_dealer  # how near hard's sampled hands come to the real ones
-
-    bench_dealer.add_arguments(
-        sub.add_parser("dealer", help="hard's sampled opponent hands against the real ones")
-    )
-    args = parser.parse_args(argv)
-    args.run(args)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

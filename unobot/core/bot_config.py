@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from unobot.computers import ComputerConfig
+from unobot.core.computers import ComputerConfig
+from unobot.core.table import TableConfig
 from unobot.engine import HouseRules
-from unobot.table import TableConfig
 
 __all__ = ["DEFAULT_PLUGINS", "BotConfig"]
 
@@ -44,4 +44,4 @@ class BotConfig:
     bots: ComputerConfig = field(default_factory=ComputerConfig)
     """Computer players (``.addbot``): whether allowed, their pause, how ``hard`` thinks."""
     plugins: tuple[str, ...] = DEFAULT_PLUGINS
-    """Command plugins to load: module names or ``.py`` paths (``unobot.plugin.load_plugins``)."""
+    """Command plugins to load: module names or ``.py`` paths (``plugin.load_plugins``)."""

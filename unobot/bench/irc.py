@@ -10,8 +10,8 @@ How, and why this way:
 - Three processes, so that the bot is the thing measured. The server is miniircd (the test
   extra installs it; no flood limits) as a subprocess; without it, the ``irc`` package's embedded
   server, but in a child process too. The simulated players run in another child process, all
-  their sockets in one selector loop. The bot (the real :class:`~unobot.bot.Bot` and
-  :class:`~unobot.irc_adapter.IrcAdapter`, send rate 0 = unlimited) runs its reactor in a thread
+  their sockets in one selector loop. The bot (the real :class:`~unobot.core.bot.Bot` and
+  :class:`~unobot.irc.adapter.IrcAdapter`, send rate 0 = unlimited) runs its reactor in a thread
   of this process, which has nothing else to do: no other thread competes with it for the GIL.
   Server and clients run at nice 10, so on a small machine the bot gets a core when it has work,
   as it would on a machine of its own.
@@ -62,12 +62,12 @@ from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from unobot.cards import Card, CardParseError, Color, Rank
+from unobot.engine.cards import Card, CardParseError, Color, Rank
 
 if TYPE_CHECKING:
-    from unobot.bot import Bot
-    from unobot.irc_adapter import IrcAdapter
-    from unobot.transport import Incoming
+    from unobot.core.bot import Bot
+    from unobot.irc.adapter import IrcAdapter
+    from unobot.irc.transport import Incoming
 
 __all__ = ["add_parser", "idle_game_memory", "main", "run"]
 
@@ -129,7 +129,7 @@ def _embedded_server_child(port: int) -> None:
 
 
 def _spawn_child(role: str, params: dict[str, Any], **popen: Any) -> subprocess.Popen[bytes]:
-    """``python -m unobot.bench_irc --child ROLE PARAMS`` with this interpreter and package.
+    """``python -m unobot.bench.irc --child ROLE PARAMS`` with this interpreter and package.
 
     Why a plain subprocess and not multiprocessing: spawn re-imports the caller's main module
     (a script without a ``__main__`` guard would start the benchmark again); this needs nothing
@@ -140,7 +140,7 @@ def _spawn_child(role: str, params: dict[str, Any], **popen: Any) -> subprocess.
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
     }
-    cmd = [sys.executable, "-m", "unobot.bench_irc", "--child", role, json.dumps(params)]
+    cmd = [sys.executable, "-m", "unobot.bench.irc", "--child", role, json.dumps(params)]
     return subprocess.Popen(cmd, env=env, start_new_session=True, **popen)
 
 
@@ -735,8 +735,8 @@ class _KeepScheduler:
 
 def idle_game_memory(players: int, tables: int = 200, seed: int = 1) -> tuple[float, float]:
     """Bytes per idle lobby table and per idle dealt table (``players`` seats), by tracemalloc."""
-    from unobot.bot import Bot
-    from unobot.transport import Incoming, Kind
+    from unobot.core.bot import Bot
+    from unobot.irc.transport import Incoming, Kind
 
     def say(bot: Bot, nick: str, channel: str, text: str) -> None:
         bot.handle(Incoming(Kind.MESSAGE, nick, channel, text, userhost=f"{nick}@bench"))
@@ -785,10 +785,10 @@ def _verdict(ok: bool) -> str:
 
 def run(args: argparse.Namespace) -> dict[str, float]:
     """Run the benchmark, print each figure on its own line; return the figures."""
-    from unobot.bot import Bot, BotConfig
-    from unobot.irc_adapter import IrcAdapter, IrcSettings, ServerSettings
+    from unobot.core.bot import Bot, BotConfig
+    from unobot.core.settings import MemorySettings
+    from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
     from unobot.main import tune_gc
-    from unobot.settings import MemorySettings
 
     channels = [f"#bench{c}" for c in range(args.channels)]
     print(
@@ -829,7 +829,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
 
     thread = threading.Thread(target=reactor, name="unobot-bench", daemon=True)
     cpu: dict[str, float | None] = {}
-    quiet = logging.getLogger("unobot.irc_adapter")
+    quiet = logging.getLogger("unobot.irc.adapter")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "disconnected" at the end is no news here; errors still show
     gc.callbacks.append(probe.on_gc)
@@ -1024,7 +1024,7 @@ def _run_cli(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m unobot.bench_irc`` works too (same options as ``bench irc``).
+    """``python -m unobot.bench.irc`` works too (same options as ``bench irc``).
 
     ``--child ROLE PARAMS`` is how the benchmark starts its own helper processes.
     """
@@ -1039,7 +1039,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             _clients_child(params)
         return
-    parser = argparse.ArgumentParser(prog="python -m unobot.bench_irc", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m unobot.bench.irc", description=__doc__)
     add_parser(parser.add_subparsers(dest="which", required=True))
     args = parser.parse_args(["irc", *argv])
     args.run(args)

@@ -9,7 +9,7 @@ in a worker process. It prints the loop's extra latency per wake-up.
 A thread holds the GIL for its whole decision except when the interpreter forces a switch
 (every ``sys.getswitchinterval()``, 5 ms): each wake-up of the reactor then waits up to 5 ms,
 and a command that wakes it several times (socket reads and writes) waits several times. A
-process shares nothing; that is why :class:`unobot.computers.PoolDecider` uses one.
+process shares nothing; that is why :class:`unobot.core.computers.PoolDecider` uses one.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from random import Random
 
 from unobot.ai import Observation, Observer
-from unobot.computers import decide
+from unobot.core.computers import decide
 from unobot.engine import Game, preset
 
 __all__ = ["add_arguments", "run"]

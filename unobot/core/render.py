@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from unobot.cards import Card
 from unobot.engine import events as ev
+from unobot.engine.cards import Card
 
 __all__ = ["describe", "hand_text"]
 

@@ -1,6 +1,6 @@
 """The bot's core: what the IRC adapter drives. Records in (``handle``), lines out (transport).
 
-One :class:`~unobot.table.Table` per channel, keyed by the folded channel name, and nothing
+One :class:`~unobot.core.table.Table` per channel, keyed by the folded channel name, and nothing
 shared between them. Tables say when they need waking (``Table.deadlines``); the bot keeps one
 scheduler handle per deadline and reschedules after every change, so the table stays free of
 clocks and callbacks. Everything runs on the caller's thread (the reactor's).
@@ -16,17 +16,18 @@ from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from unobot.bot_config import BotConfig
-from unobot.casemap import irc_eq, irc_lower
-from unobot.computers import Computers, Decider, InlineDecider, PoolDecider
-from unobot.dispatch import Dispatcher
+from unobot.core.bot_config import BotConfig
+from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
+from unobot.core.dispatch import Dispatcher
+from unobot.core.plugin import Context, load_plugins
+from unobot.core.render_irc import Line, render_update
+from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
+from unobot.core.table import Table
+from unobot.core.updates import Update
 from unobot.engine import HouseRules
-from unobot.plugin import Context, load_plugins
-from unobot.render_irc import Line, render_update
-from unobot.settings import MemorySettings, SettingsStore, rules_from_text
+from unobot.irc.casemap import irc_eq, irc_lower
+from unobot.irc.transport import Incoming, Kind, Scheduler, Transport
 from unobot.stats.recorder import GameRecorder
-from unobot.table import Table, Update
-from unobot.transport import Incoming, Kind, Scheduler, Transport
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -1,0 +1,35 @@
+"""Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
+``stats``, ``dealer``, ``computers``).
+
+Targets live here, never in timed unit tests. The last line of each benchmark is its headline
+figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
+``add_arguments`` (or ``add_parser``) for its subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    # Imported here, not at the top: ``python -m unobot.bench.irc`` (the benchmark's child
+    # processes) imports this package first and must not import ``irc`` before running it.
+    from unobot.bench import computers, dealer, engine, irc, stats
+
+    parser = argparse.ArgumentParser(prog="python -m unobot.bench", description=__doc__)
+    sub = parser.add_subparsers(dest="which", required=True)
+    engine.add_arguments(
+        sub.add_parser("engine", help="random-agent games through the rules engine")
+    )
+    stats.add_arguments(sub.add_parser("stats", help="stats store: query latency, games/s"))
+    irc.add_parser(sub)  # `irc`: the whole bot on a local server
+    computers.add_arguments(
+        sub.add_parser("computers", help="reactor latency while hard computer players think")
+    )
+    dealer.add_arguments(
+        sub.add_parser("dealer", help="hard's sampled opponent hands against the real ones")
+    )
+    args = parser.parse_args(argv)
+    args.run(args)

@@ -1,0 +1,188 @@
+"""What a table reports: the events of one command or timer, and the :class:`Update` that
+carries them with the hands to send and the state to show.
+
+Plain frozen values, apart from the table itself: the renderer turns them into lines, the
+stats recorder and computer seats read them, and tests compare them, none of them needing a
+:class:`~unobot.core.table.Table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from unobot.engine import Phase
+from unobot.engine.cards import Card, Color
+from unobot.engine.events import Event
+
+__all__ = [
+    "Away",
+    "Back",
+    "Dealt",
+    "EngineEvents",
+    "HandNotice",
+    "Joined",
+    "Left",
+    "Opened",
+    "Removed",
+    "RoundOver",
+    "Status",
+    "Stopped",
+    "TableEvent",
+    "TimeUp",
+    "TimeWarning",
+    "TimedOut",
+    "Totals",
+    "Update",
+    "Warned",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    starter: str
+    lobby_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    nick: str
+    players: int
+    level: str = ""
+    """A computer player's level (added with ``.addbot``); empty for a person."""
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """Someone left the lobby (``starter`` is the new starter, if it changed)."""
+
+    nick: str
+    starter: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    players: tuple[str, ...]
+    rules: str
+    hand_number: int
+    time_limit: int = 0
+    """Seconds the match lasts (announced with the first hand); 0 = untimed."""
+    target: int = 0
+    """Points that end the match (announced with the first hand); 0 = no target."""
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Running totals after a hand of a match that goes on (in seat order)."""
+
+    totals: tuple[tuple[str, int], ...]
+    target: int
+    lowest_wins: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWarning:
+    """A timed match ends in ``seconds``."""
+
+    seconds: int
+    last_hand: bool = False
+    """The rules' ``warning_ends_round``: the hand in play is the last one."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    """A hand ended after the time warning, and the rules deal no other (002)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """The time limit is reached; ``counted``: the unfinished hand's points count."""
+
+    counted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EngineEvents:
+    """Engine events, with the seat names as they were when the events happened."""
+
+    events: tuple[Event, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Warned:
+    nick: str
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    nick: str
+    strikes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    nick: str
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    nick: str
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    nick: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    by: str
+    why: str = ""
+    """Set when the table stopped itself (``by`` empty): e.g. no person is left to play."""
+
+
+TableEvent = (
+    Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
+    | Stopped | Totals | TimeWarning | TimeUp | RoundOver
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class HandNotice:
+    """A player's whole hand to send them, and which cards are new to them."""
+
+    cards: tuple[Card, ...]
+    new: tuple[Card, ...] = ()
+    hint: str = ""
+    """What the player may do next, after a draw that left them a choice (or a duty)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The public state after an update: what the channel needs to play on."""
+
+    top: Card
+    color: Color
+    current: str
+    phase: Phase
+    pending: int
+    counts: tuple[tuple[str, int], ...]
+    stack: str = ""
+    """With a pending total: the card that may be stacked on it (``+2``, ``+4``), else empty."""
+    challenge: bool = False
+    """With a pending total: the Wild Draw Four may be challenged."""
+
+
+@dataclass(slots=True)
+class Update:
+    """Everything one command or timer changed: render it, then forget it."""
+
+    events: list[TableEvent] = field(default_factory=list)
+    hands: dict[str, HandNotice] = field(default_factory=dict)
+    """Nick -> hand notice, only for players whose hand the update changed."""
+    status: Status | None = None
+    finished: bool = False
+    """The table is closed: the bot drops it."""

@@ -1,0 +1,165 @@
+"""``unobot play``'s options and their defaults: the command line, the player's nick."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from unobot.engine import PRESETS, preset
+from unobot.irc.casemap import irc_eq
+
+__all__ = [
+    "HARD_BUDGET_ENV",
+    "LEVELS",
+    "PlayOptions",
+    "build_parser",
+    "default_nick",
+    "hard_budget",
+    "parse_args",
+    "usable_nick",
+]
+
+
+LEVELS = ("easy", "normal", "hard")
+CHANNEL = "#uno"
+BOT_NICK = "unobot"
+TURN_TIMEOUT = 24 * 3600.0
+"""The human is the only one who can stall a terminal game, and stalling only delays themself:
+a turn timer would just be a nuisance, so it is set beyond any sitting (the table needs one)."""
+DEFAULT_DELAY = 1.0
+"""Seconds a computer player waits before it acts: long enough to follow the game as it goes,
+short enough not to bore (``--delay 0`` for tests and the impatient)."""
+DEFAULT_HARD_BUDGET = 200.0
+HARD_BUDGET_ENV = "UNOBOT_HARD_BUDGET_MS"
+"""Environment variable overriding the ``hard`` level's search budget per move (milliseconds):
+tests play whole games against ``hard`` in a fraction of the default 200 ms a move."""
+QUIT_WORDS = frozenset({".quit", ".exit", "/quit", "/exit", "/q"})
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    bots: int = 3
+    level: str = "normal"
+    preset: str = "irc-classic"
+    seed: int | None = None
+    nick: str = "you"
+    color: str = "auto"
+    """``always``, ``never`` or ``auto`` (colour when stdout is a terminal and NO_COLOR unset)."""
+    delay: float = DEFAULT_DELAY
+    database: str | None = None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="unobot play",
+        description="Play Uno in this terminal against computer players, with the IRC bot's "
+        "commands (.p r5, .p w g, .d, .pa, .cards, .top, .unohelp) and no network. Ctrl-D or "
+        ".quit leaves.",
+    )
+    parser.add_argument(
+        "--bots", type=int, default=3, metavar="N", help="computer players, 1-9 (default 3)"
+    )
+    parser.add_argument(
+        "--level", default="normal", choices=LEVELS, help="computer level (default normal)"
+    )
+    parser.add_argument(
+        "--preset",
+        default="irc-classic",
+        choices=sorted(PRESETS),
+        metavar="NAME",
+        help=f"rules: {', '.join(sorted(PRESETS))} (default irc-classic)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed for reproducible deals")
+    parser.add_argument(
+        "--nick", default=None, help="your nick (default: your login name, else 'you')"
+    )
+    parser.add_argument(
+        "--color",
+        default="auto",
+        choices=("auto", "always", "never"),
+        help="colours: auto (when output is a terminal and NO_COLOR is unset), always, never",
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"computer players' pause before acting, ±30%% (default {DEFAULT_DELAY:g}; 0-60)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="record games in this stats database (sqlite:///stats.db, postgresql://...) so "
+        ".unostats counts them; default: no stats, nothing written",
+    )
+    return parser
+
+
+_NICK = re.compile(r"[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]{0,29}")
+
+
+def usable_nick(nick: str) -> bool:
+    """An RFC 2812 nick, other than the bot's and other than a computer player's default name
+    (``EasyBot1``...: the table would refuse the computer player a human already holds)."""
+    return bool(
+        _NICK.fullmatch(nick)
+        and not irc_eq(nick, BOT_NICK)
+        and not re.fullmatch(r"(easy|normal|hard)bot\d*", nick, re.IGNORECASE)
+    )
+
+
+def default_nick() -> str:
+    """The login name, as IRC clients default to: the channel's lines are in the third person
+    (``alice plays R5``), which reads better with a name than with ``you``."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name in this environment (getuser raises OSError/KeyError)
+        return "you"
+    return name if usable_nick(name) else "you"
+
+
+def parse_args(argv: list[str]) -> PlayOptions:
+    """Parse and check ``unobot play`` arguments; exits with a usage message when wrong."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not 1 <= args.bots <= 9:
+        parser.error("--bots must be 1 to 9")
+    rules = preset(args.preset)
+    if not rules.min_players <= args.bots + 1 <= rules.max_players:
+        parser.error(
+            f"{args.preset} is for {rules.min_players}-{rules.max_players} players: "
+            f"--bots {rules.min_players - 1} to {min(9, rules.max_players - 1)}"
+        )
+    if not args.delay >= 0 or args.delay > 60:  # `not >=` also refuses nan
+        parser.error("--delay must be 0 to 60 seconds")
+    if args.nick is None:
+        args.nick = default_nick()
+    elif not usable_nick(args.nick):
+        parser.error(f"--nick {args.nick!r} is not a usable IRC nick")
+    return PlayOptions(
+        bots=args.bots,
+        level=args.level,
+        preset=args.preset,
+        seed=args.seed,
+        nick=args.nick,
+        color=args.color,
+        delay=args.delay,
+        database=args.database,
+    )
+
+
+def hard_budget(environ: Mapping[str, str] | None = None) -> float:
+    """The ``hard`` level's search time per move in milliseconds: 200, or ``$UNOBOT_HARD_BUDGET_MS``
+    (1 to 10000; tests play whole games against ``hard`` with a few ms a move). Not an option:
+    players choose a level, not a budget."""
+    env = os.environ if environ is None else environ
+    try:
+        value = float(env.get(HARD_BUDGET_ENV, ""))
+    except ValueError:
+        return DEFAULT_HARD_BUDGET
+    return value if 1 <= value <= 10_000 else DEFAULT_HARD_BUDGET

@@ -1,0 +1,120 @@
+"""The terminal edge: the bot's transport (printing what the human would see) and its
+scheduler (an asyncio loop), in place of the IRC adapter."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+
+from unobot.irc.casemap import irc_eq
+from unobot.terminal.ansi import mirc_to_ansi
+from unobot.terminal.options import BOT_NICK, CHANNEL
+
+__all__ = ["LoopScheduler", "TerminalTransport"]
+
+
+class TerminalTransport:
+    """Prints what the bot sends that the human would see, as an IRC client shows it.
+
+    ``write`` receives whole lines; the game passes a function that also stops the program
+    when the output has gone away (a closed pipe)."""
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        human: str,
+        *,
+        color: bool,
+        channel: str = CHANNEL,
+        nickname: str = BOT_NICK,
+    ) -> None:
+        self.nickname = nickname
+        self.human = human
+        self.channel = channel
+        self.color = color
+        self._write = write
+
+    def privmsg(self, target: str, text: str) -> None:
+        if irc_eq(target, self.channel):
+            self._show("<", ">", text)
+        elif irc_eq(target, self.human):
+            self._show("*", "*", text)  # a private message, as irssi shows a query line
+
+    def notice(self, target: str, text: str) -> None:
+        if irc_eq(target, self.human) or irc_eq(target, self.channel):
+            self._show("-", "-", text)
+
+    def _show(self, left: str, right: str, text: str) -> None:
+        body = mirc_to_ansi(text, ansi=self.color)
+        who = f"{left}{self.nickname}{right}"
+        if self.color:
+            who = f"\x1b[1m{who}\x1b[0m"
+        self._write(f"{who} {body}")
+
+
+class _Timer:
+    """A cancellable handle that may be armed later (when created from another thread)."""
+
+    __slots__ = ("callback", "cancelled", "handle")
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.handle: asyncio.TimerHandle | None = None
+        self.cancelled = False
+
+
+class LoopScheduler:
+    """:class:`~unobot.irc.transport.Scheduler` on an asyncio loop, plus an ``after`` hook.
+
+    ``after`` runs once each timer callback has finished: the game uses it to notice that a
+    computer player's move ended the game. ``call_later`` and ``cancel`` may be called from
+    another thread (a computer player thinking off-thread): the handle is returned at once
+    and armed on the loop, since asyncio's own ``call_later`` is not thread-safe.
+    """
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, after: Callable[[], None] | None = None
+    ) -> None:
+        self.loop = loop
+        self.after = after
+        self._thread = threading.get_ident()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+        timer = _Timer(callback)
+        if threading.get_ident() == self._thread:
+            self._arm(timer, delay)
+        else:
+            self.loop.call_soon_threadsafe(self._arm, timer, delay)
+        return timer
+
+    def cancel(self, handle: object) -> None:
+        if not isinstance(handle, _Timer):
+            return
+        handle.cancelled = True
+        if handle.handle is not None:
+            if threading.get_ident() == self._thread:
+                handle.handle.cancel()
+            else:
+                self.loop.call_soon_threadsafe(handle.handle.cancel)
+
+    def now(self) -> float:
+        return self.loop.time()
+
+    def call_soon_threadsafe(self, callback: Callable[[], None]) -> None:
+        """The door in from other threads, as :class:`~unobot.irc.adapter.IrcAdapter` has."""
+        self.loop.call_soon_threadsafe(self._run, _Timer(callback))
+
+    def _arm(self, timer: _Timer, delay: float) -> None:
+        if not timer.cancelled:
+            timer.handle = self.loop.call_later(max(0.0, delay), self._run, timer)
+
+    def _run(self, timer: _Timer) -> None:
+        if timer.cancelled:
+            return
+        timer.cancelled = True  # fired: a later cancel is a no-op
+        try:
+            timer.callback()
+        finally:
+            if self.after is not None:
+                self.after()
