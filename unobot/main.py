@@ -82,6 +82,7 @@ def run_bot(settings: config_mod.Settings) -> None:
     from unobot.core.bot import Bot
     from unobot.core.settings import DatabaseSettings
     from unobot.irc.adapter import IrcAdapter
+    from unobot.stats.recorder import GameRecorder
     from unobot.stats.sql import SqlStatsStore
 
     store = DatabaseSettings(settings.database)
@@ -102,7 +103,8 @@ def run_bot(settings: config_mod.Settings) -> None:
         )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
-    bot = Bot(adapter, adapter, store, settings.bot, store=stats)
+    recorder = GameRecorder.following(stats, settings.bot.network, adapter)
+    bot = Bot(adapter, adapter, store, settings.bot, store=stats, recorder=recorder)
     holder["bot"] = bot
 
     def stop(signum: int, frame: object) -> None:

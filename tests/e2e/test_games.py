@@ -25,6 +25,7 @@ from unobot.core.table import TableConfig
 from unobot.irc.adapter import IrcAdapter
 from unobot.irc.casemap import irc_lower
 from unobot.stats import StatsStore
+from unobot.stats.recorder import GameRecorder
 
 GAME_SERVERS = ["miniircd", "ngircd"]
 
@@ -61,6 +62,7 @@ class RunningBot:
             BotConfig(table=table, bots=bots or ComputerConfig()),
             rng=Random(seed),
             store=store,
+            recorder=None if store is None else GameRecorder.following(store, "", self.adapter),
         )
         self.nick = settings.nick
         self.thread = threading.Thread(target=self.adapter.run, daemon=True, name="bot")

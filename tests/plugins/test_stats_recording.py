@@ -18,6 +18,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Kind
 from unobot.stats import GameRecord, PlayerResult, StatsStore
 from unobot.stats.memory import MemoryStatsStore
+from unobot.stats.recorder import GameRecorder
 
 EPOCH = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -60,7 +61,7 @@ class StatsHarness(Harness):
             config or BotConfig(network="testnet"),
             rng=Random(seed),
             store=self.store,  # type: ignore[arg-type]
-            wall_clock=self.wall,
+            recorder=GameRecorder.following(self.store, "testnet", self.clock, self.wall),  # type: ignore[arg-type]
         )
 
     def wall(self) -> datetime:

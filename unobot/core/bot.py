@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterable
 from random import Random
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
@@ -27,17 +27,25 @@ from unobot.core.updates import Update
 from unobot.engine import HouseRules
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind, Scheduler, Transport
-from unobot.stats.recorder import GameRecorder
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from datetime import datetime
 
     from unobot.stats import StatsStore
 
-__all__ = ["Bot", "BotConfig", "Context"]
+__all__ = ["Bot", "BotConfig", "Context", "GameObserver"]
 
 log = logging.getLogger(__name__)
+
+
+class GameObserver(Protocol):
+    """Follows the games (the stats recorder); it never changes a table and never raises."""
+
+    def observe(self, table: Table, update: Update) -> None:
+        """Called with every update the bot publishes, before a finished table is dropped."""
+
+    def saw_account(self, nick: str, account: str) -> None:
+        """``nick`` is logged in to services as ``account``."""
 
 
 class Bot:
@@ -53,11 +61,13 @@ class Bot:
         rng: Random | None = None,
         plugins: Iterable[ModuleType] | None = None,
         store: StatsStore | None = None,
-        wall_clock: Callable[[], datetime] | None = None,
+        recorder: GameObserver | None = None,
         decider: Decider | None = None,
     ) -> None:
         """``store``: where finished games are recorded and stats read (None: stats off).
-        ``wall_clock``: UTC time for game records; default the scheduler's clock made UTC.
+        ``recorder``: told every update the bot publishes and every services account it
+        learns, to record finished games (``unobot.stats.recorder.GameRecorder``, made by the
+        composition root: the core does not import the recorder, the recorder reads tables).
         ``decider``: where computer players think; default worker processes for ``hard`` when
         the scheduler can be called from another thread (the IRC adapter), else inline."""
         self.transport = transport
@@ -72,10 +82,7 @@ class Bot:
         ]
         """Plugins' hooks for channel lines that are not commands (a plain "uno")."""
         self.store = store
-        self.recorder: GameRecorder | None = None
-        if store is not None:
-            clock = wall_clock or GameRecorder.utc_from(scheduler)
-            self.recorder = GameRecorder(store, self.config.network, clock)
+        self.recorder = recorder
         self.tables: dict[str, Table] = {}
         bots = self.config.bots
         if decider is None:

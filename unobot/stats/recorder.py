@@ -86,6 +86,18 @@ class GameRecorder:
         self._games: weakref.WeakKeyDictionary[Table, _Game] = weakref.WeakKeyDictionary()
         """Games being played, by table; a table the bot drops unfinished is forgotten."""
 
+    @classmethod
+    def following(
+        cls,
+        store: StatsStore,
+        network: str,
+        scheduler: Scheduler,
+        wall_clock: Callable[[], datetime] | None = None,
+    ) -> GameRecorder:
+        """The recorder a composition root hands the bot (``Bot(..., recorder=...)``): games
+        dated by ``wall_clock``, by default the bot's scheduler made UTC (:meth:`utc_from`)."""
+        return cls(store, network, wall_clock or cls.utc_from(scheduler))
+
     @staticmethod
     def utc_from(scheduler: Scheduler) -> Callable[[], datetime]:
         """The scheduler's clock (monotonic on the network, manual in tests) as UTC time:

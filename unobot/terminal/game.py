@@ -39,6 +39,7 @@ from unobot.core.dispatch import CommandThrottle
 from unobot.engine import preset
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
+from unobot.stats.recorder import GameRecorder
 from unobot.terminal.ansi import use_color
 from unobot.terminal.options import (
     CHANNEL,
@@ -111,6 +112,9 @@ class TerminalGame:
         rng = Random(options.seed) if options.seed is not None else None
         # Preferences live in memory: a stats database may hold a channel's .unorules from
         # IRC, which must not override --preset here.
+        recorder = None
+        if store is not None:
+            recorder = GameRecorder.following(store, "terminal", self.scheduler)
         self.bot: Bot = Bot(
             self.transport,
             self.scheduler,
@@ -118,6 +122,7 @@ class TerminalGame:
             config,
             rng=rng,
             store=store,
+            recorder=recorder,
             # Computer players decide on the loop's thread, not in worker processes as on a
             # busy IRC bot: here one table is played and the human is waiting for the move
             # anyway (a hard move's 200 ms block delays nothing else), and it spares spawning
