@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unobot.core.bot_config import BotConfig
+from unobot.core.bot_config import DEFAULT_PLUGINS, BotConfig
 from unobot.core.computers import ComputerConfig
+from unobot.core.plugin import is_file_spec
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.irc.adapter import IrcSettings, ServerSettings
@@ -88,7 +89,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
             "sasl_login", "sasl_password", "nickserv_password", "servers", "channels"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
-            "channel_presets"),
+            "channel_presets", "plugins"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list"),
     "log": ("level",),
@@ -222,14 +223,35 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         stats_min_games=min_games,
         stats_max_list=max_list,
         bots=_bots(_section(data, "bots")),
+        plugins=_plugins(bot_cfg, Path(args.config).parent if args.config else None),
     )
     if bot.bots.delay * 3 > table.turn_timeout:  # a pause runs up to 1.3 x delay
         raise ConfigError("bots.delay must be well under bot.turn_timeout (a third at most)")
     database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
+    scheme = database.partition("://")[0]
+    if "://" not in database or not scheme.startswith(("sqlite", "postgres")):
+        raise ConfigError(
+            f"database {database.split('@')[-1]!r} is not a sqlite:/// or postgresql:// URL "
+            "(e.g. sqlite:///stats.db, postgresql://user:password@host/dbname)"
+        )
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("log level is DEBUG, INFO, WARNING or ERROR")
     return Settings(irc, bot, database, embedded, level)
+
+
+def _plugins(bot_cfg: dict[str, Any], folder: Path | None) -> tuple[str, ...]:
+    """``bot.plugins``: module names or ``.py`` paths (relative ones from the config file's
+    folder), the built-in plugins by default. Loading them is the composition root's job."""
+    specs = _typed("bot", bot_cfg, "plugins", list, list(DEFAULT_PLUGINS))
+    if not all(isinstance(s, str) and s.strip() for s in specs):
+        raise ConfigError("bot.plugins must be a list of module names or paths of .py files")
+    return tuple(
+        str(folder / s)
+        if folder is not None and is_file_spec(s) and not Path(s).is_absolute()
+        else s
+        for s in (s.strip() for s in specs)
+    )
 
 
 def _bots(raw: dict[str, Any]) -> ComputerConfig:

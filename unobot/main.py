@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import re
 import signal
 import sys
 from random import Random
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from unobot import config as config_mod
+from unobot.core.plugin import PluginError, load_plugins
 from unobot.core.render import describe, hand_text
 from unobot.engine import PRESETS, Game, preset
 
@@ -77,7 +80,73 @@ def start_embedded_server(host: str, port: int) -> EmbeddedServer:
         ) from None
 
 
-def run_bot(settings: config_mod.Settings) -> None:
+def version() -> str:
+    """``unobot 0.1.0 (compiled engine)``: the installed distribution's version and which
+    engine build runs (a checkout that was never installed says ``unknown``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    from unobot.engine.cards import COMPILED
+
+    try:
+        number = dist_version("unobot")
+    except PackageNotFoundError:
+        number = "unknown"
+    return f"unobot {number} ({'compiled' if COMPILED else 'pure Python'} engine)"
+
+
+def load_settings(
+    argv: list[str], prog: str = "unobot"
+) -> tuple[config_mod.Settings, list[ModuleType]]:
+    """Settings from the command line and the plugins they name, or exit 2 with one line."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Uno for IRC channels. With no options: a local IRC server and the bot in "
+        "#uno. Subcommands: play (a game against computer players in the terminal), demo (a "
+        "hand in the terminal), arena (computer players against each other), check-config "
+        "FILE (validate a config and exit).",
+    )
+    parser.add_argument("--version", action="version", version=version())
+    config_mod.add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        settings = config_mod.load(args)
+        plugins = load_plugins(settings.bot.plugins)
+    except (config_mod.ConfigError, PluginError) as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return settings, plugins
+
+
+def check_config(argv: list[str]) -> int:
+    """``unobot check-config FILE``: load and check everything the bot would at start (every
+    key, the rules, the plugins), print a summary and exit 0, or one line and exit 2. Connects
+    to nothing: for an ``ExecStartPre=`` or a deploy script."""
+    parser = argparse.ArgumentParser(
+        prog="unobot check-config", description="Validate a config file and exit."
+    )
+    parser.add_argument("file", metavar="FILE", help="TOML settings (see unobot.toml.example)")
+    file = parser.parse_args(argv).file
+    settings, plugins = load_settings(["--config", file], prog="unobot check-config")
+    servers = ", ".join(
+        f"{s.host}:{s.effective_port}{' (TLS)' if s.tls else ''}" for s in settings.irc.servers
+    )
+    where = "the embedded local server" if settings.embedded else servers
+    print(
+        f"{file}: ok. {settings.irc.nick} on {where}, channels "
+        f"{', '.join(settings.irc.channels)}; rules {settings.bot.table.rules.name}; "
+        f"database {_redacted(settings.database)}; plugins "
+        f"{', '.join(p.__name__ for p in plugins)}."
+    )
+    return 0
+
+
+def _redacted(url: str) -> str:
+    """A database URL without its password, fit to print."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = None) -> None:
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
     from unobot.core.settings import DatabaseSettings
@@ -104,7 +173,9 @@ def run_bot(settings: config_mod.Settings) -> None:
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
-    bot = Bot(adapter, adapter, store, settings.bot, store=stats, recorder=recorder)
+    bot = Bot(
+        adapter, adapter, store, settings.bot, plugins=plugins, store=stats, recorder=recorder
+    )
     holder["bot"] = bot
 
     def stop(signum: int, frame: object) -> None:
@@ -158,24 +229,14 @@ def main(argv: list[str] | None = None) -> None:
         except ValueError as err:
             parser.error(str(err))
         return
-    parser = argparse.ArgumentParser(
-        prog="unobot",
-        description="Uno for IRC channels. With no options: a local IRC server and the bot in "
-        "#uno. Subcommands: play (a game against computer players in the terminal), demo (a "
-        "hand in the terminal), arena (computer players against each other).",
-    )
-    config_mod.add_arguments(parser)
-    args = parser.parse_args(args_list)
-    try:
-        settings = config_mod.load(args)
-    except config_mod.ConfigError as err:
-        print(f"unobot: {err}", file=sys.stderr)
-        raise SystemExit(2) from None
+    if args_list and args_list[0] == "check-config":
+        raise SystemExit(check_config(args_list[1:]))
+    settings, plugins = load_settings(args_list)
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     try:
-        run_bot(settings)
+        run_bot(settings, plugins)
     except config_mod.ConfigError as err:
         print(f"unobot: {err}", file=sys.stderr)
         raise SystemExit(2) from None

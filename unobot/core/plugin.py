@@ -7,11 +7,12 @@ A plugin is a module of plain functions decorated with the commands they answer 
     @command("unoquote")
     @example(".unoquote")
     def unoquote(ctx: Context) -> None:
-        ctx.reply("Uno!")
+        ctx.say("Uno!")
 
 The decorators only record metadata; the dispatcher decides (prefix, guards, throttling, error
 replies). A handler gets a :class:`Context`: who said what where (``nick``, ``channel``,
-``args``, ``now``, ``ident``, ``is_admin``), ``reply`` (a private NOTICE), the channel's table
+``args``, ``now``, ``ident``, ``is_admin``), ``reply`` (a private NOTICE), ``say`` (a line in
+the channel the command came from; a NOTICE when it came in private), the channel's table
 (``find_table``, ``table`` behind the ``in_table``/``in_game`` guards) and ``bot``, the
 :class:`BotApi`: send a line, publish a table update, the settings and stats stores, the
 rules and tables. Raising :class:`~unobot.engine.errors.UnoError` answers the user with its
@@ -28,6 +29,7 @@ import importlib
 import importlib.util
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -57,6 +59,7 @@ __all__ = [
     "in_channel",
     "in_game",
     "in_table",
+    "is_file_spec",
     "load_plugins",
     "meta_of",
     "move",
@@ -150,6 +153,15 @@ class Context:
     def reply(self, text: str) -> None:
         """A private answer (NOTICE): mistakes and personal information never go to a channel."""
         self.bot.send(Line("notice", self.nick, text))
+
+    def say(self, text: str) -> None:
+        """A line to the channel the command was said in (to the sender, privately, when the
+        command came in a private message). Text is cut to fit one IRC line."""
+        channel = self.channel
+        if channel is None:
+            self.reply(text)
+        else:
+            self.bot.send(Line("privmsg", channel, text))
 
     def publish(self, table: Table, update: Update) -> None:
         self.bot.publish(table, update)
@@ -264,23 +276,31 @@ class PluginError(Exception):
 
 def load_plugins(specs: Iterable[str]) -> list[ModuleType]:
     """Import each plugin: a module name (``unobot.plugins.uno_game``, ``mybot.quotes``) or the
-    path of a ``.py`` file. Raises :class:`PluginError` for one that can't be imported or that
-    defines no command (a typo in a name should not pass for a plugin)."""
+    path of a ``.py`` file. Raises :class:`PluginError`, one line naming the plugin and why, for
+    one that can't be imported, that defines no command (a typo in a name should not pass for
+    a plugin), or that answers a command another plugin already answers."""
     modules = []
+    owner: dict[str, str] = {}
     for spec in specs:
         try:
-            module = _load_file(spec) if _is_path(spec) else importlib.import_module(spec)
+            module = _load_file(spec) if is_file_spec(spec) else importlib.import_module(spec)
         except PluginError:
             raise
-        except Exception as err:  # whatever a broken plugin raises while importing
+        except (Exception, SystemExit) as err:  # whatever a broken plugin raises on import
             raise PluginError(f"plugin {spec}: {_one_line(err)}") from None
-        if not any(_is_command(v) for v in vars(module).values()):
+        names = [n for v in vars(module).values() if _is_command(v) for n in meta_of(v).names]  # type: ignore[union-attr]
+        if not names:
             raise PluginError(f"plugin {spec}: defines no command (use @command)")
+        for name in names:
+            if name in owner:
+                raise PluginError(f"plugin {spec}: .{name} is already a command of {owner[name]}")
+            owner[name] = spec
         modules.append(module)
     return modules
 
 
-def _is_path(spec: str) -> bool:
+def is_file_spec(spec: str) -> bool:
+    """A plugin given as the path of a ``.py`` file, not a module name."""
     return spec.endswith(".py") or "/" in spec or os.sep in spec
 
 
@@ -293,7 +313,12 @@ def _load_file(path: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise PluginError(f"plugin {path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[name] = module  # as an import would: dataclasses and pickling look it up
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
     return module
 
 
