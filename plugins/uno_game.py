@@ -300,3 +300,6 @@ def help_(ctx: Context) -> None:
         f"Info: {p}cards (your hand, counts), {p}top; {p}unostats [nick], {p}unostats pw|ppg N "
         f"[week|month] [here], {p}unotop10. Your hand comes by NOTICE."
     )
+    others = sorted(n for n, m in ctx.bot.commands().items() if not m.startswith(__package__))
+    if others:  # commands of the operator's own plugins
+        ctx.reply("Also here: " + ", ".join(p + name for name in others) + ".")

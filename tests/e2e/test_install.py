@@ -243,9 +243,9 @@ def test_readme_command_installs_a_compiled_wheel_and_starts_plays_and_stops(
 ) -> None:
     installed, seen = readme_install
     # Non-editable: the package is in site-packages, with the compiled engine beside it.
-    assert (installed.site / "unobot" / "cards.py").exists()
+    assert (installed.site / "unobot" / "engine" / "cards.py").exists()
     assert not list(installed.site.glob("__editable__*"))
-    compiled = list((installed.site / "unobot").glob("cards.*.so"))
+    compiled = list((installed.site / "unobot" / "engine").glob("cards.*.so"))
     assert compiled, "the engine was not compiled"
     # Only unobot lands at the top of site-packages (the plugins are unobot.plugins, the
     # compiled engine's shared library unobot._engine__mypyc): no name to collide with.
@@ -284,6 +284,37 @@ def test_python_unobot_py_starts_from_the_copy(readme_install: tuple[Installed, 
                  installed.copy)  # fmt: skip
     wait_for_port(proc, port, 60)
     play_and_stop(proc, port)
+
+
+def test_installed_version_and_check_config_with_a_file_plugin(
+    readme_install: tuple[Installed, dict], tmp_path: Path
+) -> None:
+    """What an operator of the installed bot runs: ``--version`` (from the wheel's metadata),
+    ``check-config`` on the example config, and on one adding a plugin file beside it."""
+    installed, _ = readme_install
+    unobot = str(installed.venv / "bin" / "unobot")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [unobot, *args], cwd=tmp_path, env=user_env(), capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+
+    assert run("--version").stdout.strip() == "unobot 0.1.0 (compiled engine)"
+    example = run("check-config", str(installed.copy / "unobot.toml.example"))
+    assert example.returncode == 0 and ": ok." in example.stdout, example.stderr
+    (tmp_path / "hello.py").write_text(
+        "from unobot.core.plugin import command\n"
+        "@command('hello')\ndef hello(ctx):\n    ctx.say('hello')\n"
+    )
+    config = tmp_path / "unobot.toml"
+    config.write_text(
+        '[bot]\nplugins = ["unobot.plugins.uno_game", "hello.py"]\n', encoding="utf-8"
+    )
+    checked = run("check-config", str(config))
+    assert checked.returncode == 0, checked.stderr
+    assert "plugins unobot.plugins.uno_game, unobot_plugin_hello." in checked.stdout
+    assert not (tmp_path / "stats.db").exists()  # it checked, and opened nothing
 
 
 def test_an_edited_installed_source_runs_as_python_not_stale(

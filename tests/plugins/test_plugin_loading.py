@@ -51,7 +51,7 @@ def test_the_readme_example_loads_from_a_path_beside_the_config(tmp_path: Path) 
     assert h.bot.config.plugins[-1] == str(tmp_path / "unoquote.py")  # relative to the config
 
     quote = said_in(h.say("alice", ".unoquote"))
-    assert len(quote) == 1 and re.search(r"\buno\b", quote[0], re.I), quote
+    assert len(quote) == 1 and quote[0] in sys.modules["unobot_plugin_unoquote"].QUOTES
 
     # Guards work for it as for the built-ins: no table yet, then the seats in turn order.
     answer = h.say("alice", ".unoseats")
@@ -62,6 +62,14 @@ def test_the_readme_example_loads_from_a_path_beside_the_config(tmp_path: Path) 
     # The built-in commands are still there: the game goes on.
     assert h.bot.table_for("#uno", "alice") is not None
     assert h.say("alice", ".top")
+
+
+def test_help_lists_the_operators_own_commands(tmp_path: Path) -> None:
+    assert not any("Also here" in s.text for s in Harness().say("alice", ".unohelp"))
+    (tmp_path / "unoquote.py").write_text(readme_example(), encoding="utf-8")
+    h = harness_from_config(tmp_path, [*DEFAULT_PLUGINS, "unoquote.py"])
+    help_lines = [s.text for s in h.say("alice", ".unohelp")]
+    assert help_lines[-1] == "Also here: .unome, .unoquote, .unoseats."
 
 
 def test_the_example_reads_the_stats_store(tmp_path: Path) -> None:

@@ -97,6 +97,9 @@ class BotApi(Protocol):
     def colors_for(self, table: Table) -> Callable[[str], bool]:
         """Whether a player at ``table`` wants mIRC colours."""
 
+    def commands(self) -> dict[str, str]:
+        """Each command by its first name (``play`` for ``.p``), with its plugin's module."""
+
     def ident(self, incoming: Incoming) -> str:
         """The key of the sender's preferences and stats."""
 
@@ -156,7 +159,8 @@ class Context:
 
     def say(self, text: str) -> None:
         """A line to the channel the command was said in (to the sender, privately, when the
-        command came in a private message). Text is cut to fit one IRC line."""
+        command came in a private message). CR/LF/NUL can't start another IRC line; the
+        adapter splits a line too long for the server between words."""
         channel = self.channel
         if channel is None:
             self.reply(text)
