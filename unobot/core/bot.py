@@ -272,9 +272,7 @@ class Bot:
 
     def commands(self) -> dict[str, str]:
         """Each command by its first name, with the module of the plugin that answers it."""
-        return {
-            h.name: h.func.__module__ for h in self.dispatcher.handlers.values() if h.func
-        }
+        return {h.name: h.func.__module__ for h in self.dispatcher.handlers.values() if h.func}
 
     def ident(self, incoming: Incoming) -> str:
         if incoming.account:
