@@ -22,6 +22,7 @@ from unobot.core.render_irc import LIMIT, Line
 from unobot.engine.errors import UnoError
 from unobot.irc.casemap import irc_lower
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
+from unobot.stats.background import ask
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
@@ -191,6 +192,9 @@ def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: st
     return lines
 
 
+UNAVAILABLE = "Stats are unavailable right now."
+"""The answer when the stats database does not answer (down, stalled or refusing)."""
+
 _CHANNEL_LINES = 2
 """Longer lists always go privately (the channel shouldn't scroll for one person's question)."""
 
@@ -235,6 +239,11 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
     channel = irc_lower(ctx.channel) if query.here and ctx.channel is not None else None
     limits = _limits_of(bot)
     scope = _scope(query, ctx.channel)
+
+    def unavailable(reason: str) -> None:
+        log.warning("stats: %s asked and got no answer (%s)", ctx.nick, reason)
+        ctx.reply(UNAVAILABLE)
+
     ranking = query.ranking or DEFAULT_RANKING
     if listing:
         count = TOP if query.count is None else query.count
@@ -243,37 +252,52 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
         count = min(count, cfg.stats_max_list)
         if _wait(limits.lists_by_user, ctx.ident, ctx, "One list at a time"):
             return
-        try:
-            board = store.leaderboard(
+
+        def board(store: StatsStore) -> list[PlayerStats]:
+            return store.leaderboard(
                 ranking, count, query.period, channel, min_games=cfg.stats_min_games
             )
-        except Exception:
-            log.exception("stats: leaderboard failed")
-            raise UnoError("Stats are unavailable right now.") from None
-        if not board:
-            where = f" {scope}" if scope else ""
-            ctx.reply(f"Nobody has played {cfg.stats_min_games} Uno games yet{where}.")
-            return
-        lines = list_lines(board, ranking, count, scope)
-        public = ctx.channel is not None and not _in_game_here(ctx) and len(lines) <= _CHANNEL_LINES
-        if public and _wait(
-            limits.lists_by_channel,
-            irc_lower(ctx.channel or ""),
-            ctx,
-            "A list was just shown here (ask me privately, or wait)",
-        ):
-            limits.lists_by_user.release(ctx.ident)  # so asking privately works at once
-            return
-        _send(ctx, lines, public)
+
+        ask(store, board, lambda found: _show_list(ctx, found, ranking, count, scope), unavailable)
         return
     if _wait(limits.lines_by_user, ctx.ident, ctx, "Not so fast"):
         return
     name = query.nick or ctx.ident
-    try:
-        stats = store.player(name, ranking, query.period, channel, min_games=cfg.stats_min_games)
-    except Exception:
-        log.exception("stats: player lookup failed")
-        raise UnoError("Stats are unavailable right now.") from None
+
+    def player(store: StatsStore) -> PlayerStats | None:
+        return store.player(name, ranking, query.period, channel, min_games=cfg.stats_min_games)
+
+    ask(store, player, lambda found: _show_player(ctx, query, found, ranking, scope), unavailable)
+
+
+def _show_list(
+    ctx: Context, board: list[PlayerStats], ranking: Ranking, count: int, scope: str
+) -> None:
+    """The answer to a list, on the reactor once the store replied."""
+    cfg = ctx.bot.config
+    limits = _limits_of(ctx.bot)
+    if not board:
+        where = f" {scope}" if scope else ""
+        ctx.reply(f"Nobody has played {cfg.stats_min_games} Uno games yet{where}.")
+        return
+    lines = list_lines(board, ranking, count, scope)
+    public = ctx.channel is not None and not _in_game_here(ctx) and len(lines) <= _CHANNEL_LINES
+    if public and _wait(
+        limits.lists_by_channel,
+        irc_lower(ctx.channel or ""),
+        ctx,
+        "A list was just shown here (ask me privately, or wait)",
+    ):
+        limits.lists_by_user.release(ctx.ident)  # so asking privately works at once
+        return
+    _send(ctx, lines, public)
+
+
+def _show_player(
+    ctx: Context, query: StatsQuery, stats: PlayerStats | None, ranking: Ranking, scope: str
+) -> None:
+    """The answer to a player's line, on the reactor once the store replied."""
+    cfg = ctx.bot.config
     if stats is None:
         who = query.nick or "you"
         where = f" {scope}" if scope else ""

@@ -38,6 +38,9 @@ class Settings:
     embedded: bool = False
     """Run the bundled local IRC server on the first server's host and port."""
     log_level: str = "INFO"
+    db_timeout: float = 5.0
+    """Seconds a database may take to answer before the bot says stats are unavailable (and
+    PostgreSQL cancels the statement); games wait in the local spool meanwhile."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +94,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "channel_presets", "plugins"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
-    "stats": ("database", "min_games", "max_list"),
+    "stats": ("database", "min_games", "max_list", "timeout"),
     "log": ("level",),
 }  # fmt: skip
 """Every setting by section (``unobot.toml.example`` documents each). A key the file has and
@@ -237,7 +240,10 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("log level is DEBUG, INFO, WARNING or ERROR")
-    return Settings(irc, bot, database, embedded, level)
+    db_timeout = _typed("stats", stats_cfg, "timeout", float, 5.0)
+    if not 0.5 <= db_timeout <= 60:
+        raise ConfigError("stats.timeout must be 0.5 to 60 seconds")
+    return Settings(irc, bot, database, embedded, level, db_timeout)
 
 
 def _plugins(bot_cfg: dict[str, Any], folder: Path | None) -> tuple[str, ...]:

@@ -149,14 +149,13 @@ def _redacted(url: str) -> str:
 def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = None) -> None:
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
-    from unobot.core.settings import DatabaseSettings
+    from unobot.core.settings import BackgroundSettings, DatabaseSettings
     from unobot.irc.adapter import IrcAdapter
+    from unobot.stats.background import BackgroundStats
     from unobot.stats.recorder import GameRecorder
     from unobot.stats.sql import SqlStatsStore
+    from unobot.stats.worker import DbWorker
 
-    store = DatabaseSettings(settings.database)
-    # Games are recorded in the same database; queries see only this network's players.
-    stats = SqlStatsStore(settings.database, network=settings.bot.network)
     server = settings.irc.servers[0]
     embedded = None
     if settings.embedded:
@@ -172,6 +171,17 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
+    # Every database call runs on one worker thread, never the reactor's: a stalled or
+    # vanished database can delay a leaderboard, not a game (unobot.stats.worker).
+    timeout = settings.db_timeout
+    worker = DbWorker(adapter, timeout=timeout)
+    url = settings.database
+    store = BackgroundSettings(lambda: DatabaseSettings(url, timeout), worker)
+    # Games are recorded in the same database; queries see only this network's players.
+    stats = BackgroundStats(
+        SqlStatsStore(url, network=settings.bot.network, timeout=timeout, connect_now=False),
+        worker,
+    )
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
     bot = Bot(
         adapter, adapter, store, settings.bot, plugins=plugins, store=stats, recorder=recorder
@@ -189,6 +199,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         # kept current, off the path of any command.
         try:
             stats.maintain()
+            store.maintain()
         finally:
             adapter.call_later(UPKEEP_SECONDS, upkeep)
 
@@ -198,8 +209,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     if embedded is not None:
         embedded.shutdown()
         embedded.server_close()
-    stats.close()
     store.close()
+    stats.close(wait=2.0)  # what the database can't take in time stays in the spool
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,14 +9,21 @@ of a preset's defaults reaches every channel that did not change that option its
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import logging
+from collections.abc import Callable
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from unobot.engine.rules import HouseRules, preset
 
+if TYPE_CHECKING:
+    from unobot.stats.worker import DbWorker
+
 __all__ = [
+    "BackgroundSettings",
     "ChannelRules",
     "DatabaseSettings",
     "MemorySettings",
@@ -25,6 +32,8 @@ __all__ = [
     "rules_as_text",
     "rules_from_text",
 ]
+
+log = logging.getLogger(__name__)
 
 ChannelRules = tuple[str, dict[str, str]]
 """A channel's stored rules: preset name, and ``{option: value as a player types it}``."""
@@ -111,11 +120,15 @@ class DatabaseSettings:
     preference on every hand it sends, and for a channel's rules whenever a game opens.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = 5.0) -> None:
+        """Connects and creates its tables: raises the driver's error when the database can't
+        be reached (:class:`BackgroundSettings` calls this on the database worker and retries).
+        ``timeout``: seconds to connect, to wait on a lock, and for a statement."""
         import peewee
-        from playhouse.db_url import connect
 
-        self.db = connect(url)
+        from unobot.stats.sql import open_database
+
+        self.db = open_database(url, timeout)
         if isinstance(self.db, peewee.SqliteDatabase):
             self.db.pragma("journal_mode", "wal", permanent=True)
 
@@ -174,5 +187,165 @@ class DatabaseSettings:
         ).execute()
         self._rules_cache[channel] = (preset, dict(options))
 
+    def load_all(self) -> tuple[dict[str, bool], dict[str, ChannelRules]]:
+        """Every stored preference and channel's rules (one small row per player who ever
+        changed a preference, one per channel that changed its rules)."""
+        colors = {str(r.player): bool(r.colors) for r in self._model.select()}
+        rules = {}
+        for row in self._rules_model.select():
+            options = json.loads(row.options or "{}")
+            rules[str(row.channel)] = (
+                str(row.preset),
+                {str(k): str(v) for k, v in options.items()},
+            )
+        self._cache.update(colors)
+        self._rules_cache.update(rules)
+        return colors, rules
+
     def close(self) -> None:
         self.db.close()
+
+
+_Write = tuple[str, str]
+"""A pending write's key: (``colors`` or ``rules``, player or channel)."""
+
+
+class BackgroundSettings:
+    """The settings the bot uses: answered from memory at once, kept in step with the
+    database on the database worker (``unobot.stats.worker``), never waiting for it.
+
+    At start the worker loads every stored preference and channel's rules; until it has (the
+    database is down, stalled or read-only) the defaults answer. A change takes effect in
+    memory at once and is written by the worker; a write that fails stays pending and is
+    retried by :meth:`maintain` (the bot's upkeep timer) until the database takes it, and a
+    load that comes later never overrides a change made meanwhile.
+    """
+
+    def __init__(self, open_store: Callable[[], DatabaseSettings], worker: DbWorker) -> None:
+        self._open_store = open_store
+        self.worker = worker
+        self._store: DatabaseSettings | None = None
+        """Touched on the worker thread only."""
+        self._colors: dict[str, bool] = {}
+        self._rules: dict[str, ChannelRules] = {}
+        self._pending: dict[_Write, Any] = {}
+        self._busy = False
+        """A load or a flush is on the worker: don't queue another."""
+        self.loaded = False
+        """The stored settings are in memory (False: defaults answer for whoever isn't)."""
+        self._start()
+
+    # --- the reactor's side --------------------------------------------------------------
+
+    def colors(self, player: str) -> bool:
+        return self._colors.get(player, True)
+
+    def set_colors(self, player: str, on: bool) -> None:
+        self._colors[player] = on
+        self._pending[("colors", player)] = on
+        self._flush()
+
+    def channel_rules(self, channel: str) -> ChannelRules | None:
+        found = self._rules.get(channel)
+        return None if found is None else (found[0], dict(found[1]))
+
+    def set_channel_rules(self, channel: str, preset: str, options: dict[str, str]) -> None:
+        self._rules[channel] = (preset, dict(options))
+        self._pending[("rules", channel)] = (preset, dict(options))
+        self._flush()
+
+    @property
+    def pending(self) -> int:
+        """Changes not yet in the database."""
+        return len(self._pending)
+
+    def maintain(self) -> None:
+        """From the upkeep timer: load if that failed, write what is pending."""
+        if not self.loaded:
+            self._start()
+        else:
+            self._flush()
+
+    def close(self) -> None:
+        """Hand pending writes to the worker (the caller closes the worker)."""
+        self._flush()
+        self.worker.submit(self._close_store, wait=False)
+
+    def _start(self) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        self.worker.submit(self._load, self._loaded, self._failed, wait=False)
+
+    def _loaded(self, found: tuple[dict[str, bool], dict[str, ChannelRules]]) -> None:
+        self._busy = False
+        colors, rules = found
+        for player, on in colors.items():
+            if ("colors", player) not in self._pending:
+                self._colors[player] = on
+        for channel, chosen in rules.items():
+            if ("rules", channel) not in self._pending:
+                self._rules[channel] = chosen
+        if not self.loaded:
+            log.info("settings: %d preferences and %d channels' rules loaded", len(colors),
+                     len(rules))  # fmt: skip
+        self.loaded = True
+        self._flush()
+
+    def _failed(self, reason: str) -> None:
+        self._busy = False
+        log.warning("settings database unavailable (%s); %d changes kept in memory", reason,
+                    len(self._pending))  # fmt: skip
+
+    def _flush(self) -> None:
+        if self._busy or not self._pending:
+            return
+        if not self.loaded:
+            self._start()  # connecting loads first; its answer flushes
+            return
+        self._busy = True
+        batch = dict(self._pending)
+        self.worker.submit(lambda: self._write(batch), self._written, self._failed, wait=False)
+
+    def _written(self, batch: dict[_Write, Any]) -> None:
+        self._busy = False
+        for key, value in batch.items():
+            if self._pending.get(key) == value:
+                del self._pending[key]
+        self._flush()  # changes made while this batch was written
+
+    # --- the worker's side ---------------------------------------------------------------
+
+    def _connected(self) -> DatabaseSettings:
+        if self._store is None:
+            self._store = self._open_store()
+        return self._store
+
+    def _drop(self) -> None:
+        store, self._store = self._store, None
+        if store is not None:
+            with contextlib.suppress(Exception):
+                store.close()
+
+    def _load(self) -> tuple[dict[str, bool], dict[str, ChannelRules]]:
+        try:
+            return self._connected().load_all()
+        except Exception:
+            self._drop()  # reconnect next time (a dead connection is never reused)
+            raise
+
+    def _write(self, batch: dict[_Write, Any]) -> dict[_Write, Any]:
+        try:
+            store = self._connected()
+            for (kind, key), value in batch.items():
+                if kind == "colors":
+                    store.set_colors(key, value)
+                else:
+                    store.set_channel_rules(key, value[0], value[1])
+        except Exception:
+            self._drop()
+            raise
+        return batch
+
+    def _close_store(self) -> None:
+        self._drop()

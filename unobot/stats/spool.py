@@ -4,12 +4,18 @@ JSON lines, appended and fsync'd one game at a time, so a game survives the bot 
 right after it was queued. Draining rewrites the file atomically (temp file, fsync, rename)
 with whatever is still waiting; a crash between writing a game to the database and that
 rewrite only replays the game, which the store ignores by its game_id: exactly once.
+
+The reactor appends while the database worker drains (``unobot.stats.worker``): one lock
+orders the two, and draining removes exactly the games it wrote (:meth:`Spool.discard`), so a
+game appended meanwhile stays queued.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
+from collections.abc import Collection
 from pathlib import Path
 
 from unobot.stats.model import GameRecord
@@ -23,16 +29,26 @@ log = logging.getLogger(__name__)
 class Spool:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        self._lock = threading.Lock()
 
     def append(self, game: GameRecord) -> None:
         """Queue ``game`` durably (raises OSError when even the local disk refuses)."""
         line = (to_json(game) + "\n").encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with self._lock:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def discard(self, game_ids: Collection[str]) -> None:
+        """Remove the games with these ids (written to the database), keeping every other,
+        including any appended since they were read."""
+        if not game_ids:
+            return
+        with self._lock:
+            self._replace([g for g in self.pending() if g.game_id not in game_ids])
 
     def pending(self) -> list[GameRecord]:
         """The queued games, oldest first. A torn last line (crash mid-append) is skipped."""
@@ -58,6 +74,10 @@ class Spool:
 
     def replace(self, games: list[GameRecord]) -> None:
         """Atomically make ``games`` the whole queue (empty: remove the file)."""
+        with self._lock:
+            self._replace(games)
+
+    def _replace(self, games: list[GameRecord]) -> None:
         if not games:
             self.path.unlink(missing_ok=True)
             return

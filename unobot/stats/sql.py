@@ -88,6 +88,8 @@ def open_database(url: str, timeout: float = 5.0) -> pw.Database:
         extra: dict[str, Any] = {}
         if "connect_timeout" not in url:
             extra["connect_timeout"] = max(1, round(timeout))
+        if "options" not in url:  # a statement the server can't finish in time is cancelled
+            extra["options"] = f"-c statement_timeout={max(1, round(timeout * 1000))}"
         return connect(url, **extra)
     raise ValueError(f"unsupported stats database URL {url!r} (sqlite:/// or postgresql://)")
 
@@ -146,13 +148,16 @@ class SqlStatsStore:
         spool_path: str | Path | None = None,
         retry_interval: float = 5.0,
         timeout: float = 5.0,
+        connect_now: bool = True,
     ) -> None:
         """``network``: whose players the queries see (None: all networks in the store).
         ``clock``: "now" (UTC) for week/month periods. ``spool_path``: the local queue for
         games while the database is away (default: next to a SQLite file, else
         ``unobot-stats.spool`` in the working directory). ``retry_interval``: seconds
         between attempts to reach a database that failed, so a down server doesn't stall
-        every game's end. ``timeout``: see :func:`open_database`."""
+        every game's end. ``timeout``: see :func:`open_database`. ``connect_now``: False
+        leaves the first connection (and the schema's migration) to the first call, which the
+        bot makes on its database worker, so that starting never waits for the database."""
         self.url = url
         self.network = network
         self.clock = clock or (lambda: datetime.now(UTC))
@@ -175,6 +180,9 @@ class SqlStatsStore:
         self.catch_up_every = 500
         """Games written before the summary is caught up without waiting for a query or
         :meth:`maintain`; 0 leaves it to those two (a bot calls ``maintain`` from a timer)."""
+        self._migrated = False
+        if not connect_now:
+            return
         try:
             schema.migrate(self.db)
         except _DB_ERRORS as err:
@@ -378,28 +386,34 @@ class SqlStatsStore:
         if not force and time.monotonic() < self._retry_at:
             return 0
         memory, self._unspooled = self._unspooled, []
-        waiting = self.spool.pending() + memory
+        spooled = self.spool.pending()
+        waiting = spooled + memory
         if not waiting:
             return 0
-        written = 0
+        done: set[str] = set()
         for game in waiting:
             if not self._try(game):
                 break
-            written += 1
-        rest = waiting[written:]
+            done.add(game.game_id)
         try:
-            self.spool.replace(rest)
+            # Only what was written leaves the spool: a game appended meanwhile (the reactor
+            # appends while this runs on the database worker) stays queued.
+            self.spool.discard(done & {g.game_id for g in spooled})
         except OSError as err:
             log.error("stats: can't rewrite spool %s (%s)", self.spool.path, err)
             # It still holds every queued game; replays are ignored by game_id.
-        if written:
-            log.info("stats: %d queued games written, %d still waiting", written, len(rest))
-        return written
+        for game in memory:
+            if game.game_id not in done:
+                self._queue(game)
+        if done:
+            log.info("stats: %d queued games written, %d still waiting", len(done), self.pending)
+        return len(done)
 
     def maintain(self) -> None:
         """Background upkeep, from a timer: write queued games, then bring the summary up to
         date so that the next query doesn't pay for it. Never raises."""
         try:
+            self._ensure_schema()
             self.flush_pending()
             self._fresh()
         except _DB_ERRORS as err:
