@@ -4,6 +4,14 @@ One :class:`~unobot.core.table.Table` per channel, keyed by the folded channel n
 shared between them. Tables say when they need waking (``Table.deadlines``); the bot keeps one
 scheduler handle per deadline and reschedules after every change, so the table stays free of
 clocks and callbacks. Everything runs on the caller's thread (the reactor's).
+
+Network faults reach the bot as records too (:class:`~unobot.irc.transport.Kind`): when it
+loses the connection (``DISCONNECTED``) or is kicked (its own ``KICK``) its games in those
+channels are *offline*: their timers stop, so nobody is timed out while the channel can't hear
+the bot. Its own ``JOIN`` brings a game back: the turn clock starts again, the other clocks
+move on by the time lost, and the channel is told in one line that the game goes on, with the
+status. A game whose channel the bot doesn't get back into within the table's seat grace
+(counted from the kick, or from the reconnect) is dropped. Every drop is logged.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import Dispatcher
 from unobot.core.plugin import Context, load_plugins
-from unobot.core.render_irc import Line, render_update
+from unobot.core.render_irc import Cards, Line, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Table
 from unobot.core.updates import Update
@@ -46,6 +54,18 @@ class GameObserver(Protocol):
 
     def saw_account(self, nick: str, account: str) -> None:
         """``nick`` is logged in to services as ``account``."""
+
+
+@dataclasses.dataclass(slots=True)
+class _Offline:
+    """A game whose channel the bot is not in (kicked, or its connection lost)."""
+
+    since: float
+    why: str
+    """``kick`` or ``disconnect``."""
+    until: float | None
+    """When the game is dropped unless the bot is back in the channel; None while the bot is
+    not connected at all (the clock starts on the reconnect)."""
 
 
 class Bot:
@@ -94,6 +114,8 @@ class Bot:
         self.computers = Computers(self, bots, decider)
         self._timers: dict[str, dict[str, tuple[float, object]]] = {}
         """Per table key: timer name -> (due time, scheduler handle)."""
+        self._offline: dict[str, _Offline] = {}
+        """Per table key: the games whose channel the bot is out of, their clocks stopped."""
 
     # --- input -----------------------------------------------------------------------------
 
@@ -113,9 +135,18 @@ class Bot:
         elif kind is Kind.NICK:
             for table in self.tables.values():
                 table.rename(incoming.nick, incoming.new_nick)
+        elif kind is Kind.DISCONNECTED:
+            self._disconnected(incoming.text)
+        elif kind is Kind.RECONNECTED:
+            self._reconnected()
         elif irc_eq(incoming.nick, self.transport.nickname):
-            if kind in (Kind.PART, Kind.KICK):
-                self._drop(irc_lower(incoming.target))  # the bot itself left: nobody to play
+            key = irc_lower(incoming.target)
+            if kind is Kind.JOIN:
+                self._rejoined(key)
+            elif kind is Kind.KICK:
+                self._kicked(key, incoming.text)
+            elif kind is Kind.PART and key in self.tables:
+                self._drop(key, "the bot left the channel")
         elif kind is Kind.JOIN:
             table = self.tables.get(irc_lower(incoming.target))
             if table is not None:
@@ -204,7 +235,7 @@ class Bot:
         key = irc_lower(table.channel)
         if table.finished:
             if self.tables.get(key) is table:
-                self._drop(key)
+                self._drop(key, "the game is over")
         else:
             self._sync_timers(key, table)
 
@@ -215,12 +246,99 @@ class Bot:
 
         return colors
 
-    def _drop(self, key: str) -> None:
+    def _drop(self, key: str, why: str) -> None:
+        """Forget the table of ``key`` and its timers, with a log line saying ``why``.
+
+        INFO, not WARNING: the network faults that lead here are the adapter's to warn about
+        (a kick, a ban, a lost connection); this line says what became of the game."""
         table = self.tables.pop(key, None)
-        if table is not None and not table.finished:
-            self.computers.forget(table)  # the bot left the channel: no more moves there
+        self._offline.pop(key, None)
+        if table is not None:
+            log.info("table in %s dropped: %s", table.channel, why)
+            if not table.finished:
+                self.computers.forget(table)  # no more moves there
         for _due, handle in self._timers.pop(key, {}).values():
             self.scheduler.cancel(handle)
+
+    # --- network faults --------------------------------------------------------------------
+
+    def _disconnected(self, cause: str) -> None:
+        """The connection is lost: every game stops its clocks until the bot is back in its
+        channel (a kicked game keeps its own hold)."""
+        now = self.scheduler.now()
+        for key, table in self.tables.items():
+            if key not in self._offline:
+                self._offline[key] = _Offline(now, "disconnect", None)
+                self._sync_timers(key, table)
+        if self.tables:
+            log.info(
+                "connection lost (%s): %d game(s) wait for the bot to rejoin: %s",
+                cause or "no reason given",
+                len(self.tables),
+                ", ".join(t.channel for t in self.tables.values()),
+            )
+
+    def _reconnected(self) -> None:
+        """Registered again: each waiting game now has its grace to see the bot rejoin."""
+        now = self.scheduler.now()
+        for key, off in self._offline.items():
+            table = self.tables.get(key)
+            if off.until is None and table is not None:
+                off.until = now + table.config.grace
+                self._sync_timers(key, table)
+        if self._offline:
+            log.info("reconnected; rejoining %d channel(s) with a game", len(self._offline))
+
+    def _kicked(self, key: str, reason: str) -> None:
+        table = self.tables.get(key)
+        if table is None:
+            return
+        now = self.scheduler.now()
+        grace = table.config.grace
+        off = self._offline.get(key)
+        if off is None:
+            self._offline[key] = _Offline(now, "kick", now + grace)
+        else:
+            off.why, off.until = "kick", now + grace
+        log.info(
+            "kicked from %s (%s): its game is held for %.0f s while the bot rejoins",
+            table.channel,
+            reason or "no reason given",
+            grace,
+        )
+        self._sync_timers(key, table)
+
+    def _rejoined(self, key: str) -> None:
+        """The bot is in a channel again: its game, if it was waiting, goes on from here."""
+        off = self._offline.pop(key, None)
+        table = self.tables.get(key)
+        if off is None or table is None:
+            return
+        now = self.scheduler.now()
+        lost = max(0.0, now - off.since)
+        if table.dealt:
+            # Nobody loses time to the bot's absence: the player to move gets a whole turn
+            # again (they could not see the game, nor be heard), and the other clocks (seats
+            # held for players who had left before, a timed match, the idle stop) move on by
+            # the time lost.
+            table.turn_started = now
+            table.warned = False
+            for player in table.players:
+                if player.away_since is not None and player.away_since <= off.since:
+                    player.away_since += lost
+            table.dealt_at += lost
+        table.last_activity += lost
+        log.info("back in %s after %.1f s (%s): the game goes on", table.channel, lost, off.why)
+        text = resumed_text(
+            off.why,
+            table.status(),
+            None if table.dealt else (table.starter, table.names),
+            Cards(self.config.channel_colors),
+            self.config.prefix,
+        )
+        self.send(Line("privmsg", table.channel, text))
+        self._sync_timers(key, table)
+        self.computers.observe(table, Update())  # computer seats plan their move again
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -234,7 +352,11 @@ class Bot:
         irc benchmark, while this re-arms once per timeout period. Timers wanted sooner than
         armed, or no longer wanted, are cancelled at once.
         """
-        wanted = table.deadlines()
+        off = self._offline.get(key)
+        if off is None:
+            wanted = table.deadlines()
+        else:  # the bot is out of the channel: no turn timers, only the hold's end
+            wanted = {} if off.until is None else {"offline": off.until}
         timers = self._timers.setdefault(key, {})
         for name, (due, handle) in list(timers.items()):
             want = wanted.get(name)
@@ -254,6 +376,19 @@ class Bot:
         table = self.tables.get(key)
         if table is None:
             return
+        off = self._offline.get(key)
+        if off is not None:
+            if name == "offline" and off.until is not None and off.until <= self.scheduler.now():
+                self._drop(
+                    key,
+                    f"the bot could not get back in within {table.config.grace:.0f} s "
+                    f"(after a {off.why})",
+                )
+            else:
+                self._sync_timers(key, table)
+            return
+        if name == "offline":
+            return  # the bot is back: the table's own timers are armed
         try:
             self.publish(table, table.on_timer(name, self.scheduler.now()))
         except Exception:

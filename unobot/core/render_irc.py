@@ -47,6 +47,7 @@ __all__ = [
     "fit",
     "hand_lines",
     "render_update",
+    "resumed_text",
     "status_text",
 ]
 
@@ -338,6 +339,32 @@ def status_text(status: Status, fmt: Cards, prefix: str = ".") -> str:
     if uno:
         text += f" UNO: {', '.join(uno)}."
     return text
+
+
+_RESUMED = {
+    "disconnect": "Reconnected: the game goes on.",
+    "kick": "Back after a kick: the game goes on.",
+}
+
+
+def resumed_text(
+    why: str,
+    status: Status | None,
+    lobby: tuple[str, Sequence[str]] | None,
+    fmt: Cards,
+    prefix: str = ".",
+) -> str:
+    """The one line a channel gets when the bot is back in it (``why``: ``disconnect`` or
+    ``kick``): that the game goes on, then the status line (whose turn it is), or for a lobby
+    who sits at it (``lobby``: the starter and every seat's nick)."""
+    head = _RESUMED.get(why, "Back: the game goes on.")
+    if status is not None:
+        return f"{head} {status_text(status, fmt, prefix)}"
+    if lobby is not None:
+        starter, names = lobby
+        seats = f"{_plural(len(names), 'player')}: {', '.join(names)}"
+        return f"{head} {starter}'s game is open ({seats}): {prefix}join to play."
+    return head
 
 
 def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:

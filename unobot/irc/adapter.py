@@ -18,6 +18,12 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
 - Reconnects use a fresh ``ExponentialBackoff`` per adapter (the library's default argument is
   one shared instance with 60-300 s intervals) and a new one after every successful
   registration, so a flaky network does not push the next retry to minutes.
+- The core hears of the network's faults as records too: ``DISCONNECTED`` when a registered
+  connection is lost, ``RECONNECTED`` when it is back, and its own ``JOIN`` when it is in a
+  channel again (after a reconnect, or after a kick: the adapter rejoins ``rejoin_delay``
+  seconds later, once). A refused JOIN (banned, invite-only, full, bad key) is logged at
+  WARNING and not retried, so a ban can't make the bot spin; the core holds the game for its
+  grace and drops it with a log line.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ import more_itertools
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 from tempora import schedule as tempora_schedule
 
+from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
 from unobot.irc.transport import Incoming, Kind
 
@@ -100,6 +107,9 @@ class IrcSettings:
     apology: str = "Sorry, something went wrong with that command."
     apology_interval: float = 30.0
     """At most one apology per nick in this many seconds (no apology floods)."""
+    rejoin_delay: float = 5.0
+    """Seconds after being kicked before the bot joins the channel again (one try: a refusal
+    such as a ban is logged, not retried). Negative: never rejoin after a kick."""
 
 
 class _Handle:
@@ -311,6 +321,10 @@ class IrcAdapter:
         self._apologised: dict[str, float] = {}
         self._ops: dict[tuple[str, str], bool] = {}
         self._delivering = False
+        self._keys: dict[str, tuple[str, str]] = {
+            irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
+        }
+        """Folded name -> (channel, key) of every channel to be in: rejoined after a reconnect."""
         self.connects = 0
         """Successful registrations so far (tests and monitoring read it)."""
         self.disconnects = 0
@@ -337,7 +351,8 @@ class IrcAdapter:
         self._schedule_drain()
 
     def join(self, channel: str, key: str = "") -> None:
-        """Join ``channel`` now (queued); for rejoins after reconnects list it in the settings."""
+        """Join ``channel`` now (queued); it is rejoined after reconnects and kicks too."""
+        self._keys[irc_lower(channel)] = (channel, key)
         self._outbox.push("JOIN", channel, key)
         self._schedule_drain()
 
@@ -511,6 +526,11 @@ class IrcAdapter:
             "nick": self._on_membership,
             "mode": self._forget_ops,
             "namreply": self._forget_ops,
+            "channelisfull": self._on_join_refused,
+            "inviteonlychan": self._on_join_refused,
+            "bannedfromchan": self._on_join_refused,
+            "badchannelkey": self._on_join_refused,
+            "nochanmodes": self._on_join_refused,  # 477: the channel wants a registered nick
         }
         for name, fn in handlers.items():
             conn.add_global_handler(name, self._guarded(name, fn), 0)
@@ -574,11 +594,13 @@ class IrcAdapter:
         # for admin checks by account. Requested one by one: an unknown cap NAKs its whole REQ.
         for cap in ("account-tag", "extended-join"):
             self._outbox.push("CAP", "REQ", cap)
-        for channel, key in cfg.channels.items():
-            self._outbox.push("JOIN", channel, key or "")
+        for channel, key in self._keys.values():
+            self._outbox.push("JOIN", channel, key)
         if self._drain_timer is not None:  # armed on the previous connection
             self.cancel(self._drain_timer)
             self._drain_timer = None
+        if self.connects > 1:  # the core holds its games until it is back in their channels
+            self._deliver(Incoming(Kind.RECONNECTED, conn.get_nickname()))
         self._schedule_drain()
 
     def _on_login_failed(self, conn: Any, event: irc.client.Event) -> None:
@@ -587,15 +609,54 @@ class IrcAdapter:
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
         self._ops.clear()
         was = self._registered
+        nick = self.nickname
         self._registered = False
         self.disconnects += 1
         stopping = self._stop.is_set()
+        cause = " ".join(event.arguments)
         log.log(
             logging.INFO if stopping else logging.WARNING,  # asked for: no cause for alarm
             "disconnected (%s)%s",
-            " ".join(event.arguments),
+            cause,
             "" if stopping else "; reconnecting" if was else "; retrying",
         )
+        if was and not stopping:
+            self._deliver(Incoming(Kind.DISCONNECTED, nick, "", cause))
+
+    def _on_kicked(self, channel: str, by: str, reason: str) -> None:
+        """The bot was kicked from ``channel``: join it again after ``rejoin_delay``, once."""
+        delay = self.settings.rejoin_delay
+        if delay < 0:
+            log.warning("kicked from %s by %s (%s); not rejoining", channel, by, reason)
+            return
+        log.warning("kicked from %s by %s (%s); rejoining in %.1f s", channel, by, reason, delay)
+        self._keys.setdefault(irc_lower(channel), (channel, ""))
+        self.call_later(delay, lambda: self._rejoin(channel))
+
+    def _rejoin(self, channel: str) -> None:
+        if not self.connected:
+            return  # the welcome joins every channel anyway
+        if irc_lower(channel) in (irc_lower(c) for c in self.joined):
+            return  # back in already (an operator's INVITE, a manual JOIN)
+        _, key = self._keys.get(irc_lower(channel), (channel, ""))
+        log.info("rejoining %s", channel)
+        self._outbox.push("JOIN", channel, key)
+        self._schedule_drain()
+
+    def _on_join_refused(self, conn: Any, event: irc.client.Event) -> None:
+        """471/473/474/475/477: the server would not let us in. Logged, never retried here: a
+        retry loop against a ban would only flood; the next reconnect tries once more."""
+        args = event.arguments
+        channel = args[0] if args else "?"
+        why = {
+            "channelisfull": "the channel is full (+l)",
+            "inviteonlychan": "the channel is invite-only (+i)",
+            "bannedfromchan": "the bot is banned (+b)",
+            "badchannelkey": "wrong channel key (+k)",
+            "nochanmodes": "the channel needs a registered nick",
+        }.get(event.type, event.type)
+        text = args[1] if len(args) > 1 else ""
+        log.warning("can't join %s: %s (%s)", channel, why, text)
 
     def _keepalive(self) -> None:
         """PING after ``ping_interval`` of silence; reconnect after twice that; regain nick."""
@@ -659,6 +720,8 @@ class IrcAdapter:
                 event.target or "",
                 args[1] if len(args) > 1 else "",
             )
+            if record.nick and irc_lower(record.nick) == irc_lower(conn.get_nickname()):
+                self._on_kicked(record.target, nick, record.text)
         else:  # nick
             record = Incoming(Kind.NICK, nick, "", userhost=userhost, new_nick=event.target or "")
         self._deliver(record)

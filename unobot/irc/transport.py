@@ -23,9 +23,19 @@ class Kind(Enum):
     QUIT = "quit"
     """``target`` is empty: the user left every channel (netsplit or quit)."""
     KICK = "kick"
-    """``nick`` was kicked from ``target`` (``text`` is the reason)."""
+    """``nick`` was kicked from ``target`` (``text`` is the reason). When ``nick`` is the bot
+    itself, the adapter joins ``target`` again after a short delay; the bot's own ``JOIN``
+    record says it is back in."""
     NICK = "nick"
     """``nick`` is now ``new_nick``."""
+    DISCONNECTED = "disconnected"
+    """The bot lost its registered connection (``nick`` is the nick it had, ``text`` the cause;
+    ``target`` is empty). It is in no channel until it rejoins them after a reconnect: each
+    rejoin arrives as the bot's own ``JOIN``. Not sent when the bot quits on purpose."""
+    RECONNECTED = "reconnected"
+    """The bot is registered again after a ``DISCONNECTED`` (not on the first registration);
+    ``nick`` is its nick now (maybe an alternate). Its JOINs are queued; they follow as
+    ``JOIN`` records, or a refusal the adapter logs (banned, invite-only, full, bad key)."""
 
 
 @dataclass(frozen=True, slots=True)
