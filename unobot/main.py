@@ -24,7 +24,10 @@ from unobot.core.render import describe, hand_text
 from unobot.engine import PRESETS, Game, preset
 
 if TYPE_CHECKING:
+    from unobot.core.settings import BackgroundSettings
     from unobot.irc.embedded_server import EmbeddedServer
+    from unobot.stats.background import BackgroundStats
+    from unobot.stats.worker import WorkerScheduler
 
 log = logging.getLogger("unobot")
 UPKEEP_SECONDS = 30.0
@@ -146,15 +149,50 @@ def _redacted(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
+def database_stores(
+    url: str, network: str, timeout: float, scheduler: WorkerScheduler
+) -> tuple[BackgroundSettings, BackgroundStats]:
+    """The settings and stats stores on one database worker: every database call runs on
+    that thread, never the reactor's, so a stalled or vanished database can delay a
+    leaderboard, never a game (``unobot.stats.worker``). Nothing connects here."""
+    from unobot.core.settings import BackgroundSettings, DatabaseSettings
+    from unobot.stats.background import BackgroundStats
+    from unobot.stats.sql import SqlStatsStore
+    from unobot.stats.worker import DbWorker
+
+    worker = DbWorker(scheduler, timeout=timeout)
+    settings = BackgroundSettings(lambda: DatabaseSettings(url, timeout), worker)
+    # Games are recorded in the same database; queries see only this network's players.
+    stats = BackgroundStats(
+        SqlStatsStore(url, network=network, timeout=timeout, connect_now=False), worker
+    )
+    return settings, stats
+
+
+def keep_up(
+    scheduler: WorkerScheduler,
+    settings: BackgroundSettings,
+    stats: BackgroundStats,
+    every: float = UPKEEP_SECONDS,
+) -> None:
+    """Every ``every`` seconds: queued games and settings written once the database is back,
+    the leaderboard summary kept current, all on the worker, off the path of any command."""
+
+    def upkeep() -> None:
+        try:
+            stats.maintain()
+            settings.maintain()
+        finally:
+            scheduler.call_later(every, upkeep)
+
+    scheduler.call_later(every, upkeep)
+
+
 def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = None) -> None:
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
-    from unobot.core.settings import BackgroundSettings, DatabaseSettings
     from unobot.irc.adapter import IrcAdapter
-    from unobot.stats.background import BackgroundStats
     from unobot.stats.recorder import GameRecorder
-    from unobot.stats.sql import SqlStatsStore
-    from unobot.stats.worker import DbWorker
 
     server = settings.irc.servers[0]
     embedded = None
@@ -171,16 +209,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
-    # Every database call runs on one worker thread, never the reactor's: a stalled or
-    # vanished database can delay a leaderboard, not a game (unobot.stats.worker).
-    timeout = settings.db_timeout
-    worker = DbWorker(adapter, timeout=timeout)
-    url = settings.database
-    store = BackgroundSettings(lambda: DatabaseSettings(url, timeout), worker)
-    # Games are recorded in the same database; queries see only this network's players.
-    stats = BackgroundStats(
-        SqlStatsStore(url, network=settings.bot.network, timeout=timeout, connect_now=False),
-        worker,
+    store, stats = database_stores(
+        settings.database, settings.bot.network, settings.db_timeout, adapter
     )
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
     bot = Bot(
@@ -194,16 +224,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
 
-    def upkeep() -> None:
-        # Queued games are written once the database is back, and the leaderboard summary is
-        # kept current, off the path of any command.
-        try:
-            stats.maintain()
-            store.maintain()
-        finally:
-            adapter.call_later(UPKEEP_SECONDS, upkeep)
-
-    adapter.call_later(UPKEEP_SECONDS, upkeep)
+    keep_up(adapter, store, stats)
     tune_gc()
     adapter.run()
     if embedded is not None:

@@ -20,10 +20,11 @@ from tests.e2e.servers import IrcServer, start_server
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
-from unobot.core.settings import MemorySettings
+from unobot.core.settings import MemorySettings, SettingsStore
 from unobot.core.table import TableConfig
 from unobot.irc.adapter import IrcAdapter
 from unobot.irc.casemap import irc_lower
+from unobot.main import database_stores, keep_up
 from unobot.stats import StatsStore
 from unobot.stats.recorder import GameRecorder
 
@@ -50,15 +51,28 @@ class RunningBot:
         *,
         store: StatsStore | None = None,
         bots: ComputerConfig | None = None,
+        database: str | None = None,
+        db_timeout: float = 5.0,
+        upkeep: float = 0.5,
+        more_channels: tuple[str, ...] = (),
         **irc: object,
     ) -> None:
+        """``database``: settings and stats in that database, wired as ``unobot.main`` does
+        (the database worker, the upkeep timer every ``upkeep`` seconds)."""
         self.channel = channel
-        settings = bot_settings(srv, **{"rate": 0.0, "channels": {channel: ""}, **irc})
+        channels = {c: "" for c in (channel, *more_channels)}
+        settings = bot_settings(srv, **{"rate": 0.0, "channels": channels, **irc})
         self.adapter = IrcAdapter(settings, lambda rec: self.bot.handle(rec))
+        prefs: SettingsStore = MemorySettings()
+        if database is not None:
+            prefs, store = database_stores(database, "", db_timeout, self.adapter)  # type: ignore[assignment]
+            keep_up(self.adapter, prefs, store, upkeep)  # type: ignore[arg-type]
+        self.prefs = prefs
+        self.store = store
         self.bot = Bot(
             self.adapter,
             self.adapter,
-            MemorySettings(),
+            prefs,
             BotConfig(table=table, bots=bots or ComputerConfig()),
             rng=Random(seed),
             store=store,
@@ -68,7 +82,7 @@ class RunningBot:
         self.thread = threading.Thread(target=self.adapter.run, daemon=True, name="bot")
         self.thread.start()
         deadline = time.monotonic() + 10
-        while channel not in self.adapter.joined:
+        while not all(c in self.adapter.joined for c in channels):
             assert time.monotonic() < deadline, "bot did not join"
             time.sleep(0.02)
 
@@ -78,6 +92,10 @@ class RunningBot:
     def stop(self) -> None:
         self.adapter.stop("test over")
         self.thread.join(5)
+        close = getattr(self.prefs, "close", None)
+        if close is not None:
+            close()
+            self.store.close(wait=2.0)  # type: ignore[union-attr]
 
 
 @pytest.fixture

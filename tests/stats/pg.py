@@ -11,6 +11,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -82,6 +83,31 @@ class PgServer:
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process under it (backends, checkpointer, ...)."""
+        top = int((self.data / "postmaster.pid").read_text().split()[0])
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                parents[int(stat.parent.name)] = int(fields[1])
+        found = [top]
+        for pid in found:
+            found += [child for child, parent in parents.items() if parent == pid]
+        return found
+
+    def pause(self) -> None:
+        """Stall the whole server (SIGSTOP): connections stay open and nothing answers, as
+        with a hung host or a network dropping packets."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
     def new_database(self) -> str:
         """A fresh empty database; its URL."""
