@@ -193,9 +193,25 @@ class IrcServer:
             self.proc.wait(5)
         self.proc = None
 
-    def restart(self) -> None:
-        self.stop()
+    def kill(self) -> None:
+        """SIGKILL the server, as a crash or an OOM kill would: its clients get no ERROR and no
+        QUIT, only a connection reset."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = None
+            return
+        self.proc.kill()
+        self.proc.wait(5)
+        self.proc = None
+
+    def restart(self, kill: bool = False) -> float:
+        """Stop the server (``kill``: SIGKILL it) and start a new one on the same port; returns
+        the ``time.monotonic()`` at which the new one listens."""
+        if kill:
+            self.kill()
+        else:
+            self.stop()
         self.start()
+        return time.monotonic()
 
     def log(self) -> str:
         path = self.workdir / "stdout.log"
