@@ -14,12 +14,15 @@ The table only keeps its seat list in step with the engine's renumbering.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from random import Random
+from typing import Any, TypeVar
 
 from unobot.ai.strategy import LEVELS
 from unobot.core.updates import (
@@ -59,7 +62,9 @@ from unobot.engine.game import Game
 from unobot.engine.rules import AfterDraw, HouseRules, NoPlayableCard, Scoring, Stacking
 from unobot.irc.casemap import irc_eq, irc_lower
 
-__all__ = ["COMPUTER_IDENT", "Player", "Table", "TableConfig"]
+__all__ = ["COMPUTER_IDENT", "Journal", "Player", "Table", "TableConfig", "journaled"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +122,40 @@ _NAME = re.compile(r"[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]{0,15}")
 # --- the table -------------------------------------------------------------------------------
 
 
+Journal = Callable[[str, dict[str, Any]], None]
+"""Told each state-changing call a table accepted: its method's name and its arguments by
+name (``unobot.core.journal`` writes them down; replaying them rebuilds the table)."""
+
+
+def journaled(method: F) -> F:
+    """Mark a method that changes the table: once it returns (not when it raises: a refused
+    call changes nothing), the table's journal is told its name and arguments. Calls made by
+    another journaled method are part of that one and not told again."""
+    signature = inspect.signature(method)
+    name = method.__name__
+
+    @functools.wraps(method)
+    def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
+        if self.journal is None or self._journal_depth:
+            self._journal_depth += 1
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                self._journal_depth -= 1
+        self._journal_depth += 1
+        try:
+            result = method(self, *args, **kwargs)
+        finally:
+            self._journal_depth -= 1
+        bound = signature.bind(self, *args, **kwargs)
+        arguments = dict(bound.arguments)
+        del arguments["self"]
+        self.journal(name, arguments)
+        return result
+
+    return wrapper  # type: ignore[return-value]
+
+
 class Table:
     """One channel's game from ``.uno`` to the last hand. Not thread-safe: one reactor thread."""
 
@@ -147,6 +186,9 @@ class Table:
         """Seconds from the deal to the match's end by time (0: untimed)."""
         self.dealt_at = now
         self.time_warned = False
+        self.journal: Journal | None = None
+        """Told every accepted change (``unobot.core.journal``); None: not journaled."""
+        self._journal_depth = 0
 
     def open_update(self) -> Update:
         """What to announce when the table opens."""
@@ -234,6 +276,7 @@ class Table:
 
     # --- lobby -----------------------------------------------------------------------------
 
+    @journaled
     def join(self, nick: str, key: str, now: float) -> Update:
         if self.state is not State.LOBBY:
             raise UnoError("this game has already been dealt: wait for the next one")
@@ -247,6 +290,7 @@ class Table:
         self.last_activity = now
         return Update([Joined(nick, len(self.players))])
 
+    @journaled
     def add_computer(self, level: str, name: str | None, now: float, own_nick: str = "") -> Update:
         """Seat a computer player of ``level`` in the lobby (the caller has checked the right
         to). ``name``: a nick-like name (default ``<Level>Bot<n>``, the first free one);
@@ -277,6 +321,7 @@ class Table:
         self.last_activity = now
         return Update([Joined(name, len(self.players), level)])
 
+    @journaled
     def remove_computer(self, name: str | None, now: float) -> Update:
         """Take a computer player out of the lobby: ``name``, or the last one added."""
         if self.state is not State.LOBBY:
@@ -295,6 +340,7 @@ class Table:
         self.last_activity = now
         return Update([Left(player.nick)])
 
+    @journaled
     def deal(self, nick: str, now: float, time_limit: float | None = None) -> Update:
         """Deal the first hand: the starter any time, anyone once the lobby time is up.
 
@@ -367,6 +413,7 @@ class Table:
         update.status = self.status()
         return update
 
+    @journaled
     def leave(self, nick: str, now: float) -> Update:
         """``.leave``: out of the lobby at once; in a game the hand goes under the draw pile."""
         seat = self._seat(nick)
@@ -384,6 +431,7 @@ class Table:
             self.starter = new_starter = next(p.nick for p in self.players if not p.computer)
         return Update([Left(player.nick, new_starter)])
 
+    @journaled
     def stop(self, nick: str) -> Update:
         """End the table at once (the caller has checked the right to)."""
         self.state = State.FINISHED
@@ -396,6 +444,7 @@ class Table:
     # bot's driver of computer seats); people's commands leave it False and so can never move
     # a computer seat, whatever nick they take.
 
+    @journaled
     def play(
         self,
         nick: str,
@@ -422,17 +471,21 @@ class Table:
             events = game.penalize(seat, penalty, DrawReason.ILLEGAL_PLAY)
             return self._after(events, None, now, Update())
 
+    @journaled
     def draw(self, nick: str, now: float, *, computer: bool = False) -> Update:
         return self._act(nick, Draw(), now, computer=computer)
 
+    @journaled
     def pass_turn(self, nick: str, now: float, *, computer: bool = False) -> Update:
         return self._act(nick, Pass(), now, computer=computer)
 
+    @journaled
     def choose_color(
         self, nick: str, color: Color, now: float, *, computer: bool = False
     ) -> Update:
         return self._act(nick, ChooseColor(color), now, computer=computer)
 
+    @journaled
     def challenge(self, nick: str, now: float, *, computer: bool = False) -> Update:
         game = self._running()
         if game.phase is Phase.PENDING and game.wd4_offender < 0:
@@ -441,9 +494,11 @@ class Table:
             raise errors.CannotChallenge("whoever played that WD4 has left: nobody to challenge")
         return self._act(nick, Challenge(), now, computer=computer)
 
+    @journaled
     def call_uno(self, nick: str, now: float, *, computer: bool = False) -> Update:
         return self._act(nick, CallUno(), now, in_turn=False, computer=computer)
 
+    @journaled
     def catch(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
         seat = self.seat_of(target, computer=None)
         if seat is None:
@@ -634,6 +689,7 @@ class Table:
         hour, a fifth of a short game."""
         return min(300.0, self.time_limit / 5)
 
+    @journaled
     def on_timer(self, name: str, now: float) -> Update:
         """A deadline from :meth:`deadlines` has come; stale ones do nothing."""
         due = self.deadlines().get(name)
@@ -685,6 +741,23 @@ class Table:
 
     # --- presence --------------------------------------------------------------------------
 
+    @journaled
+    def catch_up(self, since: float, now: float) -> None:
+        """Nobody could play between ``since`` and ``now`` (the bot was out of the channel, or
+        not running): nobody loses that time. The player to move gets a whole turn again (they
+        could neither see the game nor be heard), and the other clocks (seats held for players
+        who had left before, a timed match, the idle stop) move on by the time lost."""
+        lost = max(0.0, now - since)
+        if self.dealt:
+            self.turn_started = now
+            self.warned = False
+            for player in self.players:
+                if player.away_since is not None and player.away_since <= since:
+                    player.away_since += lost
+            self.dealt_at += lost
+        self.last_activity += lost
+
+    @journaled
     def rename(self, old: str, new: str) -> bool:
         """Follow a nick change; True if ``old`` sits here."""
         seat = self.seat_of(old)
@@ -695,6 +768,7 @@ class Table:
             self.starter = new
         return True
 
+    @journaled
     def depart(self, nick: str, now: float) -> Update:
         """``nick`` left the channel (part, quit, kick): lobby seats go, game seats are held."""
         seat = self.seat_of(nick)
@@ -707,6 +781,7 @@ class Table:
             player.away_since = now
         return Update([Away(player.nick, int(self.config.grace))])
 
+    @journaled
     def arrive(self, nick: str) -> Update:
         """``nick`` joined the channel: if their seat is held, they have it back."""
         player = self.player(nick)

