@@ -530,7 +530,7 @@ class IrcAdapter:
             "inviteonlychan": self._on_join_refused,
             "bannedfromchan": self._on_join_refused,
             "badchannelkey": self._on_join_refused,
-            "nochanmodes": self._on_join_refused,  # 477: the channel wants a registered nick
+            "nochanmodes": self._on_join_refused,  # 477: on many networks, a registered nick
         }
         for name, fn in handlers.items():
             conn.add_global_handler(name, self._guarded(name, fn), 0)
@@ -653,7 +653,7 @@ class IrcAdapter:
             "inviteonlychan": "the channel is invite-only (+i)",
             "bannedfromchan": "the bot is banned (+b)",
             "badchannelkey": "wrong channel key (+k)",
-            "nochanmodes": "the channel needs a registered nick",
+            "nochanmodes": "refused (477: often a registered nick is needed)",
         }.get(event.type, event.type)
         text = args[1] if len(args) > 1 else ""
         log.warning("can't join %s: %s (%s)", channel, why, text)

@@ -1,8 +1,10 @@
 """The contract between the bot's core and the network: records in, lines out.
 
-The IRC adapter (``irc_adapter.py``, the only module importing ``irc``) turns server events into
-:class:`Incoming` records and implements :class:`Transport`; tests use a fake transport that
-records what would be sent. Nothing here does I/O.
+The IRC adapter (``unobot.irc.adapter``, the only module importing ``irc``) turns server events
+into :class:`Incoming` records and implements :class:`Transport`; tests use a fake transport
+that records what would be sent. Nothing here does I/O. The network's faults are records too
+(``DISCONNECTED``, ``RECONNECTED``, the bot's own ``KICK`` and ``JOIN``), so the core hears of
+them through the same single callback as everything else.
 """
 
 from __future__ import annotations
