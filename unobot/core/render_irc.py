@@ -356,15 +356,18 @@ def resumed_text(
 ) -> str:
     """The one line a channel gets when the bot is back in it (``why``: ``disconnect`` or
     ``kick``): that the game goes on, then the status line (whose turn it is), or for a lobby
-    who sits at it (``lobby``: the starter and every seat's nick)."""
+    who sits at it (``lobby``: the starter and every seat's nick). At most :data:`LIMIT`
+    bytes: long nicks cut its end short, marked ``…``."""
     head = _RESUMED.get(why, "Back: the game goes on.")
     if status is not None:
-        return f"{head} {status_text(status, fmt, prefix)}"
-    if lobby is not None:
+        text = f"{head} {status_text(status, fmt, prefix)}"
+    elif lobby is not None:
         starter, names = lobby
         seats = f"{_plural(len(names), 'player')}: {', '.join(names)}"
-        return f"{head} {starter}'s game is open ({seats}): {prefix}join to play."
-    return head
+        text = f"{head} {starter}'s game is open ({seats}): {prefix}join to play."
+    else:
+        text = head
+    return text if len(text.encode()) <= LIMIT else fit(text, LIMIT - 4)[0] + " …"
 
 
 def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:

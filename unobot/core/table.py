@@ -759,10 +759,22 @@ class Table:
 
     @journaled
     def rename(self, old: str, new: str) -> bool:
-        """Follow a nick change; True if ``old`` sits here."""
+        """Follow a nick change; True if ``old`` sits here.
+
+        A server gives out only a nick nobody holds, so a person seated here as ``new`` has
+        left the network (their seat is held: :meth:`depart`). That seat is renamed ``new``
+        + ``(gone)``, which no one can hold: else one nick would name two seats, and the
+        renamer would get that seat's hand and play its cards.
+        """
         seat = self.seat_of(old)
         if seat is None:
             return False
+        other = self.seat_of(new)
+        if other is not None and other != seat:
+            gone = self.players[other]
+            if irc_eq(self.starter, gone.nick):
+                self.starter = gone.nick + "(gone)"
+            gone.nick += "(gone)"
         self.players[seat].nick = new
         if irc_eq(self.starter, old):
             self.starter = new

@@ -226,11 +226,16 @@ class Game:
     outcome: HandOutcome | None
     dealer: int
 
-    def __init__(self, players: int, rules: HouseRules, rng: Random) -> None:
-        """An empty table; use :meth:`deal` or :meth:`from_position` to get a playable hand."""
+    def __init__(
+        self, players: int, rules: HouseRules, rng: Random, *, in_play: bool = False
+    ) -> None:
+        """An empty table; use :meth:`deal` or :meth:`from_position` to get a playable hand.
+
+        ``in_play``: for a hand being played, which may have fewer players than the rules deal
+        to (someone left: :meth:`remove_seat`); only the 2 to 10 of any hand are checked."""
         if not 2 <= players <= 10:
             raise ValueError("Uno is played by 2 to 10 players")
-        if not rules.min_players <= players <= rules.max_players:
+        if not in_play and not rules.min_players <= players <= rules.max_players:
             raise ValueError(
                 f"{rules.name} is for {rules.min_players} to {rules.max_players} players"
             )
@@ -403,7 +408,7 @@ class Game:
         ``draw_pile`` is given in drawing order (its first card is drawn first); ``discard`` holds
         the cards under ``top``, bottom first.
         """
-        game = cls(len(hands), rules, rng if rng is not None else Random(0))
+        game = cls(len(hands), rules, rng if rng is not None else Random(0), in_play=True)
         for seat, hand in enumerate(hands):
             game._give(seat, hand)
         game.draw_pile = list(reversed(draw_pile or []))
@@ -425,7 +430,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy sharing only the immutable rules and the rng object."""
-        new = Game(self.n, self.rules, self.rng)  # not Game.__new__: mypyc classes need __init__
+        new = Game(self.n, self.rules, self.rng, in_play=True)  # mypyc classes need __init__
         for name in _FIELDS:
             setattr(new, name, getattr(self, name))
         new._counts = [list(c) for c in self._counts]

@@ -1,0 +1,735 @@
+"""Hostile input, fuzzed: the real bot core driven by a hypothesis state machine (issue 16).
+
+The machine is a real :class:`~unobot.core.bot.Bot` with the built-in plugins, a memory stats
+store and its recorder, inline computer players, a recording transport and a manual clock (the
+pieces of :class:`tests.plugins.fakes.Harness`). Its steps are what a network can throw at a bot:
+every command the plugins define with card names, garbage, unicode, control codes and 10 KB
+arguments; nicks of every kind (unicode, control codes, over-long, case variants under the IRC
+casemapping, services accounts, operators and a bot admin); joins, parts, quits, kicks and nick
+changes, the bot's own among them; two or three channels; computer players; and the clock moved
+by any amount, past warnings, turn timeouts, grace periods and time limits. A step that plays a
+legal move for whoever may move keeps games going to their hands' and matches' ends.
+
+Checked while the bot sends (the tables are then exactly as the line describes them) and after
+every step:
+
+1. nothing is logged at WARNING or above by the bot (``Bot.handle``, the dispatcher and the
+   timers catch and log exceptions: a logged exception is a crash swallowed);
+2. a hand (``Your cards (N): ...``) goes only by NOTICE, only to a person seated at a table, and
+   lists exactly that person's cards at that moment; no PRIVMSG ever carries one;
+3. no text or target the bot hands the transport holds CR, LF or NUL unless the input gave the
+   bot that very name; every target is a name the input gave; rendered lines (channel lines and
+   hands) fit :data:`~unobot.core.render_irc.LIMIT` bytes;
+4. cards are conserved in every running hand: hands, draw pile and discards are whole decks;
+5. at the end, with nobody moving, every dealt game ends within a bounded number of clock steps.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections import Counter
+from random import Random
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    multiple,
+    rule,
+)
+
+from tests.plugins.fakes import FakeScheduler, Harness, channel_lines, notices, strip_codes
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.bot_config import DEFAULT_PLUGINS
+from unobot.core.computers import ComputerConfig
+from unobot.core.dispatch import Dispatcher
+from unobot.core.plugin import load_plugins
+from unobot.core.render_irc import LIMIT
+from unobot.core.settings import MemorySettings
+from unobot.core.table import Table, TableConfig
+from unobot.engine import preset
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.cards import Card, CardParseError, full_deck
+from unobot.engine.game import Game
+from unobot.engine.rules import PRESETS
+from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import Incoming, Kind
+from unobot.stats.memory import MemoryStatsStore
+from unobot.stats.recorder import GameRecorder
+
+BOT_NICK = "unobot"
+CHANNELS = ["#uno", "#Side[1]", "&third"]
+CHANNEL_SPELLINGS = [*CHANNELS, "#UNO", "#side{1}", "&THIRD", "#elsewhere"]
+"""The channels, other spellings of them under the casemapping, and one without a table."""
+COMMANDS = sorted(Dispatcher(".", load_plugins(DEFAULT_PLUGINS)).handlers)
+"""Every command name (and alias) the built-in plugins register."""
+ADMIN_MASK = "root!*@admin.example"
+
+# --- strategies ------------------------------------------------------------------------------
+
+_CONTROL = st.sampled_from(["\r", "\n", "\r\n", "\x00", "\x01", "\x02", "\x03", "\x034,5", "\x0f"])
+_WEIRD_TEXT = st.lists(
+    st.characters(codec="utf-8", exclude_categories=["Cs"]) | _CONTROL, max_size=30
+).map("".join)
+_LONG = st.builds(
+    lambda unit, n: (unit * n)[:10_240],
+    st.sampled_from(["x", "é", "🂡", "r 5 ", "\x0304R5\x0f ", "a\r\nb", "\x00"]),
+    st.integers(100, 10_240),
+)
+CARD_WORDS = [
+    "r 5", "R5", "r5", "y 0", "g s", "b r", "y d2", "bd2", "rd2 uno", "r 5 uno", "b 9 UNO!",
+    "w g", "W B", "wd4 g", "WD4 y", "wd4", "w", "w purple", "x 7", "r 10", "g skip",
+    "r", "uno", "",
+]  # fmt: skip
+_ARGS = st.one_of(
+    st.just(""),
+    st.sampled_from(CARD_WORDS),
+    st.sampled_from(["60m", "1h", "90s", "10s", "9s", "25h", "0", "1", "1h30m", "m", "easy"]),
+    st.sampled_from(["hard", "normal Zed", "easy a b", "hard 9lives", "HardBot1", "alice"]),
+    st.sampled_from(["list", "preset official", "preset knockout", "preset nope", "set"]),
+    st.sampled_from(["set stacking same", "set uno_call manual", "set hand_size 30", "pw 10"]),
+    st.sampled_from(["ppg alice week here", "pw", "month", "100000000000", "-1"]),
+    _WEIRD_TEXT,
+    _LONG,
+)
+SENSIBLE = [
+    ".uno", ".join", ".deal", ".deal 90s", ".leave", ".cards", ".top", ".unostop", ".unohelp",
+    ".pce-off", ".pce-on", ".addbot", ".addbot hard", ".addbot easy Zed", ".removebot",
+    ".removebot Zed", ".unorules", ".unorules list", ".unorules preset official",
+    ".unorules preset ocuk-tournament", ".unorules preset knockout", ".unorules preset irc-classic",
+    ".unorules set stacking any", ".unorules set uno_call manual", ".unorules set hand_size 20",
+    ".unorules set decks 2", ".unostats", ".unostats alice", ".unostats pw 10", ".unostats ppg",
+    ".unostats pw 10 week here", ".unotop10", ".unotop10 month here", ".catch alice", ".uno",
+    ".challenge", ".draw", ".pass", ".color r", ".unocall",
+]  # fmt: skip
+_PLAIN_NICKS = ["alice", "Bob", "carol", "dave", "ALICE", "bob", "nick[1]", "NICK{1}", "root"]
+_NICK = st.one_of(
+    st.sampled_from(_PLAIN_NICKS),
+    st.sampled_from(["Zed", "NormalBot1", "EasyBot1", "HardBot1", BOT_NICK, "UNOBOT"]),
+    st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=12),
+    st.builds(lambda a, c, b: a + c + b, st.sampled_from(_PLAIN_NICKS), _CONTROL, st.text()),
+    _LONG,
+).filter(lambda n: not n.startswith(("#", "&", "+", "!")))
+"""Nicks. None starts with a channel prefix: no IRC server allows that, and a notice to such a
+"nick" would go to a channel."""
+_ACCOUNT = st.one_of(st.none(), st.none(), st.sampled_from(["acct", "Acct", "other"]), _LONG)
+_SECONDS = st.one_of(
+    st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 5.0, 29.0, 30.0, 59.0, 60.0, 61.0, 89.0, 90.0]),
+    st.sampled_from([119.0, 120.0, 121.0, 240.0, 300.0, 301.0, 600.0, 3600.0, 86_400.0]),
+    st.floats(0, 400, allow_nan=False),
+)
+
+_HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
+
+
+class BoundedScheduler(FakeScheduler):
+    """The fake clock, refusing to run more than ``budget`` timers in one ``advance`` (a timer
+    that re-arms itself at once for ever would otherwise hang the test)."""
+
+    budget = 20_000
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runaway = False
+
+    def advance(self, seconds: float) -> None:
+        target = self.time + seconds
+        for _ in range(self.budget):
+            due = [v for v in self._queue.values() if v[0] <= target]
+            if not due:
+                break
+            when, handle, callback = min(due)
+            del self._queue[handle]
+            self.time = max(self.time, when)
+            callback()
+        else:
+            self.runaway = True
+        self.time = target
+
+
+class CheckingTransport:
+    """Records every line, and checks it against the tables at the moment it is sent."""
+
+    nickname = BOT_NICK
+
+    def __init__(self) -> None:
+        self.bot: Bot | None = None
+        self.sent: list[tuple[str, str, str]] = []
+        self.names: set[str] = set()
+        """Every nick and channel the input gave the bot (the only targets it may use)."""
+        self.problems: list[str] = []
+        self._open: tuple[str, Counter[Card], int, list[Counter[Card]]] | None = None
+        """A hand notice being sent in several lines: target, cards so far, count announced,
+        the hands it may be."""
+
+    def privmsg(self, target: str, text: str) -> None:
+        self._line("privmsg", target, text)
+
+    def notice(self, target: str, text: str) -> None:
+        self._line("notice", target, text)
+
+    def _problem(self, what: str, kind: str, target: str, text: str) -> None:
+        self.problems.append(f"{what}: {kind} to {target[:60]!r}: {text[:300]!r}")
+
+    def _line(self, kind: str, target: str, text: str) -> None:
+        self.sent.append((kind, target, text))
+        if len(self.sent) > 20_000:
+            del self.sent[:10_000]
+        named = target in self.names
+        if not named and target not in self._seated():
+            self._problem("a target neither the input nor a seat named", kind, target, text)
+        for bad in ("\r", "\n", "\0"):
+            if bad in text:
+                self._problem(f"{bad!r} in the text", kind, target, text)
+            if bad in target and not named:
+                self._problem(f"{bad!r} in the target", kind, target, text)
+        if not text:
+            self._problem("an empty line", kind, target, text)
+        plain = strip_codes(text)
+        channel = target.startswith(("#", "&", "+", "!"))
+        if kind == "privmsg" and channel and len(text.encode()) > LIMIT:
+            self._problem(f"a channel line over {LIMIT} bytes", kind, target, text)
+        self._hand_line(kind, target, text, plain)
+
+    # --- hands -----------------------------------------------------------------------------
+
+    def close_hand(self) -> None:
+        """The hand notice being sent is complete: it must have listed every card."""
+        if self._open is None:
+            return
+        target, cards, count, _ = self._open
+        self._open = None
+        if sum(cards.values()) != count:
+            self.problems.append(
+                f"hand notice to {target[:60]!r} listed {sum(cards.values())} of {count} cards"
+            )
+
+    def _hand_line(self, kind: str, target: str, text: str, plain: str) -> None:
+        if self._open is not None:
+            if kind == "notice" and target == self._open[0] and self._continues(plain):
+                return
+            self.close_hand()
+        m = _HAND.search(plain)
+        if m is None:
+            return
+        if kind != "notice":
+            self._problem("a hand listing outside a hand notice", kind, target, text)
+            return
+        count = int(m.group(1))
+        hands = [Counter(hand) for hand in self._hands_of(target) if len(hand) == count]
+        if not hands:
+            self._problem("a hand notice to someone with no such hand", kind, target, text)
+            return
+        self._open = (target, Counter(), count, hands)
+        if not self._continues(m.group(2)):
+            self._problem("a hand notice with something else than cards", kind, target, text)
+
+    def _continues(self, plain: str) -> bool:
+        """Add the cards of ``plain`` (a line of the open notice); False if it isn't one."""
+        assert self._open is not None
+        target, cards, count, hands = self._open
+        try:
+            more = Counter(Card.parse(word) for word in plain.split())
+        except CardParseError:
+            return False
+        total = cards + more
+        fitting = [h for h in hands if not total - h]
+        if not fitting:
+            self.problems.append(f"hand notice to {target[:60]!r} lists cards not in their hand")
+            return True
+        self._open = (target, total, count, fitting)
+        return True
+
+    def _seated(self) -> set[str]:
+        """The nicks of the people seated now (a seat renamed ``nick(gone)`` among them)."""
+        assert self.bot is not None
+        return {p.nick for t in self.bot.tables.values() for p in t.players if not p.computer}
+
+    def _hands_of(self, nick: str) -> list[tuple[Card, ...]]:
+        """The hands of the person called ``nick`` at every table they sit at."""
+        assert self.bot is not None
+        out = []
+        for table in self.bot.tables.values():
+            seat = table.seat_of(nick)
+            game = table.game
+            if seat is not None and game is not None and seat < game.n:
+                out.append(tuple(game.hand(seat)))
+        return out
+
+
+class ErrorLog(logging.Handler):
+    """Every record at WARNING or above from the bot's loggers."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith("unobot"):
+            self.records.append(record)
+
+
+def command_text(action: object, names: tuple[str, ...], rng: Random) -> str:
+    """What a person types for an engine action (several of the accepted spellings)."""
+    if isinstance(action, Play):
+        card = action.card.text.lower()
+        if action.card.is_wild:
+            assert action.color is not None
+            text = f".play {card} {action.color.letter.lower()}"
+        elif len(card) == 2 and rng.random() < 0.5:
+            text = f".p {card[0]} {card[1]}"
+        else:
+            text = f".p {card}"
+        return text + (rng.choice([" uno", " UNO!"]) if action.uno else "")
+    if isinstance(action, Draw):
+        return rng.choice([".draw", ".d"])
+    if isinstance(action, Pass):
+        return rng.choice([".pass", ".pa"])
+    if isinstance(action, ChooseColor):
+        return f".{rng.choice(['color', 'colour', 'co'])} {action.color.letter.lower()}"
+    if isinstance(action, Challenge):
+        return rng.choice([".challenge", ".ch"])
+    if isinstance(action, CallUno):
+        return rng.choice([".unocall", ".uno", "uno", "UNO!"])
+    if isinstance(action, Catch):
+        return f"{rng.choice(['.catch', '.halt'])} {names[action.target]}"
+    raise AssertionError(action)
+
+
+# --- regressions: bugs the machine found ----------------------------------------------------
+
+
+def test_a_nick_given_up_by_a_seated_player_who_quit_names_one_seat_only() -> None:
+    """bob quits mid-game (his seat is held), carol takes the nick bob: she keeps her own seat
+    and hand, and never sees or plays bob's (before: two seats were called bob, and carol's
+    commands and bob's hand notices went to bob's seat and to her)."""
+    h = Harness(seed=3)
+    h.start(["alice", "bob", "carol"])
+    table = h.bot.tables["#uno"]
+    game = table.game
+    assert game is not None
+    bobs, carols = list(game.hand(1)), list(game.hand(2))
+    h.event(Kind.QUIT, "bob")
+    h.event(Kind.NICK, "carol", new_nick="bob")
+    assert table.names == ("alice", "bob(gone)", "bob")
+    shown = notices(h.pm("bob", ".cards"), "bob")[0]
+    assert shown == "Your cards (7): " + " ".join(c.text for c in carols)
+    assert bobs != carols
+    out = h.advance(61.0)  # the held seat's grace ends
+    assert "bob(gone) is out (gone for 60s)" in " ".join(channel_lines(out))
+    assert table.names == ("alice", "bob") and list(game.hand(1)) == carols
+    assert not [s for s in out if s.kind == "notice"]
+
+
+def test_a_renamed_starter_who_quit_hands_no_rights_to_the_nicks_next_holder() -> None:
+    h = Harness(seed=3)
+    h.start(["alice", "bob", "carol"])
+    table = h.bot.tables["#uno"]
+    h.event(Kind.QUIT, "alice")
+    h.event(Kind.NICK, "carol", new_nick="alice")
+    assert table.starter == "alice(gone)"
+    assert "only alice(gone)" in notices(h.say("alice", ".unostop"), "alice")[0]
+
+
+def test_a_hard_computer_player_moves_in_a_hand_gone_below_the_rules_minimum(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """bac-tournament deals to 4-5 players; when one leaves mid-hand the hand goes on with 3.
+    A hard computer player then built its imagined worlds with ``Game.from_position``, which
+    refused 3 players for those rules: every decision failed (logged) and the computer player
+    only ever timed out."""
+    config = BotConfig(
+        table=TableConfig(rules=preset("bac-tournament")),
+        bots=ComputerConfig(delay=0.0, playouts=8, workers=0),
+    )
+    h = Harness(seed=1, config=config)
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    h.say("carol", ".join")
+    h.say("alice", ".addbot hard")
+    h.say("alice", ".deal")
+    h.event(Kind.QUIT, "carol")
+    h.advance(61.0)  # carol's seat goes: three players left
+    table = h.bot.tables["#uno"]
+    assert table.names == ("alice", "bob", "HardBot1")
+    with caplog.at_level(logging.WARNING):
+        said = " ".join(channel_lines(h.advance(240.0)))  # alice and bob time out
+    assert "HardBot1 plays" in said or "HardBot1 draws" in said, said
+    assert "HardBot1 ran out of time" not in said
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_a_hand_below_the_rules_minimum_can_be_set_up_and_copied() -> None:
+    """``Game.from_position`` and ``Game.copy`` (the computer players' imagined worlds) take
+    any hand of 2 to 10 players: one in play may have fewer than its rules deal to."""
+    rules = preset("bac-tournament")
+    assert rules.min_players == 4
+    game, _ = Game.deal(4, rules, Random(2))
+    game.remove_seat(3)
+    assert game.n == 3
+    copy = game.copy()
+    assert copy.hands == game.hands
+    top = Card.parse("R5")
+    made = Game.from_position(rules, [game.hand(s) for s in range(3)], top)
+    assert made.n == 3 and made.hand(0) == game.hand(0)
+    with pytest.raises(ValueError, match="is for 4 to 5 players"):
+        Game.deal(3, rules, Random(2))  # a new hand is still dealt as the rules say
+
+
+def test_the_line_after_a_rejoin_fits_one_irc_line() -> None:
+    """The bot kicked from a channel with a lobby of long nicks, then back: the one line that
+    says the game goes on (with every seat's nick) was sent whole, over the line limit."""
+    h = Harness()
+    nicks = [f"{c}{'x' * 60}" for c in "abcdefg"]
+    h.say(nicks[0], ".uno")
+    for nick in nicks[1:]:
+        h.say(nick, ".join")
+    h.event(Kind.KICK, BOT_NICK, "#uno")
+    out = h.event(Kind.JOIN, BOT_NICK, "#uno")
+    [line] = channel_lines(out)
+    assert line.startswith("Back after a kick: the game goes on. axxx")
+    assert line.endswith(" …") and len(out[0].text.encode()) <= LIMIT
+
+
+# --- the machine -----------------------------------------------------------------------------
+
+
+class BotMachine(RuleBasedStateMachine):
+    """The bot on a modelled network: who is online (a server never gives out a nick in use,
+    never relays the bot's own messages back to it, and sends nothing while disconnected)."""
+
+    nicks = Bundle("nicks")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.errors = ErrorLog()
+        logging.getLogger().addHandler(self.errors)
+        self.transport = CheckingTransport()
+        self.transport.names.update(CHANNEL_SPELLINGS)
+        self.clock = BoundedScheduler()
+        self.bot: Bot | None = None
+        self.rng = Random(0)
+        self.online: set[str] = {irc_lower(BOT_NICK)}
+        """Folded nicks in use on the network."""
+        self.connected = True
+        self.seen_games: dict[int, tuple[object, int]] = {}
+        """id of a running hand -> the hand (kept, so the id is never reused) and the decks
+        it was dealt from."""
+
+    @initialize(
+        target=nicks,
+        rules=st.sampled_from(sorted(PRESETS)),
+        seed=st.integers(0, 2**32 - 1),
+        hand_after_play=st.booleans(),
+        warning=st.sampled_from([0.0, 30.0]),
+        delay=st.sampled_from([0.0, 1.5]),
+        min_games=st.sampled_from([1, 5]),
+    )
+    def start(
+        self,
+        rules: str,
+        seed: int,
+        hand_after_play: bool,
+        warning: float,
+        delay: float,
+        min_games: int,
+    ) -> object:
+        config = BotConfig(
+            table=TableConfig(
+                rules=preset(rules), hand_after_play=hand_after_play, turn_warning=warning
+            ),
+            admins=frozenset({ADMIN_MASK}),
+            bots=ComputerConfig(delay=delay, playouts=8, budget_ms=5.0, workers=0),
+            channel_rules={irc_lower("&third"): preset("official")},
+            stats_min_games=min_games,
+        )
+        store = MemoryStatsStore(network="")
+        recorder = GameRecorder(store, "", GameRecorder.utc_from(self.clock))
+        self.bot = Bot(
+            self.transport,
+            self.clock,
+            MemorySettings(),
+            config,
+            rng=Random(seed),
+            store=store,
+            recorder=recorder,
+        )
+        self.transport.bot = self.bot
+        self.rng = Random(seed)
+        return multiple(*_PLAIN_NICKS[:5])
+
+    def teardown(self) -> None:
+        try:
+            if sys.exc_info()[0] is None and self.bot is not None:  # the run itself passed
+                self.everyone_stops()
+        finally:
+            logging.getLogger().removeHandler(self.errors)
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def feed(self, incoming: Incoming) -> None:
+        """Hand the bot one record, if the network could deliver it now."""
+        assert self.bot is not None
+        kind, nick = incoming.kind, irc_lower(incoming.nick)
+        if not self.connected and kind is not Kind.RECONNECTED:
+            return
+        if kind is Kind.MESSAGE and nick == irc_lower(BOT_NICK):
+            return  # the server never echoes the bot's own lines
+        if kind is Kind.NICK:
+            new = irc_lower(incoming.new_nick)
+            if not incoming.new_nick or (new in self.online and new != nick):
+                return  # the server refuses a nick in use
+            self.online.discard(nick)
+            self.online.add(new)
+        elif kind is Kind.QUIT:
+            if nick == irc_lower(BOT_NICK):
+                return  # the bot's own quit is a DISCONNECTED record
+            self.online.discard(nick)
+        elif kind is Kind.DISCONNECTED:
+            self.connected = False
+        elif kind is Kind.RECONNECTED:
+            self.connected = True
+        else:
+            self.online.add(nick)
+        for name in (incoming.nick, incoming.target, incoming.new_nick):
+            self.transport.names.add(name)
+        self.bot.handle(incoming)
+
+    def say(self, nick: str, text: str, target: str, **extra: object) -> None:
+        self.feed(Incoming(Kind.MESSAGE, nick, target, text, **extra))  # type: ignore[arg-type]
+
+    def table_at(self, index: int) -> Table | None:
+        assert self.bot is not None
+        return self.bot.tables.get(irc_lower(CHANNELS[index % len(CHANNELS)]))
+
+    # --- rules: input ----------------------------------------------------------------------
+
+    @rule(target=nicks, nick=_NICK)
+    def new_nick(self, nick: str) -> str:
+        return nick
+
+    @rule(
+        nick=nicks,
+        channel=st.sampled_from(CHANNEL_SPELLINGS),
+        private=st.booleans(),
+        name=st.sampled_from([*COMMANDS, "UNO", "Play", "nosuch", "", " uno", ".uno"]),
+        sep=st.sampled_from([" ", " ", "  ", "\t", ""]),
+        args=_ARGS,
+        is_op=st.booleans(),
+        account=_ACCOUNT,
+        admin=st.booleans(),
+    )
+    def command(
+        self,
+        nick: str,
+        channel: str,
+        private: bool,
+        name: str,
+        sep: str,
+        args: str,
+        is_op: bool,
+        account: str | None,
+        admin: bool,
+    ) -> None:
+        text = f".{name}{sep}{args}" if args else f".{name}"
+        target = BOT_NICK if private else channel
+        userhost = "root@admin.example" if admin else "user@host"
+        self.say(nick, text, target, is_op=is_op, account=account, userhost=userhost)
+
+    @rule(
+        nick=nicks,
+        line=st.sampled_from(SENSIBLE),
+        channel=st.sampled_from(CHANNEL_SPELLINGS),
+        private=st.booleans(),
+        is_op=st.booleans(),
+    )
+    def sensible_command(
+        self, nick: str, line: str, channel: str, private: bool, is_op: bool
+    ) -> None:
+        """A command as players type them (arguments that mean something)."""
+        self.say(nick, line, BOT_NICK if private else channel, is_op=is_op)
+
+    @rule(
+        nick=nicks,
+        channel=st.sampled_from(CHANNEL_SPELLINGS),
+        text=st.one_of(st.sampled_from(["uno", "UNO!", " uno ", "uno uno", "."]), _WEIRD_TEXT),
+    )
+    def chatter(self, nick: str, channel: str, text: str) -> None:
+        self.say(nick, text, channel)
+
+    @rule(
+        starter=nicks,
+        others=st.lists(nicks, min_size=1, max_size=4),
+        channel=st.sampled_from(CHANNELS),
+        computers=st.lists(st.sampled_from(["", "easy", "normal", "hard", "easy Zed"]), max_size=2),
+        limit=st.sampled_from(["", "", "", "90s", "10m", "60m"]),
+    )
+    def open_and_deal(
+        self, starter: str, others: list[str], channel: str, computers: list[str], limit: str
+    ) -> None:
+        """A whole lobby at once: a game to play out (the commands fail where they must)."""
+        self.say(starter, ".uno", channel)
+        for nick in others:
+            self.say(nick, ".join", channel)
+        for level in computers:
+            self.say(starter, f".addbot {level}".strip(), channel)
+        self.say(starter, f".deal {limit}".strip(), channel)
+
+    @rule(
+        channel=st.integers(0, 2),
+        count=st.integers(1, 4) | st.integers(1, 150),
+        seed=st.integers(0, 2**32 - 1),
+        private=st.booleans(),
+        out_of_turn=st.booleans(),
+    )
+    def legal_moves(
+        self, channel: int, count: int, seed: int, private: bool, out_of_turn: bool
+    ) -> None:
+        """Seated people make moves the engine allows, one after another (the player to move,
+        or a catch or UNO call out of turn), the computer players theirs in between."""
+        rng = Random(seed)
+        for _ in range(count):
+            table = self.table_at(channel)
+            game = table.game if table is not None else None
+            if table is None or not table.dealt or game is None or game.over:
+                return
+            seats = [s for s in range(game.n) if game.legal_actions(s)]
+            seat = game.current
+            if out_of_turn and len(seats) > 1 and rng.random() < 0.3:
+                seat = rng.choice(seats)
+            player = table.players[seat]
+            actions = game.legal_actions(seat)
+            if player.computer or not actions:
+                self.clock.advance(2.0)  # the computer players' pause (at most 1.5 s + 30%)
+                continue
+            text = command_text(rng.choice(actions), table.names, rng)
+            bare = text in ("uno", "UNO!")
+            target = BOT_NICK if private and not bare else table.channel
+            self.say(player.nick, text, target)
+
+    @rule(
+        kind=st.sampled_from([Kind.JOIN, Kind.PART, Kind.KICK, Kind.QUIT]),
+        nick=nicks,
+        channel=st.sampled_from(CHANNEL_SPELLINGS),
+        account=_ACCOUNT,
+    )
+    def membership(self, kind: Kind, nick: str, channel: str, account: str | None) -> None:
+        target = "" if kind is Kind.QUIT else channel
+        self.feed(Incoming(kind, nick, target, "bye", account=account))
+
+    @rule(
+        kind=st.sampled_from([Kind.PART, Kind.KICK, Kind.QUIT, Kind.JOIN, Kind.NICK]),
+        channel=st.integers(0, 2),
+        seat=st.integers(0, 9),
+        new=nicks,
+    )
+    def seated_leaves(self, kind: Kind, channel: int, seat: int, new: str) -> None:
+        """A seated player parts, is kicked, quits, comes back or changes nick."""
+        table = self.table_at(channel)
+        if table is None:
+            return
+        people = [p for p in table.players if not p.computer]
+        if not people:
+            return
+        nick = people[seat % len(people)].nick
+        if kind is Kind.NICK:
+            self.feed(Incoming(Kind.NICK, nick, new_nick=new))
+        else:
+            self.feed(Incoming(kind, nick, "" if kind is Kind.QUIT else table.channel))
+
+    @rule(old=nicks, new=nicks)
+    def nick_change(self, old: str, new: str) -> None:
+        self.feed(Incoming(Kind.NICK, old, new_nick=new))
+
+    @rule(
+        kind=st.sampled_from(
+            [Kind.PART, Kind.KICK, Kind.JOIN, Kind.JOIN, Kind.DISCONNECTED, Kind.RECONNECTED]
+        ),
+        channel=st.integers(0, 2),
+        nick=st.sampled_from([BOT_NICK, "UnoBot"]),
+    )
+    def bot_itself(self, kind: Kind, channel: int, nick: str) -> None:
+        """The bot leaves, is kicked from or rejoins a channel, or loses its connection."""
+        target = "" if kind in (Kind.DISCONNECTED, Kind.RECONNECTED) else CHANNELS[channel]
+        if kind is Kind.RECONNECTED and self.connected:
+            return  # only after a DISCONNECTED
+        self.feed(Incoming(kind, nick, target, "fuzz"))
+
+    @rule(seconds=_SECONDS)
+    def wait(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+
+    # --- invariants ------------------------------------------------------------------------
+
+    @invariant()
+    def nothing_logged(self) -> None:
+        if self.errors.records:
+            record = self.errors.records[0]
+            trace = ""
+            if record.exc_info:
+                trace = "\n" + logging.Formatter().formatException(record.exc_info)
+            raise AssertionError(
+                f"the bot logged {record.levelname} {record.name}: {record.getMessage()[:500]}"
+                + trace
+            )
+
+    @invariant()
+    def lines_are_sound(self) -> None:
+        self.transport.close_hand()
+        assert not self.clock.runaway, "timers ran away (more than the budget in one advance)"
+        assert not self.transport.problems, self.transport.problems[:5]
+
+    @invariant()
+    def cards_are_conserved(self) -> None:
+        if self.bot is None:
+            return
+        for table in self.bot.tables.values():
+            game = table.game
+            if game is None or game.over or not table.dealt:
+                continue
+            held = Counter(game.draw_pile) + Counter(game.discard)
+            for hand in game.hands:
+                held += Counter(hand)
+            total = sum(held.values())
+            decks = total // 108
+            assert decks in (1, 2) and total % 108 == 0, f"{total} cards in {table.channel}"
+            assert held == Counter(full_deck(decks)), f"not whole decks in {table.channel}"
+            assert self.seen_games.setdefault(id(game), (game, decks))[1] == decks, "deck changed"
+            assert len(table.players) == game.n, "seats and hands out of step"
+            people = [irc_lower(p.nick) for p in table.players if not p.computer]
+            assert len(set(people)) == len(people), f"one nick, two seats: {table.names}"
+
+    # --- the end ---------------------------------------------------------------------------
+
+    def everyone_stops(self) -> None:
+        """Nobody moves any more: within a bounded number of turn timeouts and grace periods,
+        every dealt game ends (a lobby is not a game: it waits for a deal)."""
+        assert self.bot is not None
+        if not self.connected:
+            self.feed(Incoming(Kind.RECONNECTED, BOT_NICK))
+        for _ in range(40):
+            if not any(t.dealt for t in self.bot.tables.values()):
+                break
+            self.clock.advance(600.0)
+            self.lines_are_sound()
+            self.nothing_logged()
+            self.cards_are_conserved()
+        still = [t.channel for t in self.bot.tables.values() if t.dealt]
+        assert not still, f"games still running after 40 x 600 s: {still}"
+        assert all(not t.finished for t in self.bot.tables.values()), "finished table kept"
+
+
+BotMachine.TestCase.settings = settings(
+    max_examples=40,
+    stateful_step_count=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestBotMachine = BotMachine.TestCase
