@@ -38,6 +38,8 @@ class Settings:
     embedded: bool = False
     """Run the bundled local IRC server on the first server's host and port."""
     log_level: str = "INFO"
+    journal: str = "unobot-tables"
+    """Folder of the games' journals (a restart restores every game from it); "" for none."""
     db_timeout: float = 5.0
     """Seconds a database may take to answer before the bot says stats are unavailable (and
     PostgreSQL cancels the statement); games wait in the local spool meanwhile."""
@@ -92,7 +94,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
             "sasl_login", "sasl_password", "nickserv_password", "servers", "channels"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
-            "channel_presets", "plugins"),
+            "channel_presets", "plugins", "journal"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout"),
     "log": ("level",),
@@ -243,7 +245,8 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     db_timeout = _typed("stats", stats_cfg, "timeout", float, 5.0)
     if not 0.5 <= db_timeout <= 60:
         raise ConfigError("stats.timeout must be 0.5 to 60 seconds")
-    return Settings(irc, bot, database, embedded, level, db_timeout)
+    journal = _typed("bot", bot_cfg, "journal", str, "unobot-tables")
+    return Settings(irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal)
 
 
 def _plugins(bot_cfg: dict[str, Any], folder: Path | None) -> tuple[str, ...]:

@@ -191,6 +191,7 @@ def keep_up(
 def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = None) -> None:
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
+    from unobot.core.journal import Journal
     from unobot.irc.adapter import IrcAdapter
     from unobot.stats.recorder import GameRecorder
 
@@ -213,13 +214,34 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         settings.database, settings.bot.network, settings.db_timeout, adapter
     )
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
+    journal = Journal(settings.journal, adapter.now) if settings.journal else None
     bot = Bot(
-        adapter, adapter, store, settings.bot, plugins=plugins, store=stats, recorder=recorder
+        adapter,
+        adapter,
+        store,
+        settings.bot,
+        plugins=plugins,
+        store=stats,
+        recorder=recorder,
+        journal=journal,
     )
     holder["bot"] = bot
+    restored = bot.restore()
+    if restored:
+        log.info("%d game(s) restored; each goes on when the bot is back in its channel", restored)
 
     def stop(signum: int, frame: object) -> None:
-        adapter.stop("unobot shutting down")
+        adapter.call_later(0, farewell)
+
+    def farewell() -> None:
+        # One line per channel with a game, then QUIT once the lines had time to leave.
+        games = len(bot.tables)
+        bot.farewell(
+            "unobot is restarting: this game will be restored when it is back."
+            if journal is not None
+            else "unobot is stopping: this game ends here."
+        )
+        adapter.call_later(1.5 if games else 0, lambda: adapter.stop("unobot shutting down"))
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)

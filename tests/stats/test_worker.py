@@ -318,7 +318,13 @@ def test_the_real_bot_starts_and_plays_without_a_usable_database(tmp_path: Path,
         alice, bob = clients
         for c in clients:
             c.join("#uno")
-        alice.wait_for(lambda m: m.command == "353" and "unobot" in m.text, what="bot in #uno")
+        alice.wait_for(
+            lambda m: (
+                (m.command == "353" and "unobot" in m.text.split())
+                or (m.command == "JOIN" and m.nick == "unobot")
+            ),
+            what="bot in #uno",
+        )
         alice.privmsg("#uno", ".pce-off")
         alice.wait_for(lambda m: m.command == "NOTICE" and "plain letters" in m.text, what="pce")
         alice.privmsg("#uno", ".uno")

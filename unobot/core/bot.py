@@ -31,7 +31,7 @@ from unobot.core.plugin import Context, load_plugins
 from unobot.core.render_irc import Cards, Line, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Table
-from unobot.core.updates import Update
+from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind, Scheduler, Transport
@@ -39,6 +39,7 @@ from unobot.irc.transport import Incoming, Kind, Scheduler, Transport
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from unobot.core.journal import Journal
     from unobot.stats import StatsStore
 
 __all__ = ["Bot", "BotConfig", "Context", "GameObserver"]
@@ -62,7 +63,7 @@ class _Offline:
 
     since: float
     why: str
-    """``kick`` or ``disconnect``."""
+    """``kick``, ``disconnect`` or ``restart`` (a game restored from the journal)."""
     until: float | None
     """When the game is dropped unless the bot is back in the channel; None while the bot is
     not connected at all (the clock starts on the reconnect)."""
@@ -83,13 +84,16 @@ class Bot:
         store: StatsStore | None = None,
         recorder: GameObserver | None = None,
         decider: Decider | None = None,
+        journal: Journal | None = None,
     ) -> None:
         """``store``: where finished games are recorded and stats read (None: stats off).
         ``recorder``: told every update the bot publishes and every services account it
         learns, to record finished games (``unobot.stats.recorder.GameRecorder``, made by the
         composition root: the core does not import the recorder, the recorder reads tables).
         ``decider``: where computer players think; default worker processes for ``hard`` when
-        the scheduler can be called from another thread (the IRC adapter), else inline."""
+        the scheduler can be called from another thread (the IRC adapter), else inline.
+        ``journal``: where every table is written down as it changes, so that :meth:`restore`
+        can rebuild them after a restart (None: games don't survive one)."""
         self.transport = transport
         self.scheduler = scheduler
         self.settings: SettingsStore = settings if settings is not None else MemorySettings()
@@ -103,6 +107,7 @@ class Bot:
         """Plugins' hooks for channel lines that are not commands (a plain "uno")."""
         self.store = store
         self.recorder = recorder
+        self.journal = journal
         self.tables: dict[str, Table] = {}
         bots = self.config.bots
         if decider is None:
@@ -195,7 +200,10 @@ class Bot:
         rules = self.rules_for(channel)
         if rules is not config.rules:
             config = dataclasses.replace(config, rules=rules)
-        table = Table(channel, nick, ident, self.scheduler.now(), config, Random(seed))
+        now = self.scheduler.now()
+        table = Table(channel, nick, ident, now, config, Random(seed))
+        if self.journal is not None:
+            self.journal.opened(table, seed, now, ident)
         self.tables[key] = table
         self.publish(table, table.open_update())
         return table
@@ -231,6 +239,8 @@ class Bot:
             self.send(line)
         if self.recorder is not None:
             self.recorder.observe(table, update)  # before a finished table is dropped
+        if self.journal is not None and any(type(e) is Totals for e in update.events):
+            self.journal.sync(table)  # a hand ended: safe from a power cut too
         self.computers.observe(table, update)  # plans the computer seats' next moves
         key = irc_lower(table.channel)
         if table.finished:
@@ -253,6 +263,8 @@ class Bot:
         (a kick, a ban, a lost connection); this line says what became of the game."""
         table = self.tables.pop(key, None)
         self._offline.pop(key, None)
+        if table is not None and self.journal is not None:
+            self.journal.closed(table)
         if table is not None:
             log.info("table in %s dropped: %s", table.channel, why)
             if not table.finished:
@@ -316,18 +328,8 @@ class Bot:
             return
         now = self.scheduler.now()
         lost = max(0.0, now - off.since)
-        if table.dealt:
-            # Nobody loses time to the bot's absence: the player to move gets a whole turn
-            # again (they could not see the game, nor be heard), and the other clocks (seats
-            # held for players who had left before, a timed match, the idle stop) move on by
-            # the time lost.
-            table.turn_started = now
-            table.warned = False
-            for player in table.players:
-                if player.away_since is not None and player.away_since <= off.since:
-                    player.away_since += lost
-            table.dealt_at += lost
-        table.last_activity += lost
+        # Nobody loses time to the bot's absence (Table.catch_up, journaled like any change).
+        table.catch_up(off.since, now)
         log.info("back in %s after %.1f s (%s): the game goes on", table.channel, lost, off.why)
         text = resumed_text(
             off.why,
@@ -337,8 +339,49 @@ class Bot:
             self.config.prefix,
         )
         self.send(Line("privmsg", table.channel, text))
-        self._sync_timers(key, table)
-        self.computers.observe(table, Update())  # computer seats plan their move again
+        hands = Update()
+        if off.why == "restart" and table.game is not None:  # hands are news to this process
+            hands.hands = {
+                p.nick: HandNotice(table.hand_of(p.nick)) for p in table.players if not p.computer
+            }
+        self.publish(table, hands)  # re-arms the timers, and computer seats plan again
+
+    # --- restarts --------------------------------------------------------------------------
+
+    def restore(self) -> int:
+        """Rebuild the journaled tables (at start, before connecting). Each waits, its clocks
+        stopped, for the bot to be back in its channel: then the channel is told in one line
+        that the game was restored, with whose turn it is, hands are sent again, and the time
+        the bot was down is given back (:meth:`_rejoined`). A game that had ended just before
+        the stop is finished: the recorder, which saw every replayed update, has recorded it
+        (by its journal's id, so exactly once). Returns how many games wait."""
+        if self.journal is None:
+            return 0
+        now = self.scheduler.now()
+        waiting = 0
+        for found in self.journal.restore(self.recorder.observe if self.recorder else None):
+            table = found.table
+            key = irc_lower(table.channel)
+            if table.finished or key in self.tables:
+                self.journal.closed(table)
+                continue
+            self.tables[key] = table
+            # Held like a game whose channel the bot lost: dropped only if the bot can't get
+            # back in within the grace (counted from now, plus time to connect).
+            self._offline[key] = _Offline(found.last, "restart", now + table.config.grace + 60)
+            self._sync_timers(key, table)
+            waiting += 1
+            log.info("restored the game in %s (%d moves replayed)", table.channel, found.calls)
+        return waiting
+
+    def farewell(self, text: str) -> None:
+        """Before a deliberate stop: one line to each channel with a game (kept in the journal
+        when there is one, so the line says it will be back)."""
+        for key, table in self.tables.items():
+            if key not in self._offline:
+                self.send(Line("privmsg", table.channel, text))
+        if self.journal is not None:
+            self.journal.close()
 
     # --- timers ----------------------------------------------------------------------------
 

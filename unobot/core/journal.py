@@ -35,6 +35,7 @@ from typing import Any
 
 from unobot.core.settings import rules_as_text, rules_from_text
 from unobot.core.table import Table, TableConfig
+from unobot.core.updates import Update
 from unobot.engine.cards import Card, Color
 
 __all__ = ["Journal", "Restored", "TableLog"]
@@ -192,6 +193,7 @@ class Journal:
         )
         self._logs[id(table)] = tlog
         table.journal = tlog.call
+        table.game_id = path.stem  # the game's id in the stats: the same after a restore
 
     def attach(self, table: Table, tlog: TableLog) -> None:
         self._logs[id(table)] = tlog
@@ -216,27 +218,26 @@ class Journal:
             tlog.close(remove=False)
         self._logs.clear()
 
-    def restore(self) -> list[Restored]:
-        """Rebuild every journaled table, each writing on in its own file. A file that can't
-        be replayed (damaged, or from an incompatible version) is set aside as ``.bad`` with
-        a log line, never fatal."""
+    def restore(self, observe: Callable[[Table, Any], None] | None = None) -> list[Restored]:
+        """Rebuild every journaled table, each writing on in its own file. ``observe`` is
+        given each replayed call's update (the stats recorder follows the game as it did
+        live). A file that can't be replayed (damaged, or from an incompatible version) is
+        set aside as ``.bad`` with a log line, never fatal. Tables that had ended are
+        returned too (finished), their files left for the caller to close."""
         if self.disabled:
             return []
         restored = []
         for path in sorted(self.folder.glob("*.jsonl")):
             try:
-                found = self._replay(path)
+                found = self._replay(path, observe)
             except Exception as err:
                 log.error("journal %s can't be replayed (%s); set aside", path.name, err)
                 path.rename(path.with_suffix(".bad"))
                 continue
-            if found is None:
-                path.unlink(missing_ok=True)
-                continue
             restored.append(found)
         return restored
 
-    def _replay(self, path: Path) -> Restored | None:
+    def _replay(self, path: Path, observe: Callable[[Table, Any], None] | None) -> Restored:
         lines = path.read_bytes().split(b"\n")
         records = []
         for number, raw in enumerate(lines, 1):
@@ -262,6 +263,7 @@ class Journal:
             config_from_json(head["config"]),
             Random(head["seed"]),
         )
+        table.game_id = path.stem  # before the replay: the recorder names the game by it
         last = head["now"] + shift
         for method, arguments in records[1:]:
             if method == "clock":  # written after an earlier restore: times on its clock
@@ -271,9 +273,9 @@ class Journal:
             for key in _TIME_ARGS & args.keys():
                 args[key] = args[key] + shift
                 last = max(last, args[key])
-            getattr(table, method)(**args)
-        if table.finished:
-            return None
+            update = getattr(table, method)(**args)
+            if observe is not None and isinstance(update, Update):
+                observe(table, update)
         tlog = TableLog(path, self._offset())
         tlog.write(["clock", {"offset": tlog.clock_offset}])
         self.attach(table, tlog)

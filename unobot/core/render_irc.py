@@ -344,6 +344,7 @@ def status_text(status: Status, fmt: Cards, prefix: str = ".") -> str:
 _RESUMED = {
     "disconnect": "Reconnected: the game goes on.",
     "kick": "Back after a kick: the game goes on.",
+    "restart": "Restored after a restart: the game goes on.",
 }
 
 

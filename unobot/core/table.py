@@ -186,6 +186,9 @@ class Table:
         """Seconds from the deal to the match's end by time (0: untimed)."""
         self.dealt_at = now
         self.time_warned = False
+        self.game_id = ""
+        """The game's id in the stats, when the journal gives it one (it is kept across a
+        restart, so a game recorded just before a crash is not recorded twice)."""
         self.journal: Journal | None = None
         """Told every accepted change (``unobot.core.journal``); None: not journaled."""
         self._journal_depth = 0

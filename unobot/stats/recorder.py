@@ -123,7 +123,7 @@ class GameRecorder:
         if game is None:
             if not any(type(e) is Dealt and e.hand_number == 1 for e in update.events):
                 return
-            game = _Game(uuid.uuid4().hex, self.wall_clock())
+            game = _Game(table.game_id or uuid.uuid4().hex, self.wall_clock())
             game.seats = [_Seat(p, _account_of(p.key)) for p in table.players]
             self._games[table] = game
         for event in update.events:

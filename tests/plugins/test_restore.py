@@ -1,0 +1,187 @@
+"""Restarts through the bot: a game journaled by one bot is restored by the next (same folder,
+a new process's clock), announced in one line when the bot is back in the channel, hands sent
+again, nobody timed out for the downtime, and it plays on to a result recorded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from random import Random
+
+from tests.plugins.fakes import Harness, channel_lines, notices
+from unobot.core.journal import Journal
+from unobot.core.table import Table
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import Kind
+from unobot.stats.memory import MemoryStatsStore
+from unobot.stats.recorder import GameRecorder
+
+WALL = 1_700_000_000.0
+
+
+def journaled(tmp_path: Path, seed: int, start: float) -> tuple[Harness, MemoryStatsStore]:
+    h = Harness(seed=seed)
+    h.clock.time = start
+    h.bot.journal = Journal(tmp_path, h.clock.now, wall=lambda: WALL + h.clock.time - start)
+    store = MemoryStatsStore(network="")
+    h.bot.store = store
+    h.bot.recorder = GameRecorder.following(store, "", h.clock)
+    return h, store
+
+
+def command_for(table: Table, rng: Random) -> tuple[str, str]:
+    """A legal move for whoever may move, as the command a player would type."""
+    game = table.game
+    assert game is not None
+    seat = game.current
+    names = table.names
+    actions = game.legal_actions(seat)
+    action = actions[int(rng.random() * len(actions))]
+    nick = names[seat]
+    if type(action) is Play:
+        text = f".p {action.card}"
+        if action.color is not None:
+            text += f" {action.color.letter.lower()}"
+        return nick, text + (" uno" if action.uno else "")
+    if type(action) is Draw:
+        return nick, ".draw"
+    if type(action) is Pass:
+        return nick, ".pass"
+    if type(action) is ChooseColor:
+        return nick, f".color {action.color.letter.lower()}"
+    if type(action) is Challenge:
+        return nick, ".challenge"
+    if type(action) is CallUno:
+        return nick, ".unocall"
+    assert type(action) is Catch
+    return nick, f".catch {names[action.target]}"
+
+
+def state(table: Table) -> tuple[object, ...]:
+    game = table.game
+    assert game is not None
+    return (
+        [list(game.hand(i)) for i in range(game.n)],
+        list(game.draw_pile),
+        list(game.discard),
+        game.current,
+        game.direction,
+        game.phase,
+        table.names,
+        table.rng.getstate(),
+    )
+
+
+def test_a_game_is_restored_announced_and_played_to_one_record(tmp_path: Path) -> None:
+    first, first_store = journaled(tmp_path, seed=4, start=1_000.0)
+    first.start(["alice", "bob", "carol"])
+    table = first.bot.tables["#uno"]
+    rng = Random(9)
+    for _ in range(25):
+        first.clock.time += 2
+        nick, text = command_for(table, rng)
+        first.say(nick, text)
+        if table.finished:
+            break
+    assert not table.finished
+    before = state(table)
+    died_at = first.clock.time
+    # SIGKILL: nothing more from the first bot. A new one starts 40 s later (wall time) on a
+    # monotonic clock that begins anew.
+    second, second_store = journaled(tmp_path, seed=99, start=5.0)
+    second.bot.journal = Journal(
+        tmp_path,
+        second.clock.now,
+        wall=lambda: WALL + (died_at - 1_000.0) + 40 + second.clock.time - 5.0,
+    )
+    assert second.bot.restore() == 1
+    restored = second.bot.tables["#uno"]
+    assert state(restored) == before
+    # Nothing is said, and no turn timer runs, until the bot is back in the channel (within
+    # the seat grace and a minute to connect: else the game is dropped, see below).
+    assert second.advance(100) == []
+    sent = second.event(Kind.JOIN, "unobot", "#uno")
+    lines = channel_lines(sent)
+    assert len(lines) == 1 and lines[0].startswith("Restored after a restart: the game goes on.")
+    assert "'s turn" in lines[0] or " picks" in lines[0] or " must" in lines[0]
+    for nick in ("alice", "bob", "carol"):
+        assert any(n.startswith("Your cards") for n in notices(sent, nick)), nick
+    # The player to move has a whole turn again: nobody was timed out for the downtime.
+    timeout = restored.config.turn_timeout
+    quiet = second.advance(timeout - 5)
+    assert not any("timed out" in t or "draws" in t for t in channel_lines(quiet)), quiet
+    # It plays on to the end in the new bot; the game is recorded once, by its journal's id.
+    for _ in range(3000):
+        if restored.finished:
+            break
+        second.clock.time += 1
+        nick, text = command_for(restored, rng)
+        second.say(nick, text)
+    assert restored.finished
+    assert "#uno" not in second.bot.tables
+    assert list(tmp_path.glob("*.jsonl")) == []  # the journal of an ended game goes
+    assert first_store.player("alice", min_games=1) is None
+    stats = second_store.player("alice", min_games=1)
+    assert stats is not None and stats.games == 1
+
+
+def test_a_game_that_ended_just_before_the_kill_is_recorded_once(tmp_path: Path) -> None:
+    """Killed after the winning card was journaled but before the game was recorded: the
+    replay ends the game again and the recorder records it, under the same id, so a record
+    that did make it is not doubled."""
+    first, first_store = journaled(tmp_path, seed=6, start=1_000.0)
+    first.start(["alice", "bob"])
+    table = first.bot.tables["#uno"]
+    rng = Random(2)
+    files = list(tmp_path.glob("*.jsonl"))
+    saved = None
+    while not table.finished:
+        first.clock.time += 1
+        saved = files[0].read_bytes()  # the journal just before this move
+        nick, text = command_for(table, rng)
+        first.say(nick, text)
+    assert first_store.player("alice", min_games=1) is not None  # recorded by the first bot
+    # Put back the journal as a kill between the last move and the record would leave it:
+    # the last move written, the file not yet removed.
+    assert saved is not None
+    files[0].write_bytes(saved)
+    second, _ = journaled(tmp_path, seed=1, start=5.0)
+    second.bot.store = first_store  # the same stats database
+    second.bot.recorder = GameRecorder.following(first_store, "", second.clock)
+    rest = Journal(tmp_path, second.clock.now)
+    second.bot.journal = rest
+    # Replaying stops one move short of the end: the game is restored, not finished.
+    assert second.bot.restore() == 1
+    restored = second.bot.tables["#uno"]
+    assert restored.game_id == table.game_id
+    second.event(Kind.JOIN, "unobot", "#uno")
+    while not restored.finished:
+        second.clock.time += 1
+        nick, text = command_for(restored, rng)
+        second.say(nick, text)
+    games = [first_store.player(n, min_games=1) for n in ("alice", "bob")]
+    assert [g.games for g in games if g is not None] == [1, 1]  # once, not twice
+
+
+def test_a_restored_game_the_bot_cant_get_back_to_is_dropped_with_its_journal(
+    tmp_path: Path,
+) -> None:
+    first, _ = journaled(tmp_path, seed=4, start=1_000.0)
+    first.start(["alice", "bob"])
+    second, _ = journaled(tmp_path, seed=5, start=1.0)
+    assert second.bot.restore() == 1
+    grace = second.bot.tables["#uno"].config.grace
+    assert second.advance(grace + 61) == []
+    assert second.bot.tables == {} and list(tmp_path.glob("*.jsonl")) == []
+
+
+def test_farewell_says_one_line_per_game_and_keeps_the_journal(tmp_path: Path) -> None:
+    h, _ = journaled(tmp_path, seed=3, start=10.0)
+    h.start(["alice", "bob"])
+    h.say("carol", ".uno", "#other")
+    sent = h.advance(0)
+    h.bot.farewell("unobot is restarting: this game will be restored when it is back.")
+    said = [s for s in h.sent if s.text.startswith("unobot is restarting")]
+    assert sorted(irc_lower(s.target) for s in said) == ["#other", "#uno"]
+    assert len(list(tmp_path.glob("*.jsonl"))) == 2
+    assert sent == []
