@@ -185,3 +185,28 @@ def test_farewell_says_one_line_per_game_and_keeps_the_journal(tmp_path: Path) -
     assert sorted(irc_lower(s.target) for s in said) == ["#other", "#uno"]
     assert len(list(tmp_path.glob("*.jsonl"))) == 2
     assert sent == []
+
+
+def test_a_timed_match_keeps_its_remaining_time_across_a_restart(tmp_path: Path) -> None:
+    first, _ = journaled(tmp_path, seed=8, start=1_000.0)
+    first.say("alice", ".uno")
+    first.say("bob", ".join")
+    first.say("alice", ".deal 30m")
+    first.clock.time += 600  # ten minutes into the match
+    table = first.bot.tables["#uno"]
+    first.say(*command_for(table, Random(1)))
+    left_before = {k: v - first.clock.time for k, v in table.deadlines().items()}
+    assert any(v > 1000 for v in left_before.values())  # the match's end, ~20 minutes away
+    died_at = first.clock.time
+    second, _ = journaled(tmp_path, seed=9, start=50.0)
+    gone = WALL + (died_at - 1_000.0) + 300  # down for five minutes
+    second.bot.journal = Journal(
+        tmp_path, second.clock.now, wall=lambda: gone + second.clock.time - 50
+    )
+    assert second.bot.restore() == 1
+    second.clock.time += 20  # connecting and joining
+    second.event(Kind.JOIN, "unobot", "#uno")
+    restored = second.bot.tables["#uno"]
+    left_after = {k: v - second.clock.time for k, v in restored.deadlines().items()}
+    longest = max(left_before, key=lambda k: left_before[k])
+    assert left_after[longest] == left_before[longest]  # not a second lost to the downtime
