@@ -6,23 +6,20 @@ adapter's ``LenientDecodingLineBuffer``), its parser, the reactor with the adapt
 handlers, and the records handed to the core. Reads are fed the way the reactor's loop does
 (``process_data`` for one readable socket), in chunks cut anywhere.
 
-Two properties fail today, both in ``unobot/irc/adapter.py`` (not changed here: see the
-``xfail`` tests, which turn into failures once it is fixed):
+Two properties these tests found failing are fixed in ``unobot/irc/adapter.py``:
 
 - a line the library's parser can't take (``PRIVMSG`` with no parameters, a line starting with
-  a space, ``NICK`` with no prefix, ``001`` with no parameters) raises out of ``process_data``:
-  the reactor loop logs it, and every later line of the same read is lost;
-- CR and NUL inside a line reach the core in nicks, targets and texts.
+  a space, ``NICK`` with no prefix, ``001`` with no parameters) raised out of ``process_data``
+  and every later line of the same read was lost: each line is now parsed on its own guard;
+- CR and NUL inside a line reached the core in nicks, targets and texts: records are cleaned.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Iterator
 
-import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
@@ -203,7 +200,7 @@ def test_well_framed_lines_of_any_bytes_reach_the_core_clean(
         assert not dirty(record), record
 
 
-# --- what fails today (unobot/irc/adapter.py) --------------------------------------------------
+# --- what failed before the adapter was fixed ------------------------------------------------
 
 _ANY_LINE = st.one_of(
     st.binary(max_size=60),
@@ -212,16 +209,10 @@ _ANY_LINE = st.one_of(
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adapter.py: a line the irc library can't parse raises out of process_data (the "
-    "reactor loop logs it and drops the rest of the read), and CR/NUL reach records",
-)
 @settings(
     max_examples=100,
     deadline=None,
     derandomize=True,
-    phases=[Phase.generate],  # it fails today: finding it is enough, shrinking costs seconds
     report_multiple_bugs=False,
 )
 @given(lines=st.lists(_ANY_LINE, max_size=8), cuts=st.lists(st.integers(0, 600), max_size=4))
@@ -240,27 +231,15 @@ def test_any_bytes_decode_without_an_exception_into_clean_records(
         assert not dirty(record), record
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="adapter.py: the irc library's parser raises on a PRIVMSG without parameters and "
-    "the rest of the read is lost (the reactor loop catches it and carries on)",
-)
 def test_a_line_the_library_cannot_parse_loses_no_later_line() -> None:
     wired = Wired()
     try:
-        with contextlib.suppress(ValueError):  # what the reactor loop logs ("carrying on")
-            wired.feed(b"PRIVMSG\r\n:bob!b@h PRIVMSG #a :.uno\r\n")
+        wired.feed(b"PRIVMSG\r\n:bob!b@h PRIVMSG #a :.uno\r\n")
         assert [r.text for r in wired.records] == [".uno"]
     finally:
         wired.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="adapter.py hands the core nicks and texts with NUL and CR in them",
-)
 def test_nul_and_cr_inside_a_line_do_not_reach_the_core() -> None:
     wired = Wired()
     try:

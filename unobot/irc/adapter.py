@@ -29,6 +29,7 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import logging
@@ -259,6 +260,7 @@ class _Bot(irc.bot.SingleServerIRCBot):
         # Our own cycle of ServerSettings (TLS options per server); jump_server advances it.
         self.servers = more_itertools.peekable(itertools.cycle(settings.servers))
         self.connection.buffer_class = LenientDecodingLineBuffer
+        self.connection._process_line = _guarded(self.connection._process_line)  # type: ignore[method-assign]
 
     def _connect(self) -> None:
         """Connect to the server at the front of the list (the library's, plus TLS/SASL/timeout)."""
@@ -728,6 +730,7 @@ class IrcAdapter:
 
     def _deliver(self, record: Incoming) -> None:
         """Hand a record to the core; on an exception, log it and apologise (rarely)."""
+        record = _cleaned(record)
         self._delivering = True
         try:
             self._deliver_one(record)
@@ -778,3 +781,43 @@ class _NoReconnect(irc.bot.ReconnectStrategy):
 
     def run(self, bot: Any) -> None:
         return None
+
+
+def _guarded(process_line: Callable[[str], None]) -> Callable[[str], None]:
+    """The library's per-line parser, made to skip a line it can't parse (``PRIVMSG`` with no
+    parameters, a line starting with a space): unguarded, its exception leaves
+    ``process_data`` and every later line of the same read is lost."""
+
+    def process(line: str) -> None:
+        try:
+            process_line(line)
+        except Exception as err:
+            log.info("ignored a line from the server that can't be parsed (%s): %.80r", err, line)
+
+    return process
+
+
+_DIRTY = ("\r", "\n", "\0")
+
+
+def _clean(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ").replace("\0", " ")
+
+
+def _cleaned(record: Incoming) -> Incoming:
+    """``record`` with CR, LF and NUL turned to spaces in every field: a server may relay
+    them inside a line (IRC forbids them there), and nothing past the adapter should ever
+    see one, nor echo it."""
+    fields = (record.nick, record.target, record.text, record.userhost, record.new_nick,
+              record.account or "")  # fmt: skip
+    if not any(bad in value for value in fields for bad in _DIRTY):
+        return record
+    return dataclasses.replace(
+        record,
+        nick=_clean(record.nick),
+        target=_clean(record.target),
+        text=_clean(record.text),
+        userhost=_clean(record.userhost),
+        new_nick=_clean(record.new_nick),
+        account=None if record.account is None else _clean(record.account),
+    )
