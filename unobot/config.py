@@ -92,7 +92,8 @@ def load(args: argparse.Namespace) -> Settings:
 
 KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
-            "sasl_login", "sasl_password", "nickserv_password", "servers", "channels"),
+            "sasl_login", "sasl_password", "nickserv_password", "servers", "channels",
+            "rejoin_delay"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "channel_presets", "plugins", "journal"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
@@ -197,6 +198,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         nickserv_password=_typed("irc", irc_cfg, "nickserv_password", str, None),
         burst=burst,
         rate=rate,
+        rejoin_delay=_typed("irc", irc_cfg, "rejoin_delay", float, 5.0),
     )
 
     preset_name = args.preset or _typed("bot", bot_cfg, "preset", str, "irc-classic")

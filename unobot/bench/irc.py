@@ -52,6 +52,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tracemalloc
@@ -786,9 +787,11 @@ def _verdict(ok: bool) -> str:
 def run(args: argparse.Namespace) -> dict[str, float]:
     """Run the benchmark, print each figure on its own line; return the figures."""
     from unobot.core.bot import Bot, BotConfig
+    from unobot.core.journal import Journal
     from unobot.core.settings import MemorySettings
     from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
-    from unobot.main import tune_gc
+    from unobot.main import database_stores, tune_gc
+    from unobot.stats.recorder import GameRecorder
 
     channels = [f"#bench{c}" for c in range(args.channels)]
     print(
@@ -817,7 +820,31 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings, lambda incoming: holder["bot"].handle(incoming))
     config = BotConfig()
-    bot = Bot(adapter, adapter, MemorySettings(), config, rng=Random(args.seed))
+    folder = tempfile.TemporaryDirectory(prefix="unobot-bench-")
+    journal = Journal(Path(folder.name) / "tables", adapter.now) if args.journal else None
+    prefs: Any = MemorySettings()
+    stats: Any = None
+    recorder = None
+    if args.database:
+        url = args.database
+        if url == "sqlite":
+            url = f"sqlite:///{Path(folder.name) / 'stats.db'}"
+        prefs, stats = database_stores(url, "", 5.0, adapter)
+        recorder = GameRecorder.following(stats, "", adapter)
+    print(
+        f"journal: {'on (a local file per table)' if journal else 'off'}; database: "
+        f"{args.database or 'none (settings in memory, no stats)'}"
+    )
+    bot = Bot(
+        adapter,
+        adapter,
+        prefs,
+        config,
+        rng=Random(args.seed),
+        store=stats,
+        recorder=recorder,
+        journal=journal,
+    )
     holder["bot"] = bot
     probe = instrument(adapter, bot, config.prefix)
     tune_gc()  # as unobot's own start-up does
@@ -868,6 +895,10 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     finally:
         adapter.stop("benchmark over")
         thread.join(5)
+        if stats is not None:
+            prefs.close()
+            stats.close(wait=5.0)
+        folder.cleanup()
         gc.callbacks.remove(probe.on_gc)
         quiet.setLevel(level)
         cpu["bot"] = reactor_cpu[0] if reactor_cpu else None
@@ -1012,6 +1043,18 @@ def add_parser(sub: Any) -> None:
         "0 (default) answers at once, so the channels' commands arrive in lockstep bursts",
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds for all the games")
+    p.add_argument(
+        "--journal",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="journal every table as the real bot does (default); --no-journal to compare",
+    )
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="settings and stats in this database, as the real bot has them ('sqlite' for a "
+        "temporary SQLite file, or postgresql://...); default none",
+    )
     p.set_defaults(run=_run_cli)
 
 

@@ -48,7 +48,12 @@ _TIME_ARGS = frozenset({"now", "since"})
 """Arguments that are scheduler times (moved onto the new clock when replayed)."""
 
 
+_PLAIN = (str, float, bool, type(None))
+
+
 def _encode(value: Any) -> Any:
+    if type(value) in _PLAIN or type(value) is int:
+        return value
     if isinstance(value, Card):
         return {"$card": value.code}
     if isinstance(value, Color):

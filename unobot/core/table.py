@@ -131,7 +131,7 @@ def journaled(method: F) -> F:
     """Mark a method that changes the table: once it returns (not when it raises: a refused
     call changes nothing), the table's journal is told its name and arguments. Calls made by
     another journaled method are part of that one and not told again."""
-    signature = inspect.signature(method)
+    names = tuple(inspect.signature(method).parameters)[1:]  # without self
     name = method.__name__
 
     @functools.wraps(method)
@@ -147,9 +147,9 @@ def journaled(method: F) -> F:
             result = method(self, *args, **kwargs)
         finally:
             self._journal_depth -= 1
-        bound = signature.bind(self, *args, **kwargs)
-        arguments = dict(bound.arguments)
-        del arguments["self"]
+        arguments = dict(zip(names, args, strict=False))  # defaults left out: replay has them
+        if kwargs:
+            arguments.update(kwargs)
         self.journal(name, arguments)
         return result
 
