@@ -678,8 +678,9 @@ class Table:
             out["warn"] = timeout - cfg.turn_warning
         out["turn"] = timeout
         for player in self.players:
-            if player.away_since is not None:
-                out["away:" + irc_lower(player.key)] = player.away_since + cfg.grace
+            if player.away_since is not None:  # two seats may share a key (one account)
+                name = "away:" + irc_lower(player.key)
+                out[name] = min(out.get(name, math.inf), player.away_since + cfg.grace)
         if self.time_limit and self.match is not None:
             end = self.dealt_at + self.time_limit
             if not self.time_warned:
@@ -718,7 +719,12 @@ class Table:
             self._deferred = []
             return Update([*pre, EngineEvents(tuple(events), self.names)], finished=True)
         for seat, player in enumerate(self.players):
-            if name == "away:" + irc_lower(player.key):
+            away = player.away_since  # of this seat, not another one of the same key
+            if (
+                name == "away:" + irc_lower(player.key)
+                and away is not None
+                and away + self.config.grace <= now + 1e-6
+            ):
                 return self._remove(seat, f"gone for {int(self.config.grace)}s", now, [])
         return Update()
 
