@@ -26,6 +26,8 @@ import dataclasses
 import json
 import logging
 import os
+import queue
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -123,6 +125,15 @@ class TableLog:
             except OSError as err:
                 log.warning("journal %s: fsync failed (%s)", self.path, err)
 
+    def sync_later(self, syncer: Syncer) -> None:
+        """fsync on ``syncer``'s thread: an fsync can take milliseconds, which the reactor
+        must not wait for (a SIGKILL loses nothing without it; a power cut is what it is for)."""
+        if self._fd is not None:
+            try:
+                syncer.put(os.dup(self._fd), self.path)
+            except OSError as err:
+                log.warning("journal %s: can't sync (%s)", self.path, err)
+
     def close(self, *, remove: bool) -> None:
         if self._fd is not None:
             if not remove:
@@ -134,6 +145,31 @@ class TableLog:
                 self.path.unlink(missing_ok=True)
             except OSError as err:
                 log.warning("journal %s: can't remove (%s)", self.path, err)
+
+
+class Syncer:
+    """One daemon thread that fsyncs journal files handed to it (as duplicated descriptors,
+    so closing the original meanwhile is safe)."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[int, Path]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def put(self, fd: int, path: Path) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="unobot-journal", daemon=True)
+            self._thread.start()
+        self._jobs.put((fd, path))
+
+    def _run(self) -> None:
+        while True:
+            fd, path = self._jobs.get()
+            try:
+                os.fsync(fd)
+            except OSError as err:
+                log.warning("journal %s: fsync failed (%s)", path, err)
+            finally:
+                os.close(fd)
 
 
 @dataclasses.dataclass(slots=True)
@@ -160,6 +196,7 @@ class Journal:
         self.now = now
         self.wall = wall
         self._logs: dict[int, TableLog] = {}
+        self._syncer = Syncer()
         self.disabled = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -205,10 +242,11 @@ class Journal:
         table.journal = tlog.call
 
     def sync(self, table: Table) -> None:
-        """Make what ``table`` wrote safe from a power cut too (at a hand's end)."""
+        """Make what ``table`` wrote safe from a power cut too (at a hand's end), on the
+        syncer's thread."""
         tlog = self._logs.get(id(table))
         if tlog is not None:
-            tlog.sync()
+            tlog.sync_later(self._syncer)
 
     def closed(self, table: Table) -> None:
         """``table`` is over (or dropped): its journal goes."""
