@@ -210,3 +210,11 @@ def test_a_timed_match_keeps_its_remaining_time_across_a_restart(tmp_path: Path)
     left_after = {k: v - second.clock.time for k, v in restored.deadlines().items()}
     longest = max(left_before, key=lambda k: left_before[k])
     assert left_after[longest] == left_before[longest]  # not a second lost to the downtime
+
+
+def test_the_restore_benchmark_runs(capsys) -> None:  # type: ignore[no-untyped-def]
+    from unobot.bench import main
+
+    main(["restore", "--tables", "5", "--moves", "20"])
+    out = capsys.readouterr().out
+    assert "restore: 5 games in" in out and "(target < 5 s: ok)" in out
