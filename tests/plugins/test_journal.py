@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from unobot.bench.restore import play_random_move
 from unobot.core.journal import Journal
 from unobot.core.table import Table, TableConfig
 from unobot.engine import PRESETS, preset
-from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 
 
 class Clock:
@@ -61,7 +61,6 @@ def move(table: Table, rng: Random, clock: Clock, shift: float = 0.0) -> None:
     comes due (the clock moves to it). ``shift``: this table's clock runs that far ahead."""
     game = table.game
     assert game is not None
-    names = table.names
     now = clock() + shift
     if rng.random() < 0.03:
         deadlines = table.deadlines()
@@ -71,26 +70,7 @@ def move(table: Table, rng: Random, clock: Clock, shift: float = 0.0) -> None:
                 clock.t += due - now
             table.on_timer(name, max(now, due))
             return
-    seat = game.current
-    actions = game.legal_actions(seat)
-    action = actions[int(rng.random() * len(actions))]
-    nick = names[seat]
-    if type(action) is Play:
-        table.play(nick, action.card, action.color, now, uno=action.uno)
-    elif type(action) is Draw:
-        table.draw(nick, now)
-    elif type(action) is Pass:
-        table.pass_turn(nick, now)
-    elif type(action) is ChooseColor:
-        table.choose_color(nick, action.color, now)
-    elif type(action) is Challenge:
-        table.challenge(nick, now)
-    elif type(action) is CallUno:
-        table.call_uno(nick, now)
-    elif type(action) is Catch:
-        table.catch(nick, names[action.target], now)
-    else:  # pragma: no cover - a new action type must be added here
-        raise AssertionError(action)
+    play_random_move(table, rng, now)
 
 
 def opened(journal: Journal, clock: Clock, rules: str, players: int, seed: int) -> Table:

@@ -8,9 +8,9 @@ from pathlib import Path
 from random import Random
 
 from tests.plugins.fakes import Harness, channel_lines, notices
+from unobot.bench.soak import command_for
 from unobot.core.journal import Journal
 from unobot.core.table import Table
-from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Kind
 from unobot.stats.memory import MemoryStatsStore
@@ -27,34 +27,6 @@ def journaled(tmp_path: Path, seed: int, start: float) -> tuple[Harness, MemoryS
     h.bot.store = store
     h.bot.recorder = GameRecorder.following(store, "", h.clock)
     return h, store
-
-
-def command_for(table: Table, rng: Random) -> tuple[str, str]:
-    """A legal move for whoever may move, as the command a player would type."""
-    game = table.game
-    assert game is not None
-    seat = game.current
-    names = table.names
-    actions = game.legal_actions(seat)
-    action = actions[int(rng.random() * len(actions))]
-    nick = names[seat]
-    if type(action) is Play:
-        text = f".p {action.card}"
-        if action.color is not None:
-            text += f" {action.color.letter.lower()}"
-        return nick, text + (" uno" if action.uno else "")
-    if type(action) is Draw:
-        return nick, ".draw"
-    if type(action) is Pass:
-        return nick, ".pass"
-    if type(action) is ChooseColor:
-        return nick, f".color {action.color.letter.lower()}"
-    if type(action) is Challenge:
-        return nick, ".challenge"
-    if type(action) is CallUno:
-        return nick, ".unocall"
-    assert type(action) is Catch
-    return nick, f".catch {names[action.target]}"
 
 
 def state(table: Table) -> tuple[object, ...]:
@@ -218,3 +190,12 @@ def test_the_restore_benchmark_runs(capsys) -> None:  # type: ignore[no-untyped-
     main(["restore", "--tables", "5", "--moves", "20"])
     out = capsys.readouterr().out
     assert "restore: 5 games in" in out and "(target < 5 s: ok)" in out
+
+
+def test_the_soak_benchmark_loses_and_leaks_nothing(capsys) -> None:  # type: ignore[no-untyped-def]
+    from unobot.bench import main
+
+    main(["soak", "--channels", "4", "--rounds", "300", "--fault-rate", "0.05"])
+    out = capsys.readouterr().out
+    assert ", 0 lost (target 0), 0 hands leaked (target 0)" in out, out
+    assert "restarts" in out

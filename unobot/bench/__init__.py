@@ -16,7 +16,7 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> None:
     # Imported here, not at the top: ``python -m unobot.bench.irc`` (the benchmark's child
     # processes) imports this package first and must not import ``irc`` before running it.
-    from unobot.bench import computers, dealer, engine, irc, restore, stats
+    from unobot.bench import computers, dealer, engine, irc, restore, soak, stats
 
     parser = argparse.ArgumentParser(prog="python -m unobot.bench", description=__doc__)
     sub = parser.add_subparsers(dest="which", required=True)
@@ -32,5 +32,6 @@ def main(argv: list[str] | None = None) -> None:
         sub.add_parser("dealer", help="hard's sampled opponent hands against the real ones")
     )
     restore.add_arguments(sub.add_parser("restore", help="a restart giving back 100 games"))
+    soak.add_arguments(sub.add_parser("soak", help="many channels under random faults"))
     args = parser.parse_args(argv)
     args.run(args)

@@ -19,7 +19,16 @@ from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
 from unobot.core.table import Table, TableConfig
 from unobot.engine import preset
-from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.actions import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
 from unobot.irc.transport import Incoming, Kind
 
 TARGET_SECONDS = 5.0
@@ -52,14 +61,19 @@ class _Quiet:
         self.lines += 1
 
 
-def _move(table: Table, rng: Random, now: float) -> None:
+def random_action(table: Table, rng: Random) -> tuple[str, Action]:
+    """A legal action, chosen at random, of whoever is to move at ``table``, with their nick."""
     game = table.game
     assert game is not None
     seat = game.current
-    names = table.names
     actions = game.legal_actions(seat)
-    action = actions[int(rng.random() * len(actions))]
-    nick = names[seat]
+    return table.names[seat], actions[int(rng.random() * len(actions))]
+
+
+def play_random_move(table: Table, rng: Random, now: float) -> None:
+    """Make a random legal move at ``table`` through its own methods, at ``now``."""
+    nick, action = random_action(table, rng)
+    names = table.names
     if type(action) is Play:
         table.play(nick, action.card, action.color, now, uno=action.uno)
     elif type(action) is Draw:
@@ -93,7 +107,7 @@ def fill(folder: Path, tables: int, moves: int, seed: int) -> int:
             if table.finished:
                 break
             clock.t += 0.5
-            _move(table, rng, clock.t)
+            play_random_move(table, rng, clock.t)
             total += 1
         if table.finished:
             journal.closed(table)

@@ -1,0 +1,284 @@
+"""Soak: many channels playing for a long while under random faults (``bench soak``).
+
+The real bot core (its plugins, tables, journal, recorder, the database worker inline) on a
+recording transport and a manual clock, with simulated players who move as the engine allows,
+typing the commands a person would. Between moves, faults are injected at random: the bot
+killed and started again from its journal (a new ``Bot``, nothing carried over but the journal
+folder and the stats store), the connection lost and back, the bot kicked and rejoining, a
+player quitting and coming back within the seat grace, the stats store refusing every call for
+a while. It prints games finished (recorded), games lost (a game that vanished unrecorded),
+hands leaked (a hand sent to anyone but its player, or shown in a channel), and memory as it
+goes (tracemalloc), which should stay flat. Targets: 0 lost, 0 leaked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from unobot.bench.restore import random_action
+from unobot.core.bot import Bot, BotConfig
+from unobot.core.journal import Journal
+from unobot.core.settings import MemorySettings
+from unobot.core.table import Table
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import Incoming, Kind
+from unobot.stats.memory import MemoryStatsStore
+from unobot.stats.recorder import GameRecorder
+
+__all__ = ["command_for", "run"]
+
+BOT = "unobot"
+
+
+def command_for(table: Table, rng: Random) -> tuple[str, str]:
+    """A legal move for whoever may move, as the command a player would type."""
+    nick, action = random_action(table, rng)
+    names = table.names
+    if type(action) is Play:
+        text = f".p {action.card}"
+        if action.color is not None:
+            text += f" {action.color.letter.lower()}"
+        return nick, text + (" uno" if action.uno else "")
+    if type(action) is Draw:
+        return nick, ".draw"
+    if type(action) is Pass:
+        return nick, ".pass"
+    if type(action) is ChooseColor:
+        return nick, f".color {action.color.letter.lower()}"
+    if type(action) is Challenge:
+        return nick, ".challenge"
+    if type(action) is CallUno:
+        return nick, ".unocall"
+    assert type(action) is Catch
+    return nick, f".catch {names[action.target]}"
+
+
+class Clock:
+    """A manual scheduler: timers run when the soak moves time on."""
+
+    def __init__(self) -> None:
+        self.time = 1000.0
+        self._timers: dict[int, tuple[float, Callable[[], None]]] = {}
+        self._ids = 0
+
+    def now(self) -> float:
+        return self.time
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+        self._ids += 1
+        self._timers[self._ids] = (self.time + delay, callback)
+        return self._ids
+
+    def cancel(self, handle: object) -> None:
+        self._timers.pop(handle, None)  # type: ignore[arg-type]
+
+    def kill(self) -> None:
+        self._timers.clear()
+
+    def advance(self, seconds: float) -> None:
+        target = self.time + seconds
+        while True:
+            due = [(t, i) for i, (t, _) in self._timers.items() if t <= target]
+            if not due:
+                break
+            when, ident = min(due)
+            _, callback = self._timers.pop(ident)
+            self.time = max(self.time, when)
+            callback()
+        self.time = target
+
+
+class Watch:
+    """The transport: counts lines and checks that no hand goes astray."""
+
+    nickname = BOT
+    _HAND = re.compile(r"Your cards \(")
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.leaks: list[str] = []
+        self.seats: Callable[[str], bool] = lambda nick: True
+        self.before: set[str] = set()
+        """Who sat at a table before the current step (a player removed by it, say after
+        two timeouts, is told of their last draw: that is their own hand)."""
+
+    def privmsg(self, target: str, text: str) -> None:
+        self.lines += 1
+        if self._HAND.search(text):
+            self.leaks.append(f"hand in channel {target}: {text[:60]}")
+
+    def notice(self, target: str, text: str) -> None:
+        self.lines += 1
+        if self._HAND.search(text) and not self.seats(target) and target not in self.before:
+            self.leaks.append(f"hand to {target}, who holds no seat")
+
+
+class Failing:
+    """A stats store that can be made to refuse every call (a database that is away)."""
+
+    def __init__(self, inner: MemoryStatsStore) -> None:
+        self.inner = inner
+        self.down = False
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self.down and name != "record_game":
+                raise ConnectionError("stats database away")
+            return attr(*args, **kwargs)
+
+        return call
+
+
+def run(args: argparse.Namespace) -> dict[str, float]:
+    rng = Random(args.seed)
+    logging.getLogger("unobot").setLevel(logging.ERROR)
+    tracemalloc.start()
+    with tempfile.TemporaryDirectory(prefix="unobot-soak-") as tmp:
+        folder = Path(tmp)
+        clock = Clock()
+        watch = Watch()
+        store = Failing(MemoryStatsStore(network=""))
+        channels = [f"#soak{n}" for n in range(args.channels)]
+        players = {c: [f"p{n}x{i}" for i in range(args.players)] for c, n in
+                   zip(channels, range(len(channels)), strict=True)}  # fmt: skip
+        started: set[str] = set()  # game ids dealt
+        counts = {"restarts": 0, "disconnects": 0, "kicks": 0, "quits": 0, "db_down": 0}
+
+        def make_bot() -> Bot:
+            bot = Bot(
+                watch,  # type: ignore[arg-type]
+                clock,  # type: ignore[arg-type]
+                MemorySettings(),
+                BotConfig(stats_cooldown=0.0),
+                rng=Random(rng.random()),
+                store=store,  # type: ignore[arg-type]
+                recorder=GameRecorder.following(store, "", clock),  # type: ignore[arg-type]
+                journal=Journal(folder / "tables", clock.now),
+            )
+            return bot
+
+        bot = make_bot()
+
+        def seated(nick: str) -> bool:
+            return any(t.has(nick) for t in bot.tables.values())
+
+        watch.seats = seated
+
+        def say(nick: str, channel: str, text: str) -> None:
+            bot.handle(Incoming(Kind.MESSAGE, nick, channel, text))
+
+        report_every = max(1, args.rounds // 8)
+        began = time.perf_counter()
+
+        def remember() -> None:
+            watch.before = {p.nick for t in bot.tables.values() for p in t.players}
+
+        for round_ in range(1, args.rounds + 1):
+            remember()
+            for channel in channels:
+                table = bot.tables.get(irc_lower(channel))
+                nicks = players[channel]
+                if table is None:
+                    say(nicks[0], channel, ".uno")
+                    for nick in nicks[1:]:
+                        say(nick, channel, ".join")
+                    say(nicks[0], channel, ".deal")
+                    table = bot.tables.get(irc_lower(channel))
+                    if table is not None and table.game_id:
+                        started.add(table.game_id)
+                    continue
+                if table.game is None or irc_lower(channel) in bot._offline:
+                    continue
+                nick, text = command_for(table, rng)
+                say(nick, channel, text)
+            remember()
+            clock.advance(rng.random() * 3)
+            remember()
+            # Faults.
+            roll = rng.random()
+            if roll < args.fault_rate * 0.25:  # SIGKILL and a new process on the journal
+                counts["restarts"] += 1
+                clock.kill()  # the old process's timers die with it
+                clock.time += rng.random() * 60
+                bot = make_bot()
+                bot.restore()
+                for channel in channels:
+                    bot.handle(Incoming(Kind.JOIN, BOT, channel))
+            elif roll < args.fault_rate * 0.5:  # the connection lost, and back
+                counts["disconnects"] += 1
+                bot.handle(Incoming(Kind.DISCONNECTED, BOT, "", "ping timeout"))
+                clock.advance(rng.random() * 20)
+                bot.handle(Incoming(Kind.RECONNECTED, BOT))
+                for channel in channels:
+                    bot.handle(Incoming(Kind.JOIN, BOT, channel))
+            elif roll < args.fault_rate * 0.7:  # kicked, and rejoining
+                counts["kicks"] += 1
+                channel = rng.choice(channels)
+                bot.handle(Incoming(Kind.KICK, BOT, channel, "soak"))
+                clock.advance(5)
+                bot.handle(Incoming(Kind.JOIN, BOT, channel))
+            elif roll < args.fault_rate * 0.9:  # a player quits and comes back in the grace
+                counts["quits"] += 1
+                channel = rng.choice(channels)
+                nick = rng.choice(players[channel])
+                bot.handle(Incoming(Kind.QUIT, nick, "", "netsplit"))
+                clock.advance(rng.random() * 30)
+                bot.handle(Incoming(Kind.JOIN, nick, channel))
+            elif roll < args.fault_rate:  # the stats database away for a while
+                counts["db_down"] += 1
+                store.down = not store.down
+            for table in bot.tables.values():
+                if table.game_id:
+                    started.add(table.game_id)
+            if round_ % report_every == 0 or round_ == args.rounds:
+                current, _peak = tracemalloc.get_traced_memory()
+                print(
+                    f"round {round_}: {len(store.inner._games)} games recorded, "  # type: ignore[attr-defined]
+                    f"{len(bot.tables)} open, memory {current / 1e6:.1f} MB"
+                )
+        # Everyone stops moving: every open game ends by the clocks (timeouts, the idle stop).
+        store.down = False
+        for _ in range(40):
+            if not bot.tables:
+                break
+            clock.advance(600)
+        recorded = set(store.inner._games)  # type: ignore[attr-defined]
+        open_ids = {t.game_id for t in bot.tables.values()}
+        # A game stopped before any hand ended is not recorded by design; the soak's games
+        # only stop by the clocks after moves, so every dealt game must be recorded.
+        lost = started - recorded - open_ids
+        seconds = time.perf_counter() - began
+    print(
+        f"faults: {counts['restarts']} restarts, {counts['disconnects']} disconnects, "
+        f"{counts['kicks']} kicks, {counts['quits']} quits, {counts['db_down']} database "
+        f"flips; {watch.lines} lines in {seconds:.1f} s"
+    )
+    print(f"games dealt: {len(started)}, finished and recorded: {len(recorded)}")
+    for leak in watch.leaks[:5]:
+        print(f"  leak: {leak}")
+    print(f"soak: {len(recorded)} games finished, {len(lost)} lost (target 0), "
+          f"{len(watch.leaks)} hands leaked (target 0)")  # fmt: skip
+    return {"finished": len(recorded), "lost": len(lost), "leaked": len(watch.leaks)}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--channels", type=int, default=20)
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=4000, help="moves per channel, at most")
+    p.add_argument("--fault-rate", type=float, default=0.02, help="chance of a fault a round")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(run=run)
