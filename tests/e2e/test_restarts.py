@@ -203,3 +203,40 @@ def test_sigterm_says_one_line_per_game_and_the_game_comes_back(
             bot.kill()
         for p in players:
             p.client.close()
+
+
+def test_sigkill_during_a_timed_match_restores_it_mid_hand(
+    server: IrcServer, tmp_path: Path
+) -> None:
+    channel = "#" + unique("timed")
+    players = make_players(server, 3, channel)
+    bot = BotProcess(server, tmp_path, channel, players[0])
+    try:
+        game = NetGame(view(channel), players)  # type: ignore[arg-type]
+        first, *rest = players
+        game.command(first, ".uno")
+        for p in rest:
+            game.command(p, ".join")
+        game.command(first, ".deal 30m")
+        for _ in range(8):
+            game.step()
+        before_hands = hands(players)
+        before = read_status(game.channel_text())
+        count = len(game.channel_text())
+        seen = [len(p.client.snapshot()) for p in players]
+        bot.kill()
+        bot = BotProcess(server, tmp_path, channel, players[0])
+        line = restored_line(game, count)
+        wait_hands(players, seen)
+        assert hands(players) == before_hands
+        after = read_status([line])
+        assert after is not None and before is not None
+        assert (after.turn, after.top, after.color) == (before.turn, before.top, before.color)
+        for _ in range(5):  # the match goes on
+            game.step()
+        assert "Traceback" not in bot.term()
+    finally:
+        if bot.proc.poll() is None:
+            bot.kill()
+        for p in players:
+            p.client.close()
