@@ -152,6 +152,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _shown(nick: str) -> str:
+    """A stored nick as a line shows it: one longer than any server gives out is cut short, so
+    that a line stays within LIMIT."""
+    return nick if len(nick) <= 60 else nick[:59] + "…"
+
+
 def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
     """``alice: 12 games, 5 wins (41.7%), 340 points, 28.3 points/game, rank 3 by ...``."""
     where = f" ({scope})" if scope else ""
@@ -162,7 +168,8 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
     else:
         rank = f"unranked (fewer than {min_games} games)"
     return (
-        f"{stats.nick}{where}: {_plural(stats.games, 'game')}, {_plural(stats.wins, 'win')} "
+        f"{_shown(stats.nick)}{where}: {_plural(stats.games, 'game')}, "
+        f"{_plural(stats.wins, 'win')} "
         f"({stats.percent_wins:.1f}%), {stats.points} points, "
         f"{stats.points_per_game:.1f} points/game, {rank}"
     )
@@ -180,11 +187,11 @@ def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: st
             if ranking is Ranking.PERCENT_WINS
             else f"{s.points_per_game:.1f}"
         )
-        entries.append(f"{s.rank or i}. {s.nick} {figure} ({s.games})")
+        entries.append(f"{s.rank or i}. {_shown(s.nick)} {figure} ({s.games})")
     lines = [head]
     for entry in entries:
         glue = " " if lines[-1] == head else ", "
-        if len((lines[-1] + glue + entry).encode()) <= LIMIT:
+        if len((lines[-1] + glue + entry).encode()) < LIMIT:  # a byte for the comma after
             lines[-1] += glue + entry
         else:
             lines[-1] += ","

@@ -61,6 +61,8 @@ from unobot.engine.game import Game
 from unobot.engine.rules import PRESETS
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
+from unobot.plugins.uno_stats import list_lines, stats_line
+from unobot.stats import PlayerStats, Ranking
 from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.recorder import GameRecorder
 
@@ -432,6 +434,26 @@ def test_two_seats_of_one_account_away_each_keep_their_own_grace() -> None:
     assert "bobphone is out" in said and "bob is out" not in said
     said = " ".join(channel_lines(h.advance(30.0)))
     assert "bob is out (gone for 60s)" in said
+
+
+def test_stats_lines_fit_one_irc_line_whatever_the_nicks() -> None:
+    """A leaderboard entry was never split, so one with a nick longer than a line made a line
+    over LIMIT; and a full line then got its trailing comma, one byte over. A player's line
+    had the same problem with a long nick."""
+    for length in (1, 3, 7, 13, 29, 60, 61, 389, 5000):
+        for count in (1, 10, 18, 25):
+            board = [
+                PlayerStats("n" * (length + i % 3), 10 + i, 5, 100 * i, 60, rank=i + 1)
+                for i in range(count)
+            ]
+            for ranking in Ranking:
+                lines = list_lines(board, ranking, count, "this month in #uno")
+                assert all(len(line.encode()) <= LIMIT for line in lines), (length, count)
+                text = " ".join(lines)
+                assert all(f"{i}. n" in text for i in range(1, count + 1))  # none lost
+        line = stats_line(board[0], Ranking.PERCENT_WINS, 5, "this month in #uno")
+        assert len(line.encode()) <= LIMIT
+        assert ("…" in line) == (length > 60)
 
 
 # --- the machine -----------------------------------------------------------------------------
