@@ -199,3 +199,53 @@ def test_the_soak_benchmark_loses_and_leaks_nothing(capsys) -> None:  # type: ig
     out = capsys.readouterr().out
     assert ", 0 lost (target 0), 0 hands leaked (target 0)" in out, out
     assert "restarts" in out
+
+
+def test_computer_seats_play_on_after_a_restore(tmp_path: Path) -> None:
+    from unobot.core.bot import BotConfig
+    from unobot.core.computers import ComputerConfig
+
+    config = BotConfig(bots=ComputerConfig(delay=0.5, playouts=8))
+
+    def with_bots(seed: float, start: float, wall: float) -> tuple[Harness, MemoryStatsStore]:
+        h = Harness(seed=int(seed), config=config)
+        h.clock.time = start
+        h.bot.journal = Journal(tmp_path, h.clock.now, wall=lambda: wall + h.clock.time - start)
+        store = MemoryStatsStore(network="")
+        h.bot.store = store
+        h.bot.recorder = GameRecorder.following(store, "", h.clock)
+        return h, store
+
+    def play(h: Harness, table: Table, rng: Random, limit: int) -> None:
+        for _ in range(limit):
+            if table.finished:
+                return
+            game = table.game
+            assert game is not None
+            if table.names[game.current] == "alice":
+                h.clock.time += 1
+                h.say(*command_for(table, rng))
+            else:
+                h.advance(1.0)  # a computer seat moves after its pause
+
+    first, _ = with_bots(1, 1_000.0, WALL)
+    first.say("alice", ".uno")
+    first.say("alice", ".addbot easy")
+    first.say("alice", ".addbot normal")
+    first.say("alice", ".deal")
+    table = first.bot.tables["#uno"]
+    rng = Random(4)
+    play(first, table, rng, 12)
+    assert not table.finished
+    before = state(table)
+    gone = WALL + (first.clock.time - 1_000.0) + 30
+    second, store = with_bots(2, 10.0, gone)
+    assert second.bot.restore() == 1
+    restored = second.bot.tables["#uno"]
+    assert state(restored) == before
+    assert [p.level for p in restored.players] == ["", "easy", "normal"]
+    second.event(Kind.JOIN, "unobot", "#uno")
+    play(second, restored, rng, 3000)
+    assert restored.finished
+    alice = store.player("alice", min_games=1)
+    assert alice is not None and alice.games == 1

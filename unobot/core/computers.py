@@ -260,7 +260,10 @@ class Computers:
         if state is None:
             if not any(p.computer for p in table.players):
                 return  # the common case: no computer player here, nothing to do
-            state = _TableState(Random(table.rng.getrandbits(64)))
+            # Seeded from the table's generator without drawing from it: the table's own
+            # draws must be exactly those its journaled calls make (unobot.core.journal),
+            # or a restored table would deal other cards.
+            state = _TableState(Random(hash(table.rng.getstate())))
             self._tables[table] = state
         if table.finished:
             del self._tables[table]
