@@ -9,6 +9,7 @@ from random import Random
 
 from tests.plugins.fakes import Harness, channel_lines, notices
 from unobot.bench.soak import command_for
+from unobot.core.bot import BotConfig
 from unobot.core.journal import Journal
 from unobot.core.table import Table
 from unobot.irc.casemap import irc_lower
@@ -19,10 +20,14 @@ from unobot.stats.recorder import GameRecorder
 WALL = 1_700_000_000.0
 
 
-def journaled(tmp_path: Path, seed: int, start: float) -> tuple[Harness, MemoryStatsStore]:
-    h = Harness(seed=seed)
+def journaled(
+    tmp_path: Path, seed: int, start: float, wall: float = WALL, config: BotConfig | None = None
+) -> tuple[Harness, MemoryStatsStore]:
+    """A harness whose bot journals into ``tmp_path`` and records into a memory store; its
+    clock starts at ``start``, when the wall clock says ``wall``."""
+    h = Harness(seed=seed, config=config)
     h.clock.time = start
-    h.bot.journal = Journal(tmp_path, h.clock.now, wall=lambda: WALL + h.clock.time - start)
+    h.bot.journal = Journal(tmp_path, h.clock.now, wall=lambda: wall + h.clock.time - start)
     store = MemoryStatsStore(network="")
     h.bot.store = store
     h.bot.recorder = GameRecorder.following(store, "", h.clock)
@@ -202,19 +207,9 @@ def test_the_soak_benchmark_loses_and_leaks_nothing(capsys) -> None:  # type: ig
 
 
 def test_computer_seats_play_on_after_a_restore(tmp_path: Path) -> None:
-    from unobot.core.bot import BotConfig
     from unobot.core.computers import ComputerConfig
 
     config = BotConfig(bots=ComputerConfig(delay=0.5, playouts=8))
-
-    def with_bots(seed: float, start: float, wall: float) -> tuple[Harness, MemoryStatsStore]:
-        h = Harness(seed=int(seed), config=config)
-        h.clock.time = start
-        h.bot.journal = Journal(tmp_path, h.clock.now, wall=lambda: wall + h.clock.time - start)
-        store = MemoryStatsStore(network="")
-        h.bot.store = store
-        h.bot.recorder = GameRecorder.following(store, "", h.clock)
-        return h, store
 
     def play(h: Harness, table: Table, rng: Random, limit: int) -> None:
         for _ in range(limit):
@@ -228,7 +223,7 @@ def test_computer_seats_play_on_after_a_restore(tmp_path: Path) -> None:
             else:
                 h.advance(1.0)  # a computer seat moves after its pause
 
-    first, _ = with_bots(1, 1_000.0, WALL)
+    first, _ = journaled(tmp_path, 1, 1_000.0, WALL, config)
     first.say("alice", ".uno")
     first.say("alice", ".addbot easy")
     first.say("alice", ".addbot normal")
@@ -239,7 +234,7 @@ def test_computer_seats_play_on_after_a_restore(tmp_path: Path) -> None:
     assert not table.finished
     before = state(table)
     gone = WALL + (first.clock.time - 1_000.0) + 30
-    second, store = with_bots(2, 10.0, gone)
+    second, store = journaled(tmp_path, 2, 10.0, gone, config)
     assert second.bot.restore() == 1
     restored = second.bot.tables["#uno"]
     assert state(restored) == before
