@@ -31,7 +31,7 @@ _UNO_WORDS = frozenset({"uno", "uno!"})
 def parse_duration(text: str) -> float:
     """Seconds in ``60m``, ``60``, ``1h``, ``1h30m``, ``90s`` (a bare number is minutes)."""
     raw = text.strip().lower().replace(" ", "")
-    if raw.isdigit() and len(raw) <= 4:
+    if raw.isdecimal() and len(raw) <= 4:  # isdigit() is also true of "²", which int() refuses
         return int(raw) * 60.0
     m = _DURATION.fullmatch(raw)
     if not raw or m is None or not any(m.groups()):

@@ -122,7 +122,7 @@ def parse_query(args: str) -> StatsQuery:
             here = True
         elif low in _RANKINGS and ranking is None:
             ranking = _RANKINGS[low]
-        elif word.isdigit() and count is None and nick is None:
+        elif word.isdecimal() and count is None and nick is None:  # what int() takes
             count = int(word[:9])
         elif _NICK.fullmatch(word) and nick is None and count is None:
             nick = word

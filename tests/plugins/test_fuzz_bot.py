@@ -456,6 +456,35 @@ def test_stats_lines_fit_one_irc_line_whatever_the_nicks() -> None:
         assert ("…" in line) == (length > 60)
 
 
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        (".deal ²", "'²' is not a time limit"),
+        (".unostats ²", "No Uno games recorded for ²"),
+        (".unotop10 ²", ".unotop10 takes only"),
+        (".unorules set hand_size ²", "hand_size is a whole number"),
+        (".deal ٣m", ""),  # digits int() reads are numbers: a 3 minute game
+    ],
+)
+def test_digits_int_cannot_read_are_refused_not_crashed_on(
+    line: str, answer: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``str.isdigit`` is true of "²", which ``int`` refuses: the command failed with a
+    logged traceback and an apology (``.unorules``: with Python's own message)."""
+    h = Harness(config=BotConfig(table=TableConfig(rules=preset("irc-classic"))))
+    h.bot.store = MemoryStatsStore(network="")
+    h.say("alice", ".uno", "#uno")
+    h.say("bob", ".join", "#uno")
+    with caplog.at_level(logging.ERROR):
+        out = h.say("alice", line, "#side" if "unorules" in line else "#uno", is_op=True)
+    replies = notices(out, "alice")
+    assert not caplog.records
+    if answer:
+        assert len(replies) == 1 and replies[0].startswith(answer), replies
+    else:
+        assert "3 minutes time limit" in channel_lines(out)[0]
+
+
 # --- the machine -----------------------------------------------------------------------------
 
 

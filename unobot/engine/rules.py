@@ -224,7 +224,7 @@ class HouseRules:
                 raise ValueError(f"{key} is on or off")
             parsed = text in ("on", "yes", "true", "1")
         else:
-            if not text.isdigit() or len(text) > 5:
+            if not text.isdecimal() or len(text) > 5:  # isdigit() takes "²": int() does not
                 raise ValueError(f"{key} is a whole number")
             parsed = int(text)
         new = dataclasses.replace(self, **{key: parsed})
