@@ -199,6 +199,7 @@ class CheckingTransport:
         if kind == "privmsg" and channel and len(text.encode()) > LIMIT:
             self._problem(f"a channel line over {LIMIT} bytes", kind, target, text)
         self._hand_line(kind, target, text, plain)
+        self._no_hand_shown(kind, target, text, plain)
 
     # --- hands -----------------------------------------------------------------------------
 
@@ -248,6 +249,23 @@ class CheckingTransport:
             return True
         self._open = (target, total, count, fitting)
         return True
+
+    def _no_hand_shown(self, kind: str, target: str, text: str, plain: str) -> None:
+        """No line shows the cards of a hand in play (three or more, in the order hands are
+        written) to anyone but their holder: hands end their life in the channel only once
+        their hand is over, and a table that just dealt the next hand holds new cards."""
+        assert self.bot is not None
+        for table in self.bot.tables.values():
+            game = table.game
+            if game is None or game.over or not table.dealt:
+                continue
+            for seat, player in enumerate(table.players):
+                if seat >= game.n or game.hand_size(seat) < 3:
+                    continue
+                cards = " ".join(card.text for card in game.hand(seat))
+                own = kind == "notice" and irc_lower(target) == irc_lower(player.nick)
+                if cards in plain and not own:
+                    self._problem(f"{player.nick[:30]}'s hand ({cards})", kind, target, text)
 
     def _seated(self) -> set[str]:
         """The nicks of the people seated now (a seat renamed ``nick(gone)`` among them)."""
