@@ -212,7 +212,10 @@ class CheckingTransport:
         hand = self._open is not None and kind == "notice" and self._open[0] == target
         if hand and len(text.encode()) > LIMIT:
             self._problem(f"a hand notice line over {LIMIT} bytes", kind, target, text)
-        self._no_hand_shown(kind, target, text, plain)
+        if not hand:
+            # (A hand notice is checked card for card above: another hand's cards may well be
+            # a run of the holder's own.)
+            self._no_hand_shown(kind, target, text, plain)
 
     # --- hands -----------------------------------------------------------------------------
 
