@@ -46,6 +46,10 @@ __all__ = ["Bot", "BotConfig", "Context", "GameObserver"]
 
 log = logging.getLogger(__name__)
 
+CONNECT_SECONDS = 60.0
+"""Time a restarted bot is given to connect, on top of the seat grace, before a restored game
+whose channel it has not got back into is dropped."""
+
 
 class GameObserver(Protocol):
     """Follows the games (the stats recorder); it never changes a table and never raises."""
@@ -263,9 +267,9 @@ class Bot:
         (a kick, a ban, a lost connection); this line says what became of the game."""
         table = self.tables.pop(key, None)
         self._offline.pop(key, None)
-        if table is not None and self.journal is not None:
-            self.journal.closed(table)
         if table is not None:
+            if self.journal is not None:
+                self.journal.closed(table)
             log.info("table in %s dropped: %s", table.channel, why)
             if not table.finished:
                 self.computers.forget(table)  # no more moves there
@@ -368,7 +372,8 @@ class Bot:
             self.tables[key] = table
             # Held like a game whose channel the bot lost: dropped only if the bot can't get
             # back in within the grace (counted from now, plus time to connect).
-            self._offline[key] = _Offline(found.last, "restart", now + table.config.grace + 60)
+            until = now + table.config.grace + CONNECT_SECONDS
+            self._offline[key] = _Offline(found.last, "restart", until)
             self._sync_timers(key, table)
             waiting += 1
             log.info("restored the game in %s (%d moves replayed)", table.channel, found.calls)

@@ -38,7 +38,7 @@ from typing import Any
 from unobot.core.settings import rules_as_text, rules_from_text
 from unobot.core.table import Table, TableConfig
 from unobot.core.updates import Update
-from unobot.engine.cards import Card, Color
+from unobot.engine.cards import CARDS, Card, Color
 
 __all__ = ["Journal", "Restored", "TableLog"]
 
@@ -65,17 +65,10 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"can't journal {value!r}")
 
 
-_CARDS: dict[int, Card] = {}
-
-
 def _decode(value: Any) -> Any:
     if isinstance(value, dict):
         if "$card" in value:
-            if not _CARDS:
-                from unobot.engine.cards import CARDS
-
-                _CARDS.update({c.code: c for c in CARDS})
-            return _CARDS[value["$card"]]
+            return CARDS[value["$card"]]  # the deck's cards, indexed by their code
         if "$color" in value:
             return Color(value["$color"])
         raise ValueError(f"unknown journal value {value!r}")

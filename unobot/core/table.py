@@ -136,17 +136,14 @@ def journaled(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
-        if self.journal is None or self._journal_depth:
-            self._journal_depth += 1
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                self._journal_depth -= 1
+        outermost = not self._journal_depth
         self._journal_depth += 1
         try:
             result = method(self, *args, **kwargs)
         finally:
             self._journal_depth -= 1
+        if self.journal is None or not outermost:
+            return result
         arguments = dict(zip(names, args, strict=False))  # defaults left out: replay has them
         if kwargs:
             arguments.update(kwargs)
@@ -693,12 +690,18 @@ class Table:
         hour, a fifth of a short game."""
         return min(300.0, self.time_limit / 5)
 
-    @journaled
     def on_timer(self, name: str, now: float) -> Update:
-        """A deadline from :meth:`deadlines` has come; stale ones do nothing."""
+        """A deadline from :meth:`deadlines` has come; stale ones do nothing. (The bot's timers
+        are re-armed lazily and often fire early: a stale one changes nothing, so it is not
+        journaled either.)"""
         due = self.deadlines().get(name)
         if due is None or due > now + 1e-6:
             return Update()
+        return self.timer_due(name, now)
+
+    @journaled
+    def timer_due(self, name: str, now: float) -> Update:
+        """What the deadline ``name`` does, once :meth:`on_timer` found it due."""
         game = self._running()
         if name == "warn":
             self.warned = True
