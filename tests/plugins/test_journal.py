@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unobot.bench.restore import play_random_move
+from tests.engine.test_properties import snapshot as game_state
+from unobot.bench.soak import play_random_move
 from unobot.core.journal import Journal
 from unobot.core.table import Table, TableConfig
 from unobot.engine import PRESETS, preset
@@ -41,18 +42,7 @@ def snapshot(table: Table) -> dict[str, object]:
         shot["totals"] = list(match.totals)
     game = table.game
     if game is not None:
-        shot["game"] = (
-            [list(game.hand(i)) for i in range(game.n)],
-            list(game.draw_pile),
-            list(game.discard),
-            game.color,
-            game.current,
-            game.direction,
-            game.phase,
-            game.drawn,
-            game.pending,
-            game.exposed,
-        )
+        shot["game"] = game_state(game)
     return shot
 
 

@@ -14,100 +14,35 @@ import time
 from pathlib import Path
 from random import Random
 
+from unobot.bench.soak import Clock, Watch, play_random_move
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
 from unobot.core.table import Table, TableConfig
 from unobot.engine import preset
-from unobot.engine.actions import (
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    Pass,
-    Play,
-)
 from unobot.irc.transport import Incoming, Kind
 
 TARGET_SECONDS = 5.0
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def now(self) -> float:
-        return self.t
-
-    def call_later(self, delay: float, callback: object) -> object:
-        return object()
-
-    def cancel(self, handle: object) -> None:
-        pass
-
-
-class _Quiet:
-    nickname = "unobot"
-
-    def __init__(self) -> None:
-        self.lines = 0
-
-    def privmsg(self, target: str, text: str) -> None:
-        self.lines += 1
-
-    def notice(self, target: str, text: str) -> None:
-        self.lines += 1
-
-
-def random_action(table: Table, rng: Random) -> tuple[str, Action]:
-    """A legal action, chosen at random, of whoever is to move at ``table``, with their nick."""
-    game = table.game
-    assert game is not None
-    seat = game.current
-    actions = game.legal_actions(seat)
-    return table.names[seat], actions[int(rng.random() * len(actions))]
-
-
-def play_random_move(table: Table, rng: Random, now: float) -> None:
-    """Make a random legal move at ``table`` through its own methods, at ``now``."""
-    nick, action = random_action(table, rng)
-    names = table.names
-    if type(action) is Play:
-        table.play(nick, action.card, action.color, now, uno=action.uno)
-    elif type(action) is Draw:
-        table.draw(nick, now)
-    elif type(action) is Pass:
-        table.pass_turn(nick, now)
-    elif type(action) is ChooseColor:
-        table.choose_color(nick, action.color, now)
-    elif type(action) is Challenge:
-        table.challenge(nick, now)
-    elif type(action) is CallUno:
-        table.call_uno(nick, now)
-    elif type(action) is Catch:
-        table.catch(nick, names[action.target], now)
-
-
 def fill(folder: Path, tables: int, moves: int, seed: int) -> int:
     """Journal ``tables`` games cut after up to ``moves`` moves each; returns the moves."""
-    clock = _Clock()
+    clock = Clock()
     journal = Journal(folder, clock.now)
     rng = Random(seed)
     total = 0
     for n in range(tables):
-        table = Table(f"#t{n}", "p0", "p0", clock.t, TableConfig(rules=preset("official")),
+        table = Table(f"#t{n}", "p0", "p0", clock.time, TableConfig(rules=preset("official")),
                       Random(n))  # fmt: skip
-        journal.opened(table, n, clock.t, "p0")
+        journal.opened(table, n, clock.time, "p0")
         for i in range(1, 4):
-            table.join(f"p{i}", f"p{i}", clock.t)
-        table.deal("p0", clock.t)
+            table.join(f"p{i}", f"p{i}", clock.time)
+        table.deal("p0", clock.time)
         for _ in range(moves):
             if table.finished:
                 break
-            clock.t += 0.5
-            play_random_move(table, rng, clock.t)
+            clock.time += 0.5
+            play_random_move(table, rng, clock.time)
             total += 1
         if table.finished:
             journal.closed(table)
@@ -121,8 +56,8 @@ def run(args: argparse.Namespace) -> dict[str, float]:
         moves = fill(folder, args.tables, args.moves, args.seed)
         files = len(list(folder.glob("*.jsonl")))
         print(f"restore bench: {files} journaled games in progress, {moves} moves in all")
-        clock = _Clock()
-        transport = _Quiet()
+        clock = Clock()
+        transport = Watch()
         started = time.perf_counter()
         bot = Bot(
             transport,  # type: ignore[arg-type]

@@ -24,20 +24,57 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from unobot.bench.restore import random_action
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
 from unobot.core.table import Table
-from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.actions import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.recorder import GameRecorder
 
-__all__ = ["command_for", "run"]
+__all__ = ["Clock", "Watch", "command_for", "play_random_move", "random_action", "run"]
 
 BOT = "unobot"
+
+
+def random_action(table: Table, rng: Random) -> tuple[str, Action]:
+    """A legal action, chosen at random, of whoever is to move at ``table``, with their nick."""
+    game = table.game
+    assert game is not None
+    seat = game.current
+    actions = game.legal_actions(seat)
+    return table.names[seat], actions[int(rng.random() * len(actions))]
+
+
+def play_random_move(table: Table, rng: Random, now: float) -> None:
+    """Make a random legal move at ``table`` through its own methods, at ``now``."""
+    nick, action = random_action(table, rng)
+    names = table.names
+    if type(action) is Play:
+        table.play(nick, action.card, action.color, now, uno=action.uno)
+    elif type(action) is Draw:
+        table.draw(nick, now)
+    elif type(action) is Pass:
+        table.pass_turn(nick, now)
+    elif type(action) is ChooseColor:
+        table.choose_color(nick, action.color, now)
+    elif type(action) is Challenge:
+        table.challenge(nick, now)
+    elif type(action) is CallUno:
+        table.call_uno(nick, now)
+    elif type(action) is Catch:
+        table.catch(nick, names[action.target], now)
 
 
 def command_for(table: Table, rng: Random) -> tuple[str, str]:
