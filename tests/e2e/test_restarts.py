@@ -105,138 +105,132 @@ def recorded(cwd: Path) -> int:
         store.db.close()
 
 
-@pytest.mark.parametrize("moves", [0, 12], ids=["lobby", "mid-turn"])
-def test_sigkill_mid_game_then_restart_goes_on_identically(
-    server: IrcServer, tmp_path: Path, moves: int
-) -> None:
-    channel = "#" + unique("kill")
-    players = make_players(server, 3, channel)
-    bot = BotProcess(server, tmp_path, channel, players[0])
-    try:
-        game = NetGame(view(channel), players)  # type: ignore[arg-type]
-        if moves == 0:
-            first, *rest = players
-            game.command(first, ".uno")
-            for p in rest:
-                game.command(p, ".join")
-        else:
-            game.start()
-            for _ in range(moves):
-                game.step()
-        before_hands = hands(players)
-        before = read_status(game.channel_text()) if moves else None
+class Scene:
+    """A channel, its players (real clients) and the bot process; the test may kill and start
+    the bot again, and whatever it leaves running is stopped afterwards."""
+
+    def __init__(self, server: IrcServer, cwd: Path) -> None:
+        self.server, self.cwd = server, cwd
+        self.players: list[Player] = []
+        self.bot: BotProcess | None = None
+
+    def open(self, prefix: str, count: int) -> tuple[str, list[Player], NetGame]:
+        channel = "#" + unique(prefix)
+        self.channel = channel
+        self.players = make_players(self.server, count, channel)
+        self.start()
+        return channel, self.players, NetGame(view(channel), self.players)  # type: ignore[arg-type]
+
+    def start(self) -> BotProcess:
+        self.bot = BotProcess(self.server, self.cwd, self.channel, self.players[0])
+        return self.bot
+
+    def kill_and_restart(self, game: NetGame) -> str:
+        """SIGKILL the bot mid-game, start it again; the channel's "restored" line."""
+        assert self.bot is not None
         count = len(game.channel_text())
-        seen = [len(p.client.snapshot()) for p in players]
-        bot.kill()
-        assert list((tmp_path / "unobot-tables").glob("*.jsonl"))
-        bot = BotProcess(server, tmp_path, channel, players[0])
-        line = restored_line(game, count)
-        if moves == 0:
-            assert "game is open (3 players" in line
-            game.command(players[0], ".deal")
-        else:
-            wait_hands(players, seen)
-            assert hands(players) == before_hands  # the very same cards
-            after = read_status([line])
-            assert after is not None and before is not None
-            assert (after.turn, after.top, after.color) == (before.turn, before.top, before.color)
-        winner = game.play_to_end()
-        assert " wins" in winner
-        out = bot.term()
-        assert "Traceback" not in out, out
-        assert recorded(tmp_path) == 1
-        assert list((tmp_path / "unobot-tables").glob("*.jsonl")) == []
-    finally:
-        if bot.proc.poll() is None:
-            bot.kill()
-        for p in players:
-            p.client.close()
+        self.bot.kill()
+        assert list((self.cwd / "unobot-tables").glob("*.jsonl"))
+        self.start()
+        return restored_line(game, count)
 
-
-def test_sigkill_right_after_the_winning_card_records_the_game_once(
-    server: IrcServer, tmp_path: Path
-) -> None:
-    channel = "#" + unique("win")
-    players = make_players(server, 2, channel)
-    bot = BotProcess(server, tmp_path, channel, players[0])
-    try:
-        game = NetGame(view(channel), players)  # type: ignore[arg-type]
-        game.start()
-        game.play_to_end()
-        bot.kill()  # whatever of the end had been written: journal, spool, database
-        bot = BotProcess(server, tmp_path, channel, players[0])
-        time.sleep(0.5)  # a restored game would be announced by now
-        assert not any(t.startswith("Restored") for t in game.channel_text())
-        assert bot.term() and recorded(tmp_path) == 1
-    finally:
-        if bot.proc.poll() is None:
-            bot.kill()
-        for p in players:
-            p.client.close()
-
-
-def test_sigterm_says_one_line_per_game_and_the_game_comes_back(
-    server: IrcServer, tmp_path: Path
-) -> None:
-    channel = "#" + unique("term")
-    players = make_players(server, 2, channel)
-    bot = BotProcess(server, tmp_path, channel, players[0])
-    try:
-        game = NetGame(view(channel), players)  # type: ignore[arg-type]
-        game.start()
-        game.command(players[0], ".top")
-        started = time.monotonic()
-        out = bot.term()
-        assert time.monotonic() - started < 4.0
-        assert "Traceback" not in out, out
-        said = [
-            strip_codes(m.text)
-            for m in players[0].client.snapshot()
-            if m.nick == NICK and m.command == "PRIVMSG" and "restarting" in m.text
-        ]
-        assert said == ["unobot is restarting: this game will be restored when it is back."]
-        count = len(game.channel_text())
-        bot = BotProcess(server, tmp_path, channel, players[0])
-        assert restored_line(game, count)
-    finally:
-        if bot.proc.poll() is None:
-            bot.kill()
-        for p in players:
-            p.client.close()
-
-
-def test_sigkill_during_a_timed_match_restores_it_mid_hand(
-    server: IrcServer, tmp_path: Path
-) -> None:
-    channel = "#" + unique("timed")
-    players = make_players(server, 3, channel)
-    bot = BotProcess(server, tmp_path, channel, players[0])
-    try:
-        game = NetGame(view(channel), players)  # type: ignore[arg-type]
-        first, *rest = players
-        game.command(first, ".uno")
-        for p in rest:
-            game.command(p, ".join")
-        game.command(first, ".deal 30m")
-        for _ in range(8):
-            game.step()
-        before_hands = hands(players)
+    def kill_and_compare(self, game: NetGame) -> None:
+        """Kill and restart mid-hand: every player gets the very same cards again, and the
+        turn, top card and colour are unchanged."""
+        before_hands = hands(self.players)
         before = read_status(game.channel_text())
-        count = len(game.channel_text())
-        seen = [len(p.client.snapshot()) for p in players]
-        bot.kill()
-        bot = BotProcess(server, tmp_path, channel, players[0])
-        line = restored_line(game, count)
-        wait_hands(players, seen)
-        assert hands(players) == before_hands
+        seen = [len(p.client.snapshot()) for p in self.players]
+        line = self.kill_and_restart(game)
+        wait_hands(self.players, seen)
+        assert hands(self.players) == before_hands
         after = read_status([line])
         assert after is not None and before is not None
         assert (after.turn, after.top, after.color) == (before.turn, before.top, before.color)
-        for _ in range(5):  # the match goes on
-            game.step()
-        assert "Traceback" not in bot.term()
-    finally:
-        if bot.proc.poll() is None:
-            bot.kill()
-        for p in players:
+
+    def close(self) -> None:
+        if self.bot is not None and self.bot.proc.poll() is None:
+            self.bot.kill()
+        for p in self.players:
             p.client.close()
+
+
+@pytest.fixture
+def scene(server: IrcServer, tmp_path: Path) -> Iterator[Scene]:
+    made = Scene(server, tmp_path)
+    yield made
+    made.close()
+
+
+def test_sigkill_in_the_lobby_then_restart_keeps_the_seats(scene: Scene, tmp_path: Path) -> None:
+    _, players, game = scene.open("lobby", 3)
+    first, *rest = players
+    game.command(first, ".uno")
+    for p in rest:
+        game.command(p, ".join")
+    assert "game is open (3 players" in scene.kill_and_restart(game)
+    game.command(first, ".deal")
+    assert " wins" in game.play_to_end()
+    assert scene.bot is not None and "Traceback" not in scene.bot.term()
+    assert recorded(tmp_path) == 1
+    assert list((tmp_path / "unobot-tables").glob("*.jsonl")) == []
+
+
+def test_sigkill_mid_turn_then_restart_goes_on_identically(scene: Scene, tmp_path: Path) -> None:
+    _, _, game = scene.open("kill", 3)
+    game.start()
+    for _ in range(12):
+        game.step()
+    scene.kill_and_compare(game)
+    assert " wins" in game.play_to_end()
+    assert scene.bot is not None and "Traceback" not in scene.bot.term()
+    assert recorded(tmp_path) == 1
+    assert list((tmp_path / "unobot-tables").glob("*.jsonl")) == []
+
+
+def test_sigkill_right_after_the_winning_card_records_the_game_once(
+    scene: Scene, tmp_path: Path
+) -> None:
+    _, _, game = scene.open("win", 2)
+    game.start()
+    game.play_to_end()
+    assert scene.bot is not None
+    scene.bot.kill()  # whatever of the end had been written: journal, spool, database
+    bot = scene.start()
+    time.sleep(0.5)  # a restored game would be announced by now
+    assert not any(t.startswith("Restored") for t in game.channel_text())
+    assert bot.term() and recorded(tmp_path) == 1
+
+
+def test_sigterm_says_one_line_per_game_and_the_game_comes_back(scene: Scene) -> None:
+    _, players, game = scene.open("term", 2)
+    game.start()
+    game.command(players[0], ".top")
+    assert scene.bot is not None
+    started = time.monotonic()
+    out = scene.bot.term()
+    assert time.monotonic() - started < 4.0
+    assert "Traceback" not in out, out
+    said = [
+        strip_codes(m.text)
+        for m in players[0].client.snapshot()
+        if m.nick == NICK and m.command == "PRIVMSG" and "restarting" in m.text
+    ]
+    assert said == ["unobot is restarting: this game will be restored when it is back."]
+    count = len(game.channel_text())
+    scene.start()
+    assert restored_line(game, count)
+
+
+def test_sigkill_during_a_timed_match_restores_it_mid_hand(scene: Scene) -> None:
+    _, players, game = scene.open("timed", 3)
+    first, *rest = players
+    game.command(first, ".uno")
+    for p in rest:
+        game.command(p, ".join")
+    game.command(first, ".deal 30m")
+    for _ in range(8):
+        game.step()
+    scene.kill_and_compare(game)
+    for _ in range(5):  # the match goes on
+        game.step()
+    assert scene.bot is not None and "Traceback" not in scene.bot.term()
