@@ -37,11 +37,15 @@ def test_a_call_from_another_thread_wakes_the_reactor_at_once() -> None:
         thread = threading.Thread(target=adapter.run, daemon=True)
         thread.start()
         try:
-            time.sleep(0.3)  # the reactor is in its select (the server never answers)
-            start = time.monotonic()
-            adapter.call_soon_threadsafe(ran.set)
-            assert ran.wait(5)
-            assert time.monotonic() - start < 0.1  # not the select's 0.2 s timeout
+            waits = []
+            for _ in range(5):  # the fastest of five: a busy machine may delay one
+                time.sleep(0.3)  # the reactor is in its select (the server never answers)
+                ran.clear()
+                start = time.monotonic()
+                adapter.call_soon_threadsafe(ran.set)
+                assert ran.wait(5)
+                waits.append(time.monotonic() - start)
+            assert min(waits) < 0.1, waits  # not the select's 0.2 s timeout
         finally:
             adapter.stop()
             thread.join(5)

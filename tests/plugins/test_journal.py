@@ -189,5 +189,80 @@ def test_an_ended_table_leaves_no_journal(tmp_path: Path) -> None:
     table.stop("p0")
     assert table.finished
     journal.closed(table)
+    journal.close()  # waits for the file thread (the file goes there), removes the spare
     assert list(tmp_path.iterdir()) == []
     assert Journal(tmp_path, clock).restore() == []
+
+
+def test_a_version_1_journal_still_replays(tmp_path: Path) -> None:
+    """Version 1 wrote cards and colours as tagged objects; a bot upgraded mid-game reads them."""
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: clock.t)
+    table = opened(journal, clock, "official", 4, 21)
+    rng = Random(8)
+    for _ in range(60):
+        if table.finished:
+            break
+        clock.t += 1
+        move(table, rng, clock)
+    before = snapshot(table)
+    journal.close()
+    (path,) = tmp_path.glob("*.jsonl")
+    old = []
+    for line in path.read_text().splitlines():
+        method, args = json.loads(line)
+        if method == "open":
+            args["version"] = 1
+        if args.get("card") is not None:
+            args["card"] = {"$card": args["card"]}
+        if args.get("color") is not None:
+            args["color"] = {"$color": args["color"]}
+        old.append(json.dumps([method, args]))
+    assert any('"$card"' in line for line in old)
+    path.write_text("\n".join(old) + "\n")
+    (restored,) = Journal(tmp_path, clock, wall=lambda: clock.t).restore()
+    assert snapshot(restored.table) == before
+
+
+def test_only_changes_are_journaled(tmp_path: Path) -> None:
+    """Every command and every part in a channel passes the table (a seat held for somebody
+    who left comes back when they speak): only a real return or departure is written."""
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: clock.t)
+    table = opened(journal, clock, "official", 3, 2)
+    (path,) = tmp_path.glob("*.jsonl")
+    size = path.stat().st_size
+    table.arrive("p1")
+    table.arrive("somebody")
+    table.depart("somebody", clock())
+    assert path.stat().st_size == size
+    table.depart("p1", clock())
+    table.arrive("p1")
+    names = [json.loads(x)[0] for x in path.read_text().splitlines()]
+    assert names[-2:] == ["_depart", "_arrive"]
+
+
+def test_spare_files_are_made_ready_reused_and_cleaned(tmp_path: Path) -> None:
+    """A new table takes a ready empty file (a rename, not a create); an ended game's file is
+    emptied and kept as a spare under a new name (never its game's id again); a killed
+    process's spares go at the next start."""
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: clock.t, spares=2)
+    assert len(list(tmp_path.glob("*.spare"))) == 2
+    tables = [opened(journal, clock, "official", 2, seed) for seed in range(3)]
+    assert len(list(tmp_path.glob("*.spare"))) == 0  # two taken, one made
+    ids = {t.game_id for t in tables}
+    assert {p.stem for p in tmp_path.glob("*.jsonl")} == ids
+    for table in tables:
+        table.stop("p0")
+        journal.closed(table)
+    spares = list(tmp_path.glob("*.spare"))
+    assert len(spares) == 2 and not list(tmp_path.glob("*.jsonl"))
+    assert all(p.stat().st_size == 0 and p.stem not in ids for p in spares)
+    again = opened(journal, clock, "official", 2, 9)
+    assert again.game_id not in ids
+    # Killed: the next process removes the old spares and keeps the game.
+    fresh = Journal(tmp_path, clock, wall=lambda: clock.t, spares=1)
+    assert len(list(tmp_path.glob("*.spare"))) == 1
+    (restored,) = fresh.restore()
+    assert restored.table.game_id == again.game_id

@@ -96,6 +96,7 @@ def test_a_game_is_restored_announced_and_played_to_one_record(tmp_path: Path) -
         second.say(nick, text)
     assert restored.finished
     assert "#uno" not in second.bot.tables
+    assert second.bot.journal is not None and second.bot.journal.settle()
     assert list(tmp_path.glob("*.jsonl")) == []  # the journal of an ended game goes
     assert first_store.player("alice", min_games=1) is None
     stats = second_store.player("alice", min_games=1)
@@ -121,6 +122,7 @@ def test_a_game_that_ended_just_before_the_kill_is_recorded_once(tmp_path: Path)
     # Put back the journal as a kill between the last move and the record would leave it:
     # the last move written, the file not yet removed.
     assert saved is not None
+    assert first.bot.journal is not None and first.bot.journal.settle()  # the file went
     files[0].write_bytes(saved)
     second, _ = journaled(tmp_path, seed=1, start=5.0)
     second.bot.store = first_store  # the same stats database
@@ -149,6 +151,7 @@ def test_a_restored_game_the_bot_cant_get_back_to_is_dropped_with_its_journal(
     assert second.bot.restore() == 1
     grace = second.bot.tables["#uno"].config.grace
     assert second.advance(grace + 61) == []
+    assert second.bot.journal is not None and second.bot.journal.settle()
     assert second.bot.tables == {} and list(tmp_path.glob("*.jsonl")) == []
 
 
@@ -244,3 +247,48 @@ def test_computer_seats_play_on_after_a_restore(tmp_path: Path) -> None:
     assert restored.finished
     alice = store.player("alice", min_games=1)
     assert alice is not None and alice.games == 1
+
+
+def test_players_gone_while_the_bot_was_down_get_the_seat_grace(tmp_path: Path) -> None:
+    """The channel's member list when the bot is back (NAMES) says who left while it was
+    away: their seats are held for the normal grace, then given up; a player who had left
+    before the stop and is there again has their seat back."""
+    first, _ = journaled(tmp_path, seed=4, start=1_000.0)
+    first.start(["alice", "bob", "carol", "dave"])
+    first.event(Kind.PART, "dave", "#uno")  # dave leaves before the stop: seat held
+    died_at = first.clock.time
+    second, _ = journaled(tmp_path, seed=9, start=5.0)
+    second.bot.journal = Journal(
+        tmp_path,
+        second.clock.now,
+        wall=lambda: WALL + (died_at - 1_000.0) + 20 + second.clock.time - 5.0,
+    )
+    assert second.bot.restore() == 1
+    table = second.bot.tables["#uno"]
+    second.event(Kind.JOIN, "unobot", "#uno")
+    # A list without the bot in it is not trusted.
+    assert second.event(Kind.NAMES, "", "#uno", text="alice") == []
+    said = channel_lines(second.event(Kind.NAMES, "", "#uno", text="unobot alice carol dave"))
+    assert said == ["bob left: their seat is held for 60s.", "dave is back."], said
+    grace = table.config.grace
+    assert grace == 60
+    assert not any("bob" in line for line in channel_lines(second.advance(grace - 1)))
+    out = channel_lines(second.advance(2))
+    assert any(line.startswith("bob is out") for line in out), out
+    assert table.names == ("alice", "carol", "dave") or set(table.names) == {
+        "alice",
+        "carol",
+        "dave",
+    }
+
+
+def test_a_lobby_player_gone_while_the_bot_was_down_leaves_the_lobby(tmp_path: Path) -> None:
+    first, _ = journaled(tmp_path, seed=4, start=1_000.0)
+    first.say("alice", ".uno")
+    first.say("bob", ".join")
+    first.say("carol", ".join")
+    second, _ = journaled(tmp_path, seed=9, start=5.0)
+    assert second.bot.restore() == 1
+    second.event(Kind.JOIN, "unobot", "#uno")
+    second.event(Kind.NAMES, "", "#uno", text="unobot alice carol")
+    assert second.bot.tables["#uno"].names == ("alice", "carol")

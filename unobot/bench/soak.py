@@ -260,6 +260,8 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
             if roll < args.fault_rate * 0.25:  # SIGKILL and a new process on the journal
                 counts["restarts"] += 1
                 clock.kill()  # the old process's timers die with it
+                if bot.journal is not None:  # and the kernel closes its files
+                    bot.journal.close()
                 clock.time += rng.random() * 60
                 bot = make_bot()
                 bot.restore()

@@ -792,9 +792,17 @@ class Table:
             self.starter = new
         return True
 
-    @journaled
     def depart(self, nick: str, now: float) -> Update:
-        """``nick`` left the channel (part, quit, kick): lobby seats go, game seats are held."""
+        """``nick`` left the channel (part, quit, kick): lobby seats go, game seats are held.
+
+        Every part and quit in the channel comes here; only a seated player's is a change,
+        and only that is journaled (:meth:`_depart`)."""
+        if self.seat_of(nick) is None or self.finished:
+            return Update()
+        return self._depart(nick, now)
+
+    @journaled
+    def _depart(self, nick: str, now: float) -> Update:
         seat = self.seat_of(nick)
         if seat is None or self.finished:
             return Update()
@@ -805,9 +813,17 @@ class Table:
             player.away_since = now
         return Update([Away(player.nick, int(self.config.grace))])
 
-    @journaled
     def arrive(self, nick: str) -> Update:
-        """``nick`` joined the channel: if their seat is held, they have it back."""
+        """``nick`` joined the channel (or spoke in it): if their seat is held, they have it
+        back. Every command in the channel comes here first; only a return is a change, and
+        only that is journaled (:meth:`_arrive`)."""
+        player = self.player(nick)
+        if player is None or player.away_since is None:
+            return Update()
+        return self._arrive(nick)
+
+    @journaled
+    def _arrive(self, nick: str) -> Update:
         player = self.player(nick)
         if player is None or player.away_since is None:
             return Update()
