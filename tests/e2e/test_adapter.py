@@ -77,6 +77,23 @@ def test_is_op_where_the_server_has_ops(
     assert not bot.wait_record(lambda r: r.text == "me too").is_op
 
 
+def test_names_on_join_lists_the_members_without_prefixes(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    """The bot joins a channel where people are (the first of them an operator where the
+    server has ops): one NAMES record follows its JOIN, with every nick, its own included,
+    and no status prefix."""
+    channel = unique("#names")
+    alice = make_client(irc_server)
+    alice.join(channel)
+    bob = make_client(irc_server)
+    bob.join(channel)
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    rec = bot.wait_record(lambda r: r.kind is Kind.NAMES)
+    assert rec.target.lower() == channel.lower()
+    assert sorted(rec.text.split()) == sorted([alice.nick, bob.nick, bot.adapter.nickname])
+
+
 def test_kick_record(irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient) -> None:
     if irc_server.kind == "miniircd":
         pytest.skip("miniircd has no KICK")

@@ -234,3 +234,28 @@ def test_sigkill_during_a_timed_match_restores_it_mid_hand(scene: Scene) -> None
     for _ in range(5):  # the match goes on
         game.step()
     assert scene.bot is not None and "Traceback" not in scene.bot.term()
+
+
+def test_a_player_who_quit_while_the_bot_was_down_gets_the_seat_grace(scene: Scene) -> None:
+    """Killed mid-game; one player quits before the bot is back. The channel's member list
+    at the rejoin shows them gone: their seat is held for the grace, as if seen leaving."""
+    _, players, game = scene.open("gone", 3)
+    game.start()
+    for _ in range(4):
+        game.step()
+    assert scene.bot is not None
+    count = len(game.channel_text())
+    scene.bot.kill()
+    gone = players[2]
+    gone.client.send("QUIT :power cut")
+    time.sleep(0.3)
+    scene.start()
+    restored_line(game, count)
+    deadline = time.monotonic() + 10
+    while not any(
+        t.startswith(f"{gone.client.nick} left: their seat is held for")
+        for t in game.channel_text()[count:]
+    ):
+        assert time.monotonic() < deadline, game.channel_text()[count:]
+        time.sleep(0.02)
+    assert "Traceback" not in scene.bot.term()

@@ -148,6 +148,8 @@ class Bot:
             self._disconnected(incoming.text)
         elif kind is Kind.RECONNECTED:
             self._reconnected()
+        elif kind is Kind.NAMES:
+            self._members(incoming.target, incoming.text.split())
         elif irc_eq(incoming.nick, self.transport.nickname):
             key = irc_lower(incoming.target)
             if kind is Kind.JOIN:
@@ -349,6 +351,31 @@ class Bot:
                 p.nick: HandNotice(table.hand_of(p.nick)) for p in table.players if not p.computer
             }
         self.publish(table, hands)  # re-arms the timers, and computer seats plan again
+
+    def _members(self, channel: str, nicks: list[str]) -> None:
+        """The channel's members as listed when the bot joined it. After a restart or a
+        reconnect, whoever left or came back while the bot was away was not seen to: a
+        seated player not listed gets the normal seat grace (as if seen leaving now), a
+        held seat whose player is listed is theirs again. A list without the bot in it is
+        not trusted (a server that answers oddly must not empty a table)."""
+        key = irc_lower(channel)
+        table = self.tables.get(key)
+        if table is None or key in self._offline or table.finished:
+            return
+        present = {irc_lower(nick) for nick in nicks}
+        if irc_lower(self.transport.nickname) not in present:
+            return
+        now = self.scheduler.now()
+        for player in [p for p in table.players if not p.computer]:
+            if self.tables.get(key) is not table or table.finished:
+                return  # the last departure ended it
+            if not table.has(player.nick):
+                continue
+            if irc_lower(player.nick) in present:
+                if player.away_since is not None:
+                    self.publish(table, table.arrive(player.nick))
+            elif player.away_since is None:
+                self.publish(table, table.depart(player.nick, now))
 
     # --- restarts --------------------------------------------------------------------------
 

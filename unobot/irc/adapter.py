@@ -322,6 +322,8 @@ class IrcAdapter:
         self._stop = threading.Event()
         self._apologised: dict[str, float] = {}
         self._ops: dict[tuple[str, str], bool] = {}
+        self._names: dict[str, list[str]] = {}
+        """NAMES replies being gathered, by channel (lower case)."""
         self._delivering = False
         self._keys: dict[str, tuple[str, str]] = {
             irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
@@ -527,7 +529,8 @@ class IrcAdapter:
             "kick": self._on_membership,
             "nick": self._on_membership,
             "mode": self._forget_ops,
-            "namreply": self._forget_ops,
+            "namreply": self._on_namreply,
+            "endofnames": self._on_endofnames,
             "channelisfull": self._on_join_refused,
             "inviteonlychan": self._on_join_refused,
             "bannedfromchan": self._on_join_refused,
@@ -610,6 +613,7 @@ class IrcAdapter:
 
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
         self._ops.clear()
+        self._names.clear()
         was = self._registered
         nick = self.nickname
         self._registered = False
@@ -697,6 +701,29 @@ class IrcAdapter:
             is_op=is_op,
         )
         self._deliver(record)
+
+    def _on_namreply(self, conn: Any, event: irc.client.Event) -> None:
+        """One 353 line of a NAMES reply, gathered until its 366 (a big channel's list
+        comes in several). Every status prefix goes (multi-prefix sends ``@+nick``) and so
+        does a userhost (userhost-in-names sends ``nick!user@host``)."""
+        self._ops.clear()
+        args = event.arguments
+        if len(args) < 3:
+            return
+        prefixes = "".join(getattr(conn.features, "prefix", {}) or "@+")
+        names = self._names.setdefault(irc_lower(args[1]), [])
+        for entry in args[2].split():
+            nick = entry.lstrip(prefixes).split("!", 1)[0]
+            if nick and len(names) < _NAMES_LIMIT:
+                names.append(nick)
+
+    def _on_endofnames(self, conn: Any, event: irc.client.Event) -> None:
+        args = event.arguments
+        if not args:
+            return
+        channel = args[0]
+        names = self._names.pop(irc_lower(channel), [])
+        self._deliver(Incoming(Kind.NAMES, "", channel, " ".join(names)))
 
     def _on_membership(self, conn: Any, event: irc.client.Event) -> None:
         self._ops.clear()
@@ -798,6 +825,10 @@ def _guarded(process_line: Callable[[str], None]) -> Callable[[str], None]:
 
 
 _DIRTY = ("\r", "\n", "\0")
+
+_NAMES_LIMIT = 10_000
+"""Nicks kept of one channel's NAMES reply (a hostile server can't make the list grow
+without bound)."""
 
 
 def _clean(text: str) -> str:

@@ -34,6 +34,11 @@ class Kind(Enum):
     """The bot lost its registered connection (``nick`` is the nick it had, ``text`` the cause;
     ``target`` is empty). It is in no channel until it rejoins them after a reconnect: each
     rejoin arrives as the bot's own ``JOIN``. Not sent when the bot quits on purpose."""
+    NAMES = "names"
+    """Who is in channel ``target`` as the server listed them when the bot joined it
+    (``text``: their nicks, separated by spaces, without status prefixes; the bot's own
+    included). Follows the bot's own ``JOIN``: after a restart or a reconnect it tells the
+    core who left while the bot was away."""
     RECONNECTED = "reconnected"
     """The bot is registered again after a ``DISCONNECTED`` (not on the first registration);
     ``nick`` is its nick now (maybe an alternate). Its JOINs are queued; they follow as
