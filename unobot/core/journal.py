@@ -22,6 +22,7 @@ onto the new process's clock. Whatever time passed while the bot was down is the
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -31,6 +32,7 @@ import queue
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from random import Random
@@ -111,6 +113,8 @@ class TableLog:
         self.path = path
         self.clock_offset = clock_offset
         self._fd: int | None = _create(path)[1] if fd is None else fd
+        self._finalizer = weakref.finalize(self, os.close, self._fd)
+        """Closes the file if this log is dropped unclosed (a journal simply abandoned)."""
         self.failed = False
 
     def write(self, record: list[Any]) -> None:
@@ -147,17 +151,25 @@ class TableLog:
             syncer.run(lambda: _fsync_and_close(fd, self.path))
 
     def detach(self) -> int | None:
-        """The open file, which this log no longer writes to."""
+        """The open file, which this log no longer writes to (nor closes)."""
+        self._finalizer.detach()
         fd, self._fd = self._fd, None
         return fd
 
     def close(self, *, remove: bool) -> None:
         """``remove``: the game is over, its file goes; else it is synced and kept."""
-        fd, self._fd = self._fd, None
+        fd = self.detach()
         if remove:
             _close_and_remove(fd, self.path)
         elif fd is not None:
             _fsync_and_close(fd, self.path)
+
+
+def _close_spares(spares: list[tuple[Path, int]]) -> None:
+    for _path, fd in spares:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    spares.clear()
 
 
 def _create(path: Path) -> tuple[Path, int]:
@@ -243,11 +255,11 @@ class Journal:
         folder: str | os.PathLike[str],
         now: Callable[[], float],
         wall: Callable[[], float] = time.time,
-        spares: int = 16,
+        spares: int = 8,
     ) -> None:
         """``now``: the scheduler's clock (what tables are given); ``wall``: the real time,
-        to carry times across processes. ``spares``: empty files kept ready (see
-        :meth:`_take`)."""
+        to carry times across processes. ``spares``: empty files kept ready once
+        :meth:`restore` has run (see :meth:`_take`)."""
         self.folder = Path(folder)
         self.now = now
         self.wall = wall
@@ -255,13 +267,12 @@ class Journal:
         self._syncer = Syncer()
         self._spares: list[tuple[Path, int]] = []
         self._max_spares = spares
+        # Descriptors are not objects: without this, a journal dropped unclosed (tests, the
+        # soak's simulated kills) would keep its spare files open until the process ends.
+        weakref.finalize(self, _close_spares, self._spares)
         self.disabled = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            for stale in self.folder.glob("*.spare"):  # a killed process's
-                stale.unlink(missing_ok=True)
-            while len(self._spares) < spares:
-                self._spares.append(_create(self.folder / f"{uuid.uuid4().hex}.spare"))
         except OSError as err:
             log.error("journal folder %s unusable (%s): games won't survive a restart",
                       self.folder, err)  # fmt: skip
@@ -369,7 +380,8 @@ class Journal:
             log.warning("journal: the fsync thread is stuck (a hung disk?); stopping anyway")
 
     def restore(self, observe: Callable[[Table, Any], None] | None = None) -> list[Restored]:
-        """Rebuild every journaled table, each writing on in its own file. ``observe`` is
+        """At start: make the spare files ready, and rebuild every journaled table, each
+        writing on in its own file. ``observe`` is
         given each replayed call's update (the stats recorder follows the game as it did
         live). A file that can't be replayed (damaged, or from an incompatible version) is
         set aside as ``.bad`` with a log line, never fatal. Tables that had ended are
@@ -377,6 +389,13 @@ class Journal:
         if self.disabled:
             return []
         restored = []
+        try:
+            for stale in self.folder.glob("*.spare"):  # a killed process's
+                stale.unlink(missing_ok=True)
+            while len(self._spares) < self._max_spares:
+                self._spares.append(_create(self.folder / f"{uuid.uuid4().hex}.spare"))
+        except OSError as err:
+            log.warning("journal: can't make spare files in %s (%s)", self.folder, err)
         for path in sorted(self.folder.glob("*.jsonl")):
             try:
                 found = self._replay(path, observe)
