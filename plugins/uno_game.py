@@ -18,6 +18,7 @@ from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
 from unobot.irc.casemap import irc_eq
+from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
@@ -68,7 +69,8 @@ def said_uno(bot: BotApi, incoming: Incoming) -> bool:
     try:
         bot.publish(table, table.call_uno(incoming.nick, bot.scheduler.now()))
     except UnoError as err:
-        bot.send(Line("notice", incoming.nick, str(err) or "you can't do that now"))
+        text = str(err) or "you can't do that now"
+        bot.send(Line("notice", incoming.nick, text, Tag(table.channel, reply=True)))
     return True
 
 

@@ -21,6 +21,7 @@ from unobot.core.plugin import command, example
 from unobot.core.render_irc import LIMIT, Line
 from unobot.engine.errors import UnoError
 from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import Tag
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 from unobot.stats.background import ask
 
@@ -222,7 +223,7 @@ def _in_game_here(ctx: Context) -> bool:
 def _send(ctx: Context, lines: list[str], public: bool) -> None:
     for text in lines:
         if public and ctx.channel is not None:
-            ctx.bot.send(Line("privmsg", ctx.channel, text))
+            ctx.bot.send(Line("privmsg", ctx.channel, text, Tag(ctx.channel, reply=True)))
         else:
             ctx.reply(text)
 

@@ -1,12 +1,16 @@
-"""Outbox: sanitising, byte-aware splitting and the two-lane token bucket, with a fake clock."""
+"""Outbox: sanitising, byte-aware splitting, and the token bucket over a queue fair by
+channel, with a fake clock."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unobot.irc.outbox import Lane, Line, Outbox, sanitize, sanitize_target, split_text
+from unobot.irc.transport import Tag
 
 
 def test_sanitize_drops_line_breaks_nul_and_ctcp_but_keeps_colours() -> None:
@@ -95,13 +99,13 @@ def test_sent_lines_never_exceed_burst_plus_rate_times_time() -> None:
         assert sum(1 for w, _ in sent if w <= when) <= 4 + 2.0 * when + 1e-6
 
 
-def test_private_lane_before_channel_lane_and_control_first() -> None:
+def test_control_first_then_a_games_hands_before_its_channel_lines() -> None:
     box = Outbox(burst=3, rate=1.0)
     box.push("PRIVMSG", "#uno", "chatter 1")
     box.push("PRIVMSG", "#uno", "chatter 2")
-    box.push("NOTICE", "alice", "your hand")
+    box.push("NOTICE", "alice", "your hand", tag=Tag("#uno"))
     box.push("JOIN", "#uno", "key")
-    box.push("NOTICE", "bob", "your hand")
+    box.push("NOTICE", "bob", "your hand", tag=Tag("#UNO"))
     assert box.due(0.0) == [
         Line("JOIN", "#uno", "key"),
         Line("NOTICE", "alice", "your hand"),
@@ -117,7 +121,8 @@ def test_explicit_lane_and_rate_zero_is_unlimited() -> None:
         box.push("PRIVMSG", "#c", str(i))
     box.push("NOTICE", "carol", "first")
     lines = box.due(0.0)
-    assert len(lines) == 102 and lines[0].text == "first" and lines[1].text == "late"
+    # Two flows take turns: private lines (hands first) and #c.
+    assert len(lines) == 102 and [ln.text for ln in lines[:4]] == ["first", "0", "late", "1"]
     assert box.next_time(0.0) is None
 
 
@@ -129,7 +134,90 @@ def test_push_splits_and_sanitises_and_reports_count() -> None:
     assert box.push("NOTICE", "bob", "\r\n") == 0
     lines = box.due(0.0)
     assert all(ln.command in ("PRIVMSG", "NOTICE") for ln in lines)
-    assert lines[0] == Line("NOTICE", "bob", "a  b")  # private lane first
+    assert Line("NOTICE", "bob", "a  b") in lines and len(lines) == 5
+
+
+def drain(box: Outbox, until: float = 10_000.0) -> list[tuple[float, Line]]:
+    """Everything the box sends, with when, as the adapter's timer would take it."""
+    sent: list[tuple[float, Line]] = []
+    now = 0.0
+    while (t := box.next_time(now)) is not None and t <= until:
+        now = t
+        sent.extend((now, line) for line in box.due(now))
+    return sent
+
+
+def test_a_busy_channel_gets_its_share_and_no_more() -> None:
+    """One channel floods 100 lines; another game's 3 lines, queued after, still go within
+    the next six (two flows: every other line), not after the hundred."""
+    box = Outbox(burst=1, rate=1.0)
+    for i in range(100):
+        box.push("PRIVMSG", "#busy", f"spam {i}")
+    box.due(0.0)
+    for i in range(3):
+        box.push("PRIVMSG", "#game", f"move {i}")
+    sent = [line.text for _, line in drain(box)]
+    assert [sent.index(f"move {i}") for i in range(3)] == [1, 3, 5]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["#a", "#b", "#c", "#d", ""]), st.booleans(), st.integers(1, 5)),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_with_n_flows_waiting_each_sends_at_least_every_nth_line(
+    pushes: list[tuple[str, bool, int]],
+) -> None:
+    """The fairness bound: while a flow has lines waiting, no more than (flows waiting - 1)
+    lines of other flows go between two of its own. Replies never expire here."""
+    box = Outbox(burst=1, rate=1.0, reply_ttl=1e9)
+    for channel, reply, count in pushes:
+        for i in range(count):
+            if channel:
+                box.push("PRIVMSG", channel, f"{channel} {i}", tag=Tag(channel, reply=reply))
+            else:
+                box.push("NOTICE", "someone", f"private {i}", tag=Tag("", reply=reply))
+    flows = {c or "" for c, _, _ in pushes}
+    sent = drain(box)
+    assert len(sent) == sum(n for _, _, n in pushes)
+    order = [line.target if line.target.startswith("#") else "" for _, line in sent]
+    for flow in flows:
+        positions = [i for i, f in enumerate(order) if f == flow]
+        assert positions[0] < len(flows)
+        for a, b in itertools.pairwise(positions):
+            assert b - a <= len(flows), (flow, a, b)
+
+
+def test_replies_get_every_third_turn_and_expire_rather_than_arrive_late() -> None:
+    box = Outbox(burst=1, rate=1.0, reply_ttl=5.0)
+    for i in range(6):
+        box.push("PRIVMSG", "#uno", f"game {i}")
+        box.push("NOTICE", "carol", f"help {i}", tag=Tag("#uno", reply=True))
+    sent = drain(box)
+    texts = [line.text for _, line in sent]
+    # game, game, reply, game, game, reply, ... and the replies older than 5 s are gone.
+    assert texts[:6] == ["game 0", "game 1", "help 0", "game 2", "game 3", "help 1"]
+    assert all(when <= 5.0 for when, line in sent if line.text.startswith("help"))
+    assert box.dropped == 6 - sum(1 for t in texts if t.startswith("help"))
+    assert len(box) == 0
+
+
+def test_a_newer_hand_replaces_the_queued_one() -> None:
+    box = Outbox(burst=1, rate=1.0)
+    box.due(0.0)  # the bucket is empty: everything waits
+    box.push("NOTICE", "bob", "Your cards: R1 R2", tag=Tag("#uno", key="hand:bob"))
+    box.push("PRIVMSG", "#uno", "bob draws")
+    box.push("NOTICE", "bob", "Your cards: R1 R2 G3", tag=Tag("#uno", key="hand:bob"))
+    box.push("NOTICE", "amy", "Your cards: B4", tag=Tag("#uno", key="hand:amy"))
+    assert len(box) == 3 and box.replaced == 1
+    assert [line.text for _, line in drain(box)] == [
+        "Your cards: R1 R2 G3",
+        "Your cards: B4",
+        "bob draws",
+    ]
 
 
 def test_reset_restores_the_burst_and_clear_drops() -> None:

@@ -11,7 +11,7 @@ from tests.e2e.client import TestClient
 from tests.e2e.conftest import BotHarness, bot_settings, unique
 from tests.e2e.servers import IrcServer
 from unobot.irc.adapter import IrcAdapter
-from unobot.irc.transport import Incoming, Kind
+from unobot.irc.transport import Incoming, Kind, Tag
 
 MakeBot = Callable[..., BotHarness]
 MakeClient = Callable[..., TestClient]
@@ -283,10 +283,10 @@ def test_private_notices_overtake_channel_lines_queued_earlier(
     alice = make_client(server)
     alice.join(channel)
 
-    def deal() -> None:  # one handler's output: chatter first, hands last
+    def deal() -> None:  # one handler's output: chatter first, hands last (of that game)
         for i in range(5):
             bot.adapter.privmsg(channel, f"chatter {i}")
-        bot.adapter.notice(alice.nick, "your hand")
+        bot.adapter.notice(alice.nick, "your hand", Tag(channel))
 
     bot.call(deal)
     alice.wait_for(lambda m: m.text == "chatter 4")

@@ -16,7 +16,7 @@ from random import Random
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.settings import MemorySettings
 from unobot.engine.cards import Card, Color, Rank
-from unobot.irc.transport import Incoming, Kind
+from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
 _CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
 
@@ -30,6 +30,7 @@ class Sent:
     kind: str
     target: str
     text: str
+    tag: Tag = field(default=UNTAGGED, compare=False)
 
 
 class FakeTransport:
@@ -38,11 +39,11 @@ class FakeTransport:
     def __init__(self) -> None:
         self.sent: list[Sent] = []
 
-    def privmsg(self, target: str, text: str) -> None:
-        self.sent.append(Sent("privmsg", target, text))
+    def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
+        self.sent.append(Sent("privmsg", target, text, tag))
 
-    def notice(self, target: str, text: str) -> None:
-        self.sent.append(Sent("notice", target, text))
+    def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
+        self.sent.append(Sent("notice", target, text, tag))
 
 
 class FakeScheduler:

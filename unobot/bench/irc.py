@@ -708,10 +708,10 @@ class _KeepTransport:
 
     nickname = BOT_NICK
 
-    def privmsg(self, target: str, text: str) -> None:
+    def privmsg(self, target: str, text: str, tag: object = None) -> None:
         return None
 
-    def notice(self, target: str, text: str) -> None:
+    def notice(self, target: str, text: str, tag: object = None) -> None:
         return None
 
 
@@ -846,6 +846,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
         journal=journal,
     )
     holder["bot"] = bot
+    bot.restore()  # as the real bot starts: nothing to restore, the journal's spare files made
     probe = instrument(adapter, bot, config.prefix)
     tune_gc()  # as unobot's own start-up does
     reactor_cpu: list[float] = []

@@ -150,12 +150,12 @@ class Watch:
         """Who sat at a table before the current step (a player removed by it, say after
         two timeouts, is told of their last draw: that is their own hand)."""
 
-    def privmsg(self, target: str, text: str) -> None:
+    def privmsg(self, target: str, text: str, tag: object = None) -> None:
         self.lines += 1
         if self._HAND.search(text):
             self.leaks.append(f"hand in channel {target}: {text[:60]}")
 
-    def notice(self, target: str, text: str) -> None:
+    def notice(self, target: str, text: str, tag: object = None) -> None:
         self.lines += 1
         if self._HAND.search(text) and not self.seats(target) and target not in self.before:
             self.leaks.append(f"hand to {target}, who holds no seat")

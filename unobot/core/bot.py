@@ -34,7 +34,7 @@ from unobot.core.table import Table
 from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
 from unobot.irc.casemap import irc_eq, irc_lower
-from unobot.irc.transport import Incoming, Kind, Scheduler, Transport
+from unobot.irc.transport import Incoming, Kind, Scheduler, Tag, Transport
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -344,7 +344,7 @@ class Bot:
             Cards(self.config.channel_colors),
             self.config.prefix,
         )
-        self.send(Line("privmsg", table.channel, text))
+        self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
         hands = Update()
         if off.why == "restart" and table.game is not None:  # hands are news to this process
             hands.hands = {
@@ -411,7 +411,7 @@ class Bot:
         when there is one, so the line says it will be back)."""
         for key, table in self.tables.items():
             if key not in self._offline:
-                self.send(Line("privmsg", table.channel, text))
+                self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
         if self.journal is not None:
             self.journal.close()
 
@@ -476,9 +476,9 @@ class Bot:
         """Send one line; CR, LF and NUL become spaces so no text can start a new IRC line."""
         text = line.text.replace("\r", " ").replace("\n", " ").replace("\0", " ")
         if line.kind == "notice":
-            self.transport.notice(line.target, text)
+            self.transport.notice(line.target, text, line.tag)
         else:
-            self.transport.privmsg(line.target, text)
+            self.transport.privmsg(line.target, text, line.tag)
 
     def commands(self) -> dict[str, str]:
         """Each command by its first name, with the module of the plugin that answers it."""

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from unobot.core.render_irc import Line
 from unobot.engine.errors import UnoError
+from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
     from unobot.core.bot_config import BotConfig
@@ -155,7 +156,7 @@ class Context:
 
     def reply(self, text: str) -> None:
         """A private answer (NOTICE): mistakes and personal information never go to a channel."""
-        self.bot.send(Line("notice", self.nick, text))
+        self.bot.send(Line("notice", self.nick, text, Tag(self.channel or "", reply=True)))
 
     def say(self, text: str) -> None:
         """A line to the channel the command was said in (to the sender, privately, when the
@@ -165,7 +166,7 @@ class Context:
         if channel is None:
             self.reply(text)
         else:
-            self.bot.send(Line("privmsg", channel, text))
+            self.bot.send(Line("privmsg", channel, text, Tag(channel, reply=True)))
 
     def publish(self, table: Table, update: Update) -> None:
         self.bot.publish(table, update)

@@ -10,7 +10,7 @@ the bot under flood limits. Hands go only by NOTICE to their owner, written in t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from unobot.core.render import hand_text
 from unobot.core.updates import (
@@ -38,6 +38,7 @@ from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
 from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import UNTAGGED, Tag
 
 __all__ = [
     "LIMIT",
@@ -66,6 +67,8 @@ class Line:
     """``privmsg`` or ``notice``."""
     target: str
     text: str
+    tag: Tag = field(default=UNTAGGED, compare=False)
+    """What the line is, for the fair send queue (a game's line, a hand, a reply)."""
 
 
 class Cards:
@@ -431,14 +434,16 @@ def render_update(
     prefix: str = ".",
 ) -> list[Line]:
     """Every line an update produces: the channel's first, then each changed hand."""
+    game = Tag(channel)
     lines = [
-        Line("privmsg", channel, text)
+        Line("privmsg", channel, text, game)
         for text in fit(channel_text(update, Cards(channel_colors), prefix))
         if text
     ]
     for nick, notice in update.hands.items():
         fmt = Cards(colors_for(nick))
-        lines.extend(Line("notice", nick, text) for text in hand_lines(notice, fmt))
+        hand = Tag(channel, key="hand " + irc_lower(nick))  # a newer hand replaces a queued one
+        lines.extend(Line("notice", nick, text, hand) for text in hand_lines(notice, fmt))
     return lines
 
 

@@ -53,7 +53,7 @@ from tempora import schedule as tempora_schedule
 
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
-from unobot.irc.transport import Incoming, Kind
+from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
 __all__ = ["IrcAdapter", "IrcSettings", "ServerSettings"]
 
@@ -293,9 +293,14 @@ class _Bot(irc.bot.SingleServerIRCBot):
         if len(self.adapter._outbox) > 20:
             return  # busy (or a CTCP flood): game output first, no replies
         if args[0] == "VERSION":
-            self.adapter._outbox.push("CTCPREPLY", nick, "VERSION unobot", Lane.CHANNEL)
+            self.adapter._outbox.push(
+                "CTCPREPLY", nick, "VERSION unobot", Lane.CHANNEL, tag=_CTCP, now=time.monotonic()
+            )
         elif args[0] == "PING" and len(args) > 1:
-            self.adapter._outbox.push("CTCPREPLY", nick, "PING " + args[1][:64], Lane.CHANNEL)
+            self.adapter._outbox.push(
+                "CTCPREPLY", nick, "PING " + args[1][:64], Lane.CHANNEL, tag=_CTCP,
+                now=time.monotonic(),
+            )  # fmt: skip
         self.adapter._schedule_drain()
 
 
@@ -344,14 +349,15 @@ class IrcAdapter:
         """The nick we have now (may be an alternate), else the configured one."""
         return self._conn.get_nickname() if self._registered else self.settings.nick
 
-    def privmsg(self, target: str, text: str) -> None:
-        """Queue a PRIVMSG; it is sanitised, split to ``line_bytes`` and sent by the bucket."""
-        self._outbox.push("PRIVMSG", target, text)
+    def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
+        """Queue a PRIVMSG; it is sanitised, split to ``line_bytes`` and sent by the bucket,
+        fairly between channels (``tag``: see :class:`unobot.irc.outbox.Outbox`)."""
+        self._outbox.push("PRIVMSG", target, text, tag=tag, now=time.monotonic())
         self._schedule_drain()
 
-    def notice(self, target: str, text: str) -> None:
-        """Queue a NOTICE (to a nick: the private lane, sent before channel chatter)."""
-        self._outbox.push("NOTICE", target, text)
+    def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
+        """Queue a NOTICE (a hand goes before its game's channel lines)."""
+        self._outbox.push("NOTICE", target, text, tag=tag, now=time.monotonic())
         self._schedule_drain()
 
     def join(self, channel: str, key: str = "") -> None:
@@ -825,6 +831,9 @@ def _guarded(process_line: Callable[[str], None]) -> Callable[[str], None]:
 
 
 _DIRTY = ("\r", "\n", "\0")
+
+_CTCP = Tag("", reply=True)
+"""CTCP answers share the flow of private replies, and expire like them."""
 
 _NAMES_LIMIT = 10_000
 """Nicks kept of one channel's NAMES reply (a hostile server can't make the list grow

@@ -1,4 +1,5 @@
-"""Outbound lines: sanitising, splitting and a two-lane token bucket. Pure logic, no I/O.
+"""Outbound lines: sanitising, splitting, and a token bucket over a queue fair by channel.
+Pure logic, no I/O.
 
 Why this exists: IRC servers disconnect clients that send too fast (inspircd: a 10-line burst,
 then 1 line/s, and an 8 KB receive queue), cut relayed lines near 470 bytes, and treat CR/LF as
@@ -16,11 +17,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from unobot.irc.casemap import irc_lower
+from unobot.irc.transport import UNTAGGED, Tag
+
 __all__ = [
     "CHANNEL_PREFIXES",
     "Lane",
     "Line",
     "Outbox",
+    "Tag",
     "sanitize",
     "sanitize_target",
     "split_text",
@@ -100,10 +105,10 @@ def split_text(text: str, limit: int = 400) -> list[str]:
 
 
 class Lane(IntEnum):
-    """Send order: registration/JOIN commands, then private lines to nicks, then channels.
-
-    Why: a player waiting for their hand (a NOTICE) matters more than channel chatter, and a
-    queued JOIN after a reconnect must not wait behind sixty channel lines.
+    """Where a line waits. CONTROL (registration, JOIN, PONG) always goes first: a queued JOIN
+    after a reconnect must not wait behind sixty channel lines. PRIVATE and CHANNEL lines wait
+    in their flow (see :class:`Outbox`); within a flow's game lines, private ones (a player's
+    hand) go before the channel's: a player waiting for their hand matters more than chatter.
     """
 
     CONTROL = 0
@@ -120,15 +125,70 @@ class Line:
     text: str
 
 
+@dataclass(slots=True)
+class _Waiting:
+    line: Line
+    key: str
+    expires: float
+
+
+class _Flow:
+    """One channel's waiting lines: its game's private lines (hands), its game's channel
+    lines, and replies to its users."""
+
+    __slots__ = ("hands", "lines", "replies", "served")
+
+    def __init__(self) -> None:
+        self.hands: deque[_Waiting] = deque()
+        self.lines: deque[_Waiting] = deque()
+        self.replies: deque[_Waiting] = deque()
+        self.served = 0
+        """Game lines sent since the last reply (replies get every GAME_SHARE+1-th turn)."""
+
+    def __len__(self) -> int:
+        return len(self.hands) + len(self.lines) + len(self.replies)
+
+    def pop(self, now: float, share: int) -> tuple[_Waiting | None, int]:
+        """The next line to send and how many expired replies were dropped on the way."""
+        dropped = 0
+        while self.replies and self.replies[0].expires < now:
+            self.replies.popleft()
+            dropped += 1
+        game = self.hands or self.lines
+        if self.replies and (not game or self.served >= share):
+            self.served = 0
+            return self.replies.popleft(), dropped
+        if game:
+            self.served += 1
+            return game.popleft(), dropped
+        return None, dropped
+
+
 class Outbox:
-    """A token bucket over prioritised FIFO lanes.
+    """A token bucket over a fair queue.
 
     ``burst`` lines may go at once; the bucket refills at ``rate`` lines per second
     (``rate=0``: unlimited, for servers without flood control or for tests). The clock is passed
     in (``now``, in seconds, monotonic), never read here.
+
+    Fairness: every channel has its own flow, and the bucket's tokens go round the flows with
+    lines waiting, one line each in turn (round robin), so a busy or abused channel gets its
+    share and no more: with N channels waiting, each of them sends at least every N-th line.
+    Lines about no channel (replies to private commands, CTCP) share one flow. Within a flow
+    the game's own lines go first, but a waiting reply gets every ``game_share + 1``-th
+    turn (so help and stats are never starved either), and a reply older than ``reply_ttl``
+    seconds is dropped instead of sent late.
     """
 
-    def __init__(self, burst: int = 4, rate: float = 1.0, limit: int = 400) -> None:
+    def __init__(
+        self,
+        burst: int = 4,
+        rate: float = 1.0,
+        limit: int = 400,
+        *,
+        reply_ttl: float = 30.0,
+        game_share: int = 2,
+    ) -> None:
         if burst < 1:
             raise ValueError("burst must be at least 1")
         if rate < 0:
@@ -136,40 +196,95 @@ class Outbox:
         self.burst = burst
         self.rate = rate
         self.limit = limit
+        self.reply_ttl = reply_ttl
+        self.game_share = game_share
         self._tokens = float(burst)
         self._stamp: float | None = None
-        self._lanes: tuple[deque[Line], ...] = tuple(deque() for _ in Lane)
+        self._control: deque[Line] = deque()
+        self._flows: dict[str, _Flow] = {}
+        self._ring: deque[str] = deque()
+        """Flows with lines waiting, in the order they are served."""
+        self._count = 0
+        self.dropped = 0
+        """Replies dropped because they waited longer than ``reply_ttl``."""
+        self.replaced = 0
+        """Queued lines replaced by a newer one with the same key (hands)."""
 
     def __len__(self) -> int:
-        control, private, channel = self._lanes  # called per command: no generator
-        return len(control) + len(private) + len(channel)
+        return self._count
 
     def __iter__(self) -> Iterator[Line]:
-        for lane in self._lanes:
-            yield from lane
+        yield from self._control
+        for name in self._ring:
+            flow = self._flows[name]
+            for queue in (flow.hands, flow.lines, flow.replies):
+                yield from (w.line for w in queue)
 
-    def push(self, command: str, target: str, text: str, lane: Lane | None = None) -> int:
+    def waiting(self, channel: str) -> int:
+        """Lines waiting in ``channel``'s flow."""
+        flow = self._flows.get(irc_lower(channel))
+        return len(flow) if flow is not None else 0
+
+    def push(
+        self,
+        command: str,
+        target: str,
+        text: str,
+        lane: Lane | None = None,
+        *,
+        tag: Tag = UNTAGGED,
+        now: float = 0.0,
+    ) -> int:
         """Queue ``text`` for ``target``; returns how many lines were queued.
 
         PRIVMSG and NOTICE text is sanitised and split; other commands (JOIN with a key, a CTCP
         reply) are sanitised but kept whole. The lane follows from command and target unless
-        given.
+        given; ``tag`` says which flow the line joins (default: its target's channel, or the
+        shared flow of private lines) and ``now`` is when, for a reply's expiry.
         """
         command = command.upper()
         target = sanitize_target(target)
         if not target or not command.isalpha():
             return 0
+        to_channel = target.startswith(CHANNEL_PREFIXES)
         if command in ("PRIVMSG", "NOTICE"):
             pieces = split_text(sanitize(text), self.limit)
             if lane is None:
-                lane = Lane.CHANNEL if target.startswith(CHANNEL_PREFIXES) else Lane.PRIVATE
+                lane = Lane.CHANNEL if to_channel else Lane.PRIVATE
         else:
             pieces = [sanitize(text)]
             if lane is None:
                 lane = Lane.CONTROL
-        queue = self._lanes[lane]
-        queue.extend(Line(command, target, piece) for piece in pieces)
+        if not pieces:
+            return 0
+        if lane is Lane.CONTROL:
+            self._control.extend(Line(command, target, piece) for piece in pieces)
+            self._count += len(pieces)
+            return len(pieces)
+        name = irc_lower(tag.channel) if tag.channel else (irc_lower(target) if to_channel else "")
+        flow = self._flows.get(name)
+        if flow is None:
+            flow = self._flows[name] = _Flow()
+        if not len(flow):
+            self._ring.append(name)
+        if tag.reply:
+            queue, expires = flow.replies, now + self.reply_ttl
+        else:
+            queue, expires = (flow.hands if lane is Lane.PRIVATE else flow.lines), float("inf")
+        if tag.key:
+            self._replace(flow, queue, tag.key)
+        queue.extend(_Waiting(Line(command, target, piece), tag.key, expires) for piece in pieces)
+        self._count += len(pieces)
         return len(pieces)
+
+    def _replace(self, flow: _Flow, queue: deque[_Waiting], key: str) -> None:
+        kept = [w for w in queue if w.key != key]
+        gone = len(queue) - len(kept)
+        if gone:
+            queue.clear()
+            queue.extend(kept)
+            self._count -= gone
+            self.replaced += gone
 
     def _refill(self, now: float) -> None:
         if self._stamp is not None and now > self._stamp:
@@ -184,23 +299,46 @@ class Outbox:
 
     def clear(self) -> None:
         """Drop every queued line."""
-        for lane in self._lanes:
-            lane.clear()
+        self._control.clear()
+        self._flows.clear()
+        self._ring.clear()
+        self._count = 0
+
+    def _next(self, now: float) -> Line | None:
+        if self._control:
+            self._count -= 1
+            return self._control.popleft()
+        while self._ring:
+            name = self._ring.popleft()
+            flow = self._flows[name]
+            waiting, dropped = flow.pop(now, self.game_share)
+            self._count -= dropped + (waiting is not None)
+            self.dropped += dropped
+            if len(flow):
+                self._ring.append(name)  # its next line waits for every other flow's turn
+            else:
+                del self._flows[name]
+            if waiting is not None:
+                return waiting.line
+        return None
 
     def due(self, now: float) -> list[Line]:
-        """Take the lines that may be sent at ``now``, highest lane first, and spend tokens."""
+        """Take the lines that may be sent at ``now`` (control first, then the flows in turn)
+        and spend tokens."""
         self._refill(now)
         out: list[Line] = []
-        for lane in self._lanes:
-            while lane and (self.rate == 0 or self._tokens >= 1 - 1e-9):
-                out.append(lane.popleft())
-                if self.rate:
-                    self._tokens -= 1
+        while self._count and (self.rate == 0 or self._tokens >= 1 - 1e-9):
+            line = self._next(now)
+            if line is None:
+                break
+            out.append(line)
+            if self.rate:
+                self._tokens -= 1
         return out
 
     def next_time(self, now: float) -> float | None:
         """When the next line may go (``now`` if one may go at once); None if nothing waits."""
-        if not any(self._lanes):
+        if not self._count:
             return None
         self._refill(now)
         if self.rate == 0 or self._tokens >= 1 - 1e-9:

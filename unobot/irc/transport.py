@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-__all__ = ["Incoming", "Kind", "Scheduler", "Transport"]
+__all__ = ["UNTAGGED", "Incoming", "Kind", "Scheduler", "Tag", "Transport"]
 
 
 class Kind(Enum):
@@ -64,14 +64,38 @@ class Incoming:
         return self.kind is Kind.MESSAGE and not self.target.startswith(("#", "&", "+", "!"))
 
 
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """What a line is, for the adapter's send queue, fair by channel (the core knows; the
+    queue can't guess: ``unobot.irc.outbox``).
+
+    ``channel``: the channel the line is about: a game's channel lines and its players' hands
+    carry their table's channel, a reply the channel the command was said in ("" for none: a
+    private command). ``reply``: an answer to one user's command (help, stats, a refusal),
+    not the game's own line; it waits behind game lines and is dropped when it could only
+    arrive late. ``key``: a newer line with the same channel and key replaces a queued one
+    (a player's hand: only the newest is worth sending).
+    """
+
+    channel: str = ""
+    reply: bool = False
+    key: str = ""
+
+
+UNTAGGED = Tag()
+"""A line nothing is known of: the game's own, in its target's flow."""
+
+
 class Transport(Protocol):
     """Where the core sends text. Implementations queue, split and sanitise; never block."""
 
     nickname: str
 
-    def privmsg(self, target: str, text: str) -> None: ...
+    def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
+        """Queue ``text`` for ``target`` (a channel or a nick); ``tag`` says what it is."""
+        ...
 
-    def notice(self, target: str, text: str) -> None: ...
+    def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None: ...
 
 
 class Scheduler(Protocol):

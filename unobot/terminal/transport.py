@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 
 from unobot.irc.casemap import irc_eq
+from unobot.irc.transport import UNTAGGED, Tag
 from unobot.terminal.ansi import mirc_to_ansi
 from unobot.terminal.options import BOT_NICK, CHANNEL
 
@@ -35,13 +36,13 @@ class TerminalTransport:
         self.color = color
         self._write = write
 
-    def privmsg(self, target: str, text: str) -> None:
+    def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
         if irc_eq(target, self.channel):
             self._show("<", ">", text)
         elif irc_eq(target, self.human):
             self._show("*", "*", text)  # a private message, as irssi shows a query line
 
-    def notice(self, target: str, text: str) -> None:
+    def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
         if irc_eq(target, self.human) or irc_eq(target, self.channel):
             self._show("-", "-", text)
 
