@@ -92,8 +92,8 @@ def load(args: argparse.Namespace) -> Settings:
 
 KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
-            "sasl_login", "sasl_password", "nickserv_password", "servers", "channels",
-            "rejoin_delay"),
+            "sasl_login", "sasl_password", "nickserv_password", "nickserv_server",
+            "nickserv_host", "servers", "channels", "rejoin_delay"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "channel_presets", "plugins", "journal"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
@@ -131,12 +131,27 @@ def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     return value
 
 
+SECRET_KEYS = frozenset({"password", "sasl_password", "nickserv_password", "database"})
+"""Settings whose value is (or may hold) a secret: an error about one names its type, never
+its value (``stats.database`` may be ``postgresql://user:password@host/db``)."""
+
+
+def is_secret(key: str) -> bool:
+    """Whether ``key`` holds a secret: the known ones, and any named like a password, token
+    or secret (so that a setting added later is covered without remembering this list)."""
+    name = key.lower()
+    return name in SECRET_KEYS or any(w in name for w in ("password", "passwd", "secret", "token"))
+
+
 def _typed(section: str, values: dict[str, Any], key: str, kind: type, default: Any) -> Any:
     value = values.get(key, default)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if value is not None and not isinstance(value, kind):
-        raise ConfigError(f"{section}.{key} must be {kind.__name__}, not {value!r}")
+        # A secret misplaced in the file (a list instead of a string, an unquoted number)
+        # must not be printed: the message goes to the terminal, the journal, a CI log.
+        shown = f"a {type(value).__name__}" if is_secret(key) else repr(value)
+        raise ConfigError(f"{section}.{key} must be {kind.__name__}, not {shown}")
     return value
 
 
@@ -196,10 +211,14 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         sasl_login=_typed("irc", irc_cfg, "sasl_login", str, None),
         sasl_password=_typed("irc", irc_cfg, "sasl_password", str, None),
         nickserv_password=_typed("irc", irc_cfg, "nickserv_password", str, None),
+        nickserv_server=_typed("irc", irc_cfg, "nickserv_server", str, "services.*"),
+        nickserv_host=_typed("irc", irc_cfg, "nickserv_host", str, ""),
         burst=burst,
         rate=rate,
         rejoin_delay=_typed("irc", irc_cfg, "rejoin_delay", float, 5.0),
     )
+
+    _check_service_identity(irc)
 
     preset_name = args.preset or _typed("bot", bot_cfg, "preset", str, "irc-classic")
     rules = preset(preset_name)
@@ -251,6 +270,26 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     return Settings(irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal)
 
 
+def _check_service_identity(irc: IrcSettings) -> None:
+    """The NickServ identity must say something: ``nickserv_server = "*"`` (any server) with
+    no ``nickserv_host``, or a host mask of wildcards only, would trust anyone who takes the
+    nick, which is what the check is there to stop."""
+    server = irc.nickserv_server.strip()
+    if not server:
+        raise ConfigError('irc.nickserv_server must not be empty (default "services.*")')
+    host_mask = irc.nickserv_host.rpartition("@")[2]
+    if irc.nickserv_host and not host_mask.strip("*?."):
+        raise ConfigError(
+            "irc.nickserv_host must name the service's host (e.g. "
+            '"NickServ@services.example.net" or "services.example.net"), not wildcards only'
+        )
+    if not server.strip("*?.") and not irc.nickserv_host:
+        raise ConfigError(
+            "irc.nickserv_server accepts any server: set irc.nickserv_host to the service's "
+            "host too, or anyone who takes the nick NickServ would get the password"
+        )
+
+
 def _plugins(bot_cfg: dict[str, Any], folder: Path | None) -> tuple[str, ...]:
     """``bot.plugins``: module names or ``.py`` paths (relative ones from the config file's
     folder), the built-in plugins by default. Loading them is the composition root's job."""
@@ -294,4 +333,8 @@ def _server(index: int, raw: Any) -> ServerSettings:
     port = raw.get("port", 0)
     if not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"{where}.port must be a port number")
+    for key in ("host", "password", "tls_ca_file"):
+        _typed(where, raw, key, str, None)  # a secret's error names its type only
+    for key in ("tls", "tls_verify"):
+        _typed(where, raw, key, bool, None)
     return ServerSettings(**raw)

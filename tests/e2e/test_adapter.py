@@ -255,23 +255,6 @@ def test_reconnects_after_the_connection_is_killed(
     assert bot.adapter.disconnects >= 1
 
 
-def test_nickserv_identify_goes_before_the_joins(
-    make_bot: MakeBot, make_client: MakeClient, fresh_server: Callable[[str], IrcServer]
-) -> None:
-    server = fresh_server("miniircd")
-    services = make_client(server, "NickServ")  # a stand-in that just records what it gets
-    channel = unique("#ns")
-    services.join(channel)
-    bot = make_bot(bot_settings(server, channels={channel: ""}, nickserv_password="s3cret"))
-    bot.wait_joined(channel)
-    me = bot.adapter.nickname
-    ident = services.wait_for(lambda m: m.command == "PRIVMSG" and m.nick == me)
-    assert ident.text == "IDENTIFY s3cret"
-    lines = services.snapshot()
-    join_at = next(i for i, m in enumerate(lines) if m.command == "JOIN" and m.nick == me)
-    assert lines.index(ident) < join_at
-
-
 def test_private_notices_overtake_channel_lines_queued_earlier(
     make_bot: MakeBot, make_client: MakeClient, fresh_server: Callable[[str], IrcServer]
 ) -> None:

@@ -24,12 +24,19 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
   seconds later, once). A refused JOIN (banned, invite-only, full, bad key) is logged at
   WARNING and not retried, so a ban can't make the bot spin; the core holds the game for its
   grace and drops it with a log line.
+- Secrets go only where they belong. The server password is sent as ``PASS`` with SASL too
+  (the library's ``connect`` uses one ``password`` for both). The NickServ password is sent
+  only to a service whose identity a WHOIS confirmed (its server, and its ``user@host`` when
+  configured: :func:`service_verdict`), never to whoever holds the nick: on a network
+  without services anyone can take it. The library logs every line at DEBUG; the filter of
+  :mod:`unobot.irc.redact` masks the passwords in them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fnmatch
 import functools
 import itertools
 import logging
@@ -51,13 +58,16 @@ import more_itertools
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 from tempora import schedule as tempora_schedule
 
+from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
-__all__ = ["IrcAdapter", "IrcSettings", "ServerSettings"]
+__all__ = ["IrcAdapter", "IrcSettings", "ServerSettings", "service_verdict"]
 
 log = logging.getLogger(__name__)
+
+redact.install()  # before any connection: the library logs PASS and IDENTIFY lines at DEBUG
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +82,9 @@ class ServerSettings:
     """Check the certificate chain and host name (default). False accepts any certificate."""
     tls_ca_file: str | None = None
     """Trust this PEM file (e.g. a self-signed server certificate) instead of the system CAs."""
-    password: str | None = None
-    """Server password (PASS). Not sent when SASL is used: the library uses it for SASL then."""
+    password: str | None = field(default=None, repr=False)
+    """Server password (PASS), sent with or without SASL. Kept out of ``repr`` (and so out of
+    any log line or traceback that shows the settings)."""
 
     @property
     def effective_port(self) -> int:
@@ -93,9 +104,19 @@ class IrcSettings:
     channels: Mapping[str, str] = field(default_factory=dict)
     """Channel -> key ("" for none)."""
     sasl_login: str | None = None
-    sasl_password: str | None = None
-    nickserv_password: str | None = None
+    sasl_password: str | None = field(default=None, repr=False)
+    nickserv_password: str | None = field(default=None, repr=False)
+    """IDENTIFY to NickServ after registering, when SASL is not configured or failed, and
+    only once a WHOIS confirmed it is the service (``nickserv_server``, ``nickserv_host``)."""
     nickserv_nick: str = "NickServ"
+    nickserv_server: str = "services.*"
+    """Glob (case-insensitive) the server NickServ is on (WHOIS 312) must match. Networks put
+    their services on a server of their own, usually ``services.<network>``; an impostor who
+    took the nick on a network without services is on an ordinary server. ``*``: any server,
+    for networks that hide server names (then ``nickserv_host`` says who the service is)."""
+    nickserv_host: str = ""
+    """Glob (case-insensitive) NickServ's ``user@host`` (WHOIS 311) must match too; without an
+    ``@`` only the host is matched. "" checks the server alone."""
     burst: int = 4
     rate: float = 1.0
     """Lines per second after the burst; 0 = unlimited (only for servers without flood limits)."""
@@ -111,6 +132,53 @@ class IrcSettings:
     rejoin_delay: float = 5.0
     """Seconds after being kicked before the bot joins the channel again (one try: a refusal
     such as a ban is logged, not retried). Negative: never rejoin after a kick."""
+
+
+NICKSERV_WHOIS_TIMEOUT = 10.0
+"""Seconds to wait for the WHOIS of NickServ before giving up on identifying (the joins wait
+for it, so it is bounded)."""
+
+
+def service_verdict(settings: IrcSettings, user: str, host: str, server: str) -> str | None:
+    """Why the WHOIS answer for NickServ (``user@host`` on ``server``) is not the configured
+    service, or None when it is and may be sent the password.
+
+    The rule: the service's server must match ``nickserv_server`` (``services.*`` by default:
+    networks run their services as a server of their own, which no user can pose as), and its
+    ``user@host`` must match ``nickserv_host`` when that is set. An empty answer (the nick is
+    not there, or the WHOIS went unanswered) is never trusted.
+    """
+    if not host:
+        return "nobody answers to the nick"
+    wanted = settings.nickserv_server
+    if not fnmatch.fnmatchcase(server.lower(), wanted.lower()):
+        return f"it is on server {server or '(not given)'}, not one matching {wanted!r}"
+    mask = settings.nickserv_host
+    if mask:
+        seen = f"{user}@{host}" if "@" in mask else host
+        if not fnmatch.fnmatchcase(seen.lower(), mask.lower()):
+            return f"it is {user}@{host}, not {mask!r}"
+    return None
+
+
+def _event_text(event: irc.client.Event) -> str:
+    """The text of an event. irc 20.5 puts the reason of its own SASL failures ("server does
+    not support sasl") in the event's *target* (a list), not its arguments: read both."""
+    parts = [str(a) for a in event.arguments or ()]
+    if not parts and isinstance(event.target, list):
+        parts = [str(a) for a in event.target]
+    return " ".join(parts).strip()
+
+
+@dataclass(slots=True)
+class _ServiceCheck:
+    """A WHOIS of NickServ under way, and what it has said so far."""
+
+    nick: str
+    user: str = ""
+    host: str = ""
+    server: str = ""
+    timer: object | None = None
 
 
 class _Handle:
@@ -137,6 +205,36 @@ class _SafeScheduler(irc.schedule.DefaultScheduler):
             log.exception("error in a timer (ignored)")
 
 
+class _ServerConnection(irc.client.ServerConnection):
+    """The library's connection, but the server password goes out as ``PASS`` with SASL too.
+
+    Why: irc 20.5's ``connect`` has one ``password`` argument; with ``sasl_login`` it becomes
+    the SASL password and ``PASS`` is never sent, so on a network with a server password the
+    bot was refused at every registration (ngircd: "Access denied: Bad password?"). The
+    library starts a SASL login with ``CAP LS``; ``PASS`` goes just before it, ahead of
+    ``NICK`` and ``USER`` as servers want it (ngircd refuses a ``PASS`` after ``NICK``).
+    """
+
+    server_password: str | None = None
+    """Set by :meth:`_Bot._connect` before each SASL connect; sent once, then cleared."""
+
+    def cap(self, subcommand: str, *args: str) -> None:
+        password = self.server_password
+        if subcommand == "LS" and password and getattr(self, "sasl_login", None):
+            self.server_password = None
+            self.pass_(password)
+        super().cap(subcommand, *args)
+
+    def end_sasl(self) -> bool:
+        """End a SASL exchange the library is still waiting on (``CAP END``, so registration
+        goes on); False when none is under way. Why: the library's state machine knows only
+        903 and 904, so a 902, 905 or 906 would leave registration suspended for good."""
+        if getattr(self, "_sasl_step", None) is None:
+            return False
+        self._sasl_end()
+        return True
+
+
 class _Reactor(irc.client.Reactor):
     """The library's reactor with a safe scheduler and guarded event handlers.
 
@@ -145,6 +243,7 @@ class _Reactor(irc.client.Reactor):
     """
 
     scheduler_class = _SafeScheduler
+    connection_class = _ServerConnection
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._wake_r, self._wake_w = socket.socketpair()
@@ -268,6 +367,9 @@ class _Bot(irc.bot.SingleServerIRCBot):
         cfg = self.settings
         use_sasl = bool(cfg.sasl_login and cfg.sasl_password)
         nick = self.adapter._start_nick()
+        self.adapter._sasl_ok = False
+        # With SASL the library's ``password`` is the SASL one; the server's goes as PASS here.
+        self.connection.server_password = server.password if use_sasl else None
         log.info("connecting to %s:%s (tls=%s)", server.host, server.effective_port, server.tls)
         try:
             self.connect(
@@ -334,6 +436,12 @@ class IrcAdapter:
             irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
         }
         """Folded name -> (channel, key) of every channel to be in: rejoined after a reconnect."""
+        self._sasl_ok = False
+        """SASL logged the bot in on this connection (NickServ is then not asked)."""
+        self._ns_check: _ServiceCheck | None = None
+        """The WHOIS of NickServ before identifying, while under way."""
+        self._ns_refused = 0
+        """Times identifying was refused (the first is a WARNING, later ones INFO)."""
         self.connects = 0
         """Successful registrations so far (tests and monitoring read it)."""
         self.disconnects = 0
@@ -525,8 +633,17 @@ class IrcAdapter:
             "erroneusnickname": self._on_nick_refused,
             "unavailresource": self._on_nick_refused,
             "disconnect": self._on_disconnect,
+            "error": self._on_error,
+            "passwdmismatch": self._on_error,
             "login_failed": self._on_login_failed,
-            "saslsuccess": lambda c, e: log.info("SASL login succeeded"),
+            "saslsuccess": self._on_sasl_success,
+            "nicklocked": self._on_sasl_stuck,
+            "sasltoolong": self._on_sasl_stuck,
+            "saslaborted": self._on_sasl_stuck,
+            "whoisuser": self._on_whois,
+            "whoisserver": self._on_whois,
+            "endofwhois": self._on_whois,
+            "nosuchnick": self._on_whois,
             "pubmsg": self._on_message,
             "privmsg": self._on_message,
             "join": self._on_membership,
@@ -595,18 +712,16 @@ class IrcAdapter:
         self._last_rx = now
         self._outbox.reset(now)
         log.info("registered as %s on %s", conn.get_nickname(), conn.get_server_name())
-        cfg = self.settings
-        if cfg.nickserv_password and not (cfg.sasl_login and cfg.sasl_password):
-            # CONTROL lane: identified before the JOINs below (some channels need +r).
-            self._outbox.push(
-                "PRIVMSG", cfg.nickserv_nick, f"IDENTIFY {cfg.nickserv_password}", Lane.CONTROL
-            )
+        if self.settings.nickserv_password and not self._sasl_ok:
+            # The service is checked first; the JOINs wait for the outcome, so that the nick is
+            # identified before them where it can be (some channels need +r).
+            self._check_nickserv()
         # IRCv3 (3.1 allows it after registration): who is logged in to which services account,
         # for admin checks by account. Requested one by one: an unknown cap NAKs its whole REQ.
         for cap in ("account-tag", "extended-join"):
             self._outbox.push("CAP", "REQ", cap)
-        for channel, key in self._keys.values():
-            self._outbox.push("JOIN", channel, key)
+        if self._ns_check is None:
+            self._join_channels()
         if self._drain_timer is not None:  # armed on the previous connection
             self.cancel(self._drain_timer)
             self._drain_timer = None
@@ -614,12 +729,101 @@ class IrcAdapter:
             self._deliver(Incoming(Kind.RECONNECTED, conn.get_nickname()))
         self._schedule_drain()
 
+    def _join_channels(self) -> None:
+        for channel, key in self._keys.values():
+            self._outbox.push("JOIN", channel, key)
+
+    # -- identifying -----------------------------------------------------------------------
+    def _check_nickserv(self) -> None:
+        """WHOIS NickServ before it gets the password (:func:`service_verdict` judges the
+        answer); bounded by ``NICKSERV_WHOIS_TIMEOUT``."""
+        check = self._ns_check = _ServiceCheck(self.settings.nickserv_nick)
+        check.timer = self.call_later(
+            NICKSERV_WHOIS_TIMEOUT, lambda: self._nickserv_done(check, "no answer to WHOIS")
+        )
+        self._outbox.push("WHOIS", check.nick, "", Lane.CONTROL)
+
+    def _on_whois(self, conn: Any, event: irc.client.Event) -> None:
+        """311/312/318/401 about the nick being checked (other WHOIS answers are ignored)."""
+        check = self._ns_check
+        args = event.arguments
+        if check is None or not args or irc_lower(args[0]) != irc_lower(check.nick):
+            return
+        if event.type == "whoisuser" and len(args) >= 3:
+            check.user, check.host = args[1], args[2]
+        elif event.type == "whoisserver" and len(args) >= 2:
+            check.server = args[1]
+        elif event.type == "nosuchnick":
+            self._nickserv_done(check, "nobody has the nick (no services on this network?)")
+        elif event.type == "endofwhois":
+            verdict = service_verdict(self.settings, check.user, check.host, check.server)
+            self._nickserv_done(check, verdict)
+
+    def _nickserv_done(self, check: _ServiceCheck, refusal: str | None) -> None:
+        """The check's outcome: IDENTIFY (``refusal`` None) or a log line saying why not;
+        then the JOINs that waited."""
+        if self._ns_check is not check:
+            return  # stale: its connection is gone (a newer check may be under way)
+        self._ns_check = None
+        if check.timer is not None:
+            self.cancel(check.timer)
+        where = f"{check.user}@{check.host} on {check.server}" if check.host else "?"
+        if refusal is None:
+            log.info("identifying to %s (%s)", check.nick, where)
+            self._outbox.push(
+                "PRIVMSG", check.nick, f"IDENTIFY {self.settings.nickserv_password}", Lane.CONTROL
+            )
+        else:
+            self._ns_refused += 1
+            log.log(
+                logging.WARNING if self._ns_refused == 1 else logging.INFO,
+                "not identifying to %s: %s; a password goes only to a confirmed service "
+                "(irc.nickserv_server %r, irc.nickserv_host %r)",
+                check.nick,
+                refusal,
+                self.settings.nickserv_server,
+                self.settings.nickserv_host,
+            )
+        self._join_channels()
+        self._schedule_drain()
+
+    def _on_sasl_success(self, conn: Any, event: irc.client.Event) -> None:
+        self._sasl_ok = True
+        log.info("SASL login succeeded")
+
     def _on_login_failed(self, conn: Any, event: irc.client.Event) -> None:
-        log.error("SASL login failed: %s", " ".join(event.arguments))
+        reason = _event_text(event) or (
+            "the server gave no reason (check irc.sasl_login and irc.sasl_password)"
+        )
+        also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
+        log.error("SASL login failed: %s%s", reason, also)
+
+    def _on_sasl_stuck(self, conn: Any, event: irc.client.Event) -> None:
+        """902/905/906 during SASL: the library would wait for ever; end it so the bot
+        registers (without an account)."""
+        if isinstance(conn, _ServerConnection) and conn.end_sasl():
+            reason = _event_text(event) or event.type
+            log.error("SASL login failed: %s (%s)", reason, event.type)
+
+    def _on_error(self, conn: Any, event: irc.client.Event) -> None:
+        """ERROR (the server closes the link) or 464: say why, as the disconnect that follows
+        only says "Connection reset by peer" (a wrong or missing server password shows here:
+        ngircd "Access denied: Bad password?", inspircd "Access denied by configuration")."""
+        if event.type == "passwdmismatch":  # the target is our nick; the text says why
+            text = _event_text(event) or "no reason given"
+            log.error("the server refused the password (irc.servers password): %s", text)
+        else:  # ERROR's one parameter is parsed as the event's target
+            text = event.target if isinstance(event.target, str) else _event_text(event)
+            level = logging.INFO if self._stop.is_set() else logging.WARNING
+            log.log(level, "the server closes the link: %s", text or "no reason given")
 
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
         self._ops.clear()
         self._names.clear()
+        if self._ns_check is not None:
+            if self._ns_check.timer is not None:
+                self.cancel(self._ns_check.timer)
+            self._ns_check = None
         was = self._registered
         nick = self.nickname
         self._registered = False
