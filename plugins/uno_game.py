@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from unobot.core.computers import parse_addbot
+from unobot.core.computers import computer_name, parse_addbot
 from unobot.core.plugin import command, example, in_channel, in_game, in_table, move
 from unobot.core.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
 from unobot.engine.cards import parse_color, parse_play
@@ -136,7 +136,16 @@ def addbot(ctx: Context) -> None:
     table = ctx.table
     _may_seat_computers(ctx, table)
     level, name = parse_addbot(ctx.args)
-    update = table.add_computer(level, name, ctx.now, ctx.bot.transport.nickname)
+    own = ctx.bot.transport.nickname
+    # Not the nick of anyone in the channel, nor a service's. The bot's member list; a bot
+    # object without one (a plugin test's stand-in) knows of nobody.
+    members = getattr(ctx.bot, "members", None)
+
+    def present(nick: str) -> bool:
+        return members is not None and bool(members.present(table.channel, nick))
+
+    name = computer_name(table, level, name, present, own)
+    update = table.add_computer(level, name, ctx.now, own)
     ctx.publish(table, update)
 
 

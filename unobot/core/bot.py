@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import Dispatcher
+from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
 from unobot.core.render_irc import Cards, Line, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
@@ -125,6 +126,8 @@ class Bot:
         """Per table key: timer name -> (due time, scheduler handle)."""
         self._offline: dict[str, _Offline] = {}
         """Per table key: the games whose channel the bot is out of, their clocks stopped."""
+        self.members = Members()
+        """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
 
     # --- input -----------------------------------------------------------------------------
 
@@ -137,6 +140,7 @@ class Bot:
 
     def _handle(self, incoming: Incoming) -> None:
         kind = incoming.kind
+        self.members.update(incoming, self.transport.nickname)
         if incoming.account and self.recorder is not None:
             self.recorder.saw_account(incoming.nick, incoming.account)
         if kind is Kind.MESSAGE:

@@ -50,7 +50,7 @@ from unobot.engine.actions import (
     Play,
 )
 from unobot.engine.errors import UnoError
-from unobot.irc.casemap import irc_lower
+from unobot.irc.casemap import irc_eq, irc_lower
 
 if TYPE_CHECKING:
     from unobot.irc.transport import Scheduler
@@ -61,7 +61,9 @@ __all__ = [
     "Decider",
     "InlineDecider",
     "PoolDecider",
+    "computer_name",
     "decide",
+    "is_service_nick",
 ]
 
 log = logging.getLogger(__name__)
@@ -425,6 +427,54 @@ class Computers:
 
     def close(self) -> None:
         self.decider.close()
+
+
+SERVICE_NICKS = frozenset(
+    {"global", "alis", "q", "x", "nickserv", "chanserv", "operserv", "memoserv", "hostserv",
+     "botserv", "helpserv", "statserv", "saslserv", "infoserv", "groupserv", "authserv"}
+)  # fmt: skip
+"""Nicks that network services use (folded); any other nick ending in ``serv`` counts too."""
+
+
+def is_service_nick(name: str) -> bool:
+    """Whether ``name`` is (or looks like) a network service's nick: a computer player called
+    ChanServ would put words in a service's mouth ("ChanServ plays Y7")."""
+    low = irc_lower(name)
+    return low in SERVICE_NICKS or low.endswith("serv")
+
+
+def computer_name(
+    table: Table, level: str, name: str | None, present: Callable[[str], bool], own_nick: str
+) -> str | None:
+    """The name a new computer player gets, refusing one that belongs to somebody else.
+
+    ``present(nick)``: whether ``nick`` is in the channel. A name asked for that somebody in
+    the channel has, or a service's, is refused (:class:`UnoError`): the channel would read
+    "victim plays Y7" of a person who played nothing. Without a name the default
+    ``<Level>Bot<n>`` skips those too. A seated player's name and the bot's own nick are left
+    to :meth:`Table.add_computer` to refuse ("already taken here"), and an ill-formed name too
+    (its error doesn't echo the name). Returns the name to pass on (None: a bad level, for the
+    table to refuse).
+    """
+    if name is None:
+        if level not in LEVELS:
+            return None
+        stem = level.capitalize() + "Bot"
+        n = 1
+        while (
+            present(f"{stem}{n}")
+            or irc_eq(f"{stem}{n}", own_nick)
+            or table.seat_of(f"{stem}{n}", computer=None) is not None
+        ):
+            n += 1
+        return f"{stem}{n}"
+    if irc_eq(name, own_nick) or table.seat_of(name, computer=None) is not None:
+        return name
+    if is_service_nick(name):
+        raise UnoError("that name belongs to a network service: choose another name")
+    if present(name):
+        raise UnoError(f"{name} is in the channel: a computer player can't take a person's nick")
+    return name
 
 
 def parse_addbot(args: str) -> tuple[str, str | None]:
