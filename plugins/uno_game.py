@@ -97,6 +97,7 @@ def uno(ctx: Context) -> None:
 
 
 @command("join", "ujoin")
+@move
 @in_channel
 @in_table
 def join(ctx: Context) -> None:
@@ -163,6 +164,7 @@ def removebot(ctx: Context) -> None:
 
 
 @command("leave")
+@move
 @in_table
 def leave(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.leave(ctx.nick, ctx.now))

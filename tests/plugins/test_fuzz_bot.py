@@ -181,10 +181,12 @@ class CheckingTransport:
         """A hand notice being sent in several lines: target, cards so far, count announced,
         the hands it may be."""
 
-    def privmsg(self, target: str, text: str) -> None:
+    # ``tag`` (what a line is, for the adapter's fair queue) says nothing these checks need;
+    # typed ``object`` so this fits the transport protocol with or without it.
+    def privmsg(self, target: str, text: str, tag: object = None) -> None:
         self._line("privmsg", target, text)
 
-    def notice(self, target: str, text: str) -> None:
+    def notice(self, target: str, text: str, tag: object = None) -> None:
         self._line("notice", target, text)
 
     def _problem(self, what: str, kind: str, target: str, text: str) -> None:

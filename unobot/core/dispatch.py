@@ -22,7 +22,15 @@ from unobot.engine.errors import UnoError
 if TYPE_CHECKING:
     from unobot.core.plugin import Context
 
-__all__ = ["APOLOGY", "SLOW_DOWN", "CommandThrottle", "Dispatcher", "Handler", "parse_command"]
+__all__ = [
+    "APOLOGY",
+    "SLOW_DOWN",
+    "Buckets",
+    "CommandThrottle",
+    "Dispatcher",
+    "Handler",
+    "parse_command",
+]
 
 log = logging.getLogger(__name__)
 
@@ -31,38 +39,72 @@ SLOW_DOWN = "Slow down: commands from you are ignored for a few seconds."
 _MAX_ARGS = 200
 
 
-class CommandThrottle:
-    """A token bucket per nick, so that nobody can make the bot flood its own send queue.
+class Buckets:
+    """A token bucket per key: ``burst`` tokens, one more every ``interval`` seconds."""
 
-    The connection can send only about one line a second for all channels together. Moves that
-    the game accepts are free (the game itself paces them: one turn at a time); every refused
-    command and every command that only informs (help, hands, top card, opening and stopping
-    tables) costs a token. With the bucket empty, any command from that nick is ignored, and
-    they are told so at most once per ``notice_every`` seconds.
-    """
-
-    def __init__(self, burst: int = 8, interval: float = 1.5, notice_every: float = 30.0) -> None:
+    def __init__(self, burst: int, interval: float) -> None:
         self.burst = burst
         self.interval = interval
-        self.notice_every = notice_every
         self._tokens: dict[str, tuple[float, float]] = {}
-        self._told: dict[str, float] = {}
 
-    def _level(self, who: str, now: float) -> float:
-        tokens, last = self._tokens.get(who, (float(self.burst), now))
+    def level(self, key: str, now: float) -> float:
+        tokens, last = self._tokens.get(key, (float(self.burst), now))
         return min(float(self.burst), tokens + (now - last) / self.interval)
 
-    def charge(self, who: str, now: float) -> None:
-        """Take a token for a refused or informational command."""
-        self._tokens[who] = (max(0.0, self._level(who, now) - 1.0), now)
+    def charge(self, key: str, now: float) -> None:
+        self._tokens[key] = (max(0.0, self.level(key, now) - 1.0), now)
         if len(self._tokens) > 10_000:  # forget the idle: a full bucket is the default
-            self._tokens = {
-                k: (t, at) for k, (t, at) in self._tokens.items() if now - at < 60 * self.interval
-            }
+            horizon = self.burst * self.interval
+            self._tokens = {k: v for k, v in self._tokens.items() if now - v[1] < horizon}
 
-    def allow(self, who: str, now: float) -> bool | None:
-        """True: go ahead; False: ignore silently; None: ignore and say "slow down" once."""
-        if self._level(who, now) >= 1.0:
+
+class CommandThrottle:
+    """Budgets for commands that cost the bot lines without moving a game, so that nobody can
+    flood its send queue (about one line a second for every channel together).
+
+    Moves that the game accepts are free (the game itself paces them: one turn at a time);
+    every refused command and every command that only informs (help, hands, top card, stats,
+    opening and stopping tables) costs a token from three buckets: the person's, the
+    channel's and everybody's. The person is their services account when the network tells,
+    else their host (``user@host``'s host: clones on one host share one budget, and a new nick
+    is the same person), else their nick. With the person's bucket empty, their commands are
+    ignored and they are told so once (again only after ``notice_every`` seconds); with the
+    channel's or everybody's empty, informational commands wait for the refill (moves still
+    go), and whoever asked is told the same way.
+    """
+
+    def __init__(
+        self,
+        burst: int = 6,
+        interval: float = 3.0,
+        notice_every: float = 60.0,
+        *,
+        channel_burst: int = 12,
+        channel_interval: float = 1.5,
+        global_burst: int = 30,
+        global_interval: float = 0.75,
+    ) -> None:
+        self.people = Buckets(burst, interval)
+        self.channels = Buckets(channel_burst, channel_interval)
+        self.everyone = Buckets(global_burst, global_interval)
+        self.notice_every = notice_every
+        self._told: dict[str, float] = {}
+
+    def _keys(self, who: str, channel: str | None) -> list[tuple[Buckets, str]]:
+        return [(self.people, who), (self.channels, channel or ""), (self.everyone, "*")]
+
+    def charge(self, who: str, now: float, channel: str | None = None) -> None:
+        """Take a token for a refused or informational command."""
+        for buckets, key in self._keys(who, channel):
+            buckets.charge(key, now)
+
+    def allow(
+        self, who: str, now: float, channel: str | None = None, *, move: bool = False
+    ) -> bool | None:
+        """True: go ahead; False: ignore silently; None: ignore and say "slow down" once.
+        A ``move`` needs only the person's budget (the channel's is for what informs)."""
+        keys = self._keys(who, channel)[:1] if move else self._keys(who, channel)
+        if all(b.level(k, now) >= 1.0 for b, k in keys):
             return True
         told = self._told.get(who)
         if told is not None and now - told < self.notice_every:
@@ -135,8 +177,8 @@ class Dispatcher:
 
     def run(self, handler: Handler, ctx: Context) -> None:
         """Check guards and call the handler, answering mistakes and bugs privately."""
-        who, now = ctx.ident, ctx.now
-        allowed = self.throttle.allow(who, now)
+        who, now, channel = ctx.person, ctx.now, ctx.channel
+        allowed = self.throttle.allow(who, now, channel, move=handler.meta.move)
         if not allowed:
             if allowed is None:
                 ctx.reply(SLOW_DOWN)
@@ -146,12 +188,12 @@ class Dispatcher:
             for check in handler.meta.guards:
                 check(ctx)
             if not handler.meta.move:
-                self.throttle.charge(who, now)
+                self.throttle.charge(who, now, channel)
                 charged = True
             handler.func(ctx)
         except (UnoError, CardParseError) as err:
             if not charged:
-                self.throttle.charge(who, now)
+                self.throttle.charge(who, now, channel)
             ctx.reply(str(err) or "you can't do that now")
         except Exception:
             log.exception("command %r from %s failed", handler.name, ctx.nick)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from unobot.core.render_irc import Line
 from unobot.engine.errors import UnoError
+from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
@@ -134,6 +135,16 @@ class Context:
     def ident(self) -> str:
         """Key for this player's preferences: the services account if known, else the nick."""
         return self.bot.ident(self.incoming)
+
+    @property
+    def person(self) -> str:
+        """Who is asking, for the command budgets: their services account when known, else
+        their host (clones on one host and a nick change are the same person), else the
+        nick."""
+        if self.incoming.account:
+            return "$a:" + irc_lower(self.incoming.account)
+        host = self.incoming.userhost.rpartition("@")[2]
+        return "$h:" + host.lower() if host else irc_lower(self.incoming.nick)
 
     @property
     def is_admin(self) -> bool:

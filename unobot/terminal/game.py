@@ -61,10 +61,12 @@ __all__ = ["TerminalGame", "main", "run"]
 class _Unthrottled(CommandThrottle):
     """A throttle that allows everything (see :class:`TerminalGame`)."""
 
-    def allow(self, who: str, now: float) -> bool | None:
+    def allow(
+        self, who: str, now: float, channel: str | None = None, *, move: bool = False
+    ) -> bool | None:
         return True
 
-    def charge(self, who: str, now: float) -> None:
+    def charge(self, who: str, now: float, channel: str | None = None) -> None:
         pass
 
 
