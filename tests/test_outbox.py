@@ -238,3 +238,31 @@ def test_bad_arguments() -> None:
         Outbox(rate=-1)
     with pytest.raises(ValueError):
         split_text("x", 3)
+
+
+def test_a_waiting_status_line_folds_in_the_next_moves() -> None:
+    """While a channel's last line waits, the next update's line joins it: the older news,
+    then the newer line with its (newer) status; lines per turn fall under backpressure."""
+    box = Outbox(burst=1, rate=1.0, limit=120)
+    box.due(0.0)  # the bucket is empty: everything waits
+
+    def move(news: str, turn: str) -> None:
+        status = f"Top: R5. {turn}'s turn."
+        box.push(
+            "PRIVMSG", "#uno", f"{news} {status}", tag=Tag("#uno", key="status", status=status)
+        )
+
+    move("alice plays R5.", "bob")
+    move("bob draws a card.", "carol")
+    move("carol plays R7.", "alice")
+    box.push("NOTICE", "bob", "Your cards: R1", tag=Tag("#uno", key="hand bob"))
+    assert len(box) == 2 and box.merged == 2
+    texts = [line.text for _, line in drain(box)]
+    assert texts == [
+        "Your cards: R1",
+        "alice plays R5. bob draws a card. carol plays R7. Top: R5. alice's turn.",
+    ]
+    # Nothing folds into a line already sent, nor past the byte limit.
+    move("x" * 50 + ".", "bob")
+    move("y" * 50 + ".", "carol")
+    assert box.merged == 2 and len(box) == 2

@@ -434,12 +434,15 @@ def render_update(
     prefix: str = ".",
 ) -> list[Line]:
     """Every line an update produces: the channel's first, then each changed hand."""
+    fmt = Cards(channel_colors)
+    texts = [text for text in fit(channel_text(update, fmt, prefix)) if text]
     game = Tag(channel)
-    lines = [
-        Line("privmsg", channel, text, game)
-        for text in fit(channel_text(update, Cards(channel_colors), prefix))
-        if text
-    ]
+    if len(texts) == 1 and update.status is not None:
+        # One line ending in the status: while it waits to be sent, the next one folds in.
+        status = status_text(update.status, fmt, prefix)
+        if texts[0].endswith(status):
+            game = Tag(channel, key="status", status=status)
+    lines = [Line("privmsg", channel, text, game) for text in texts]
     for nick, notice in update.hands.items():
         fmt = Cards(colors_for(nick))
         hand = Tag(channel, key="hand " + irc_lower(nick))  # a newer hand replaces a queued one

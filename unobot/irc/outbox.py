@@ -130,6 +130,8 @@ class _Waiting:
     line: Line
     key: str
     expires: float
+    status: str = ""
+    """The stale-able end of the line's text (see ``Tag.status``), sanitised like it."""
 
 
 class _Flow:
@@ -209,6 +211,8 @@ class Outbox:
         """Replies dropped because they waited longer than ``reply_ttl``."""
         self.replaced = 0
         """Queued lines replaced by a newer one with the same key (hands)."""
+        self.merged = 0
+        """Lines folded into a waiting one (a channel's moves while its last line waited)."""
 
     def __len__(self) -> int:
         return self._count
@@ -271,11 +275,34 @@ class Outbox:
             queue, expires = flow.replies, now + self.reply_ttl
         else:
             queue, expires = (flow.hands if lane is Lane.PRIVATE else flow.lines), float("inf")
-        if tag.key:
+        status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
+        if status and self._merge(queue, pieces[0], tag.key, status):
+            return 1
+        if tag.key and not status:
             self._replace(flow, queue, tag.key)
-        queue.extend(_Waiting(Line(command, target, piece), tag.key, expires) for piece in pieces)
+        queue.extend(
+            _Waiting(Line(command, target, piece), tag.key, expires, status) for piece in pieces
+        )
         self._count += len(pieces)
         return len(pieces)
+
+    def _merge(self, queue: deque[_Waiting], text: str, key: str, status: str) -> bool:
+        """Fold ``text`` into the last waiting line if it has the same key and ends with its
+        status (nothing else queued after it, so no order changes), within the byte limit."""
+        if not queue:
+            return False
+        last = queue[-1]
+        old = last.line.text
+        if last.key != key or not last.status or not old.endswith(last.status):
+            return False
+        news = old[: len(old) - len(last.status)].rstrip()
+        merged = f"{news} {text}" if news else text
+        if len(merged.encode()) > self.limit:
+            return False
+        last.line = Line(last.line.command, last.line.target, merged)
+        last.status = status
+        self.merged += 1
+        return True
 
     def _replace(self, flow: _Flow, queue: deque[_Waiting], key: str) -> None:
         kept = [w for w in queue if w.key != key]
