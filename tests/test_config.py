@@ -107,6 +107,8 @@ def test_channel_keys_and_per_channel_presets(tmp_path: Path) -> None:
         ("", ("--send-rate", "-1"), "send rate"),
         ('[bot]\nprefix = "ab"\n', (), "bot.prefix"),
         ("[bot]\nturn_timeout = 1\n", (), "turn_timeout"),
+        ("[irc]\nconnections = 0\n", (), "irc.connections must be 1 to 10"),
+        ("[irc]\nconnections = 11\n", (), "irc.connections must be 1 to 10"),
     ],
 )
 def test_bad_settings_give_one_clear_message(
@@ -203,3 +205,9 @@ def test_a_misspelt_key_stops_the_real_command_with_one_line(tmp_path: Path) -> 
     assert proc.stderr == "unobot: unknown setting irc.nik (did you mean irc.nick?)\n"
     assert proc.stdout == ""  # no server was started, nothing announced
     assert not (tmp_path / "stats.db").exists()
+
+
+def test_connections(tmp_path: Path) -> None:
+    assert load(parse()).irc.connections == 1
+    path = write(tmp_path, "[irc]\nconnections = 3\n")
+    assert load(parse("--config", path)).irc.connections == 3

@@ -93,7 +93,7 @@ def load(args: argparse.Namespace) -> Settings:
 KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
             "sasl_login", "sasl_password", "nickserv_password", "nickserv_server",
-            "nickserv_host", "servers", "channels", "rejoin_delay"),
+            "nickserv_host", "servers", "channels", "rejoin_delay", "connections"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "channel_presets", "plugins", "journal"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
@@ -200,6 +200,10 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     if burst < 1:
         raise ConfigError("irc.send_burst must be at least 1")
 
+    connections = _typed("irc", irc_cfg, "connections", int, 1)
+    if not 1 <= connections <= 10:
+        raise ConfigError("irc.connections must be 1 to 10 (networks allow a few per host)")
+
     nick = args.nick or _typed("irc", irc_cfg, "nick", str, "unobot")
     irc = IrcSettings(
         servers=tuple(servers),
@@ -216,6 +220,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         burst=burst,
         rate=rate,
         rejoin_delay=_typed("irc", irc_cfg, "rejoin_delay", float, 5.0),
+        connections=connections,
     )
 
     _check_service_identity(irc)

@@ -193,6 +193,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     from unobot.core.bot import Bot
     from unobot.core.journal import Journal
     from unobot.irc.adapter import IrcAdapter
+    from unobot.irc.pool import ConnectionPool, extra_settings
     from unobot.stats.recorder import GameRecorder
 
     server = settings.irc.servers[0]
@@ -210,13 +211,19 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
+    # Extra connections only send (the primary reads every channel): see unobot.irc.pool.
+    pool = ConnectionPool(
+        adapter,
+        [IrcAdapter(extra, lambda incoming: None)
+         for extra in extra_settings(settings.irc, settings.irc.connections)],
+    )  # fmt: skip
     store, stats = database_stores(
         settings.database, settings.bot.network, settings.db_timeout, adapter
     )
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
     journal = Journal(settings.journal, adapter.now) if settings.journal else None
     bot = Bot(
-        adapter,
+        pool if pool.extras else adapter,
         adapter,
         store,
         settings.bot,
@@ -242,13 +249,21 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
             else "unobot is stopping: this game ends here."
         )
         adapter.call_later(1.5 if games else 0, lambda: adapter.stop("unobot shutting down"))
+        for extra in pool.extras:
+            extra.call_soon_threadsafe(
+                lambda extra=extra: extra.call_later(
+                    1.5 if games else 0, lambda: extra.stop("unobot shutting down")
+                )
+            )
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
 
     keep_up(adapter, store, stats)
     tune_gc()
+    pool.start_extras()
     adapter.run()
+    pool.stop_extras("unobot shutting down")
     if embedded is not None:
         embedded.shutdown()
         embedded.server_close()

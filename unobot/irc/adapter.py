@@ -132,6 +132,9 @@ class IrcSettings:
     rejoin_delay: float = 5.0
     """Seconds after being kicked before the bot joins the channel again (one try: a refusal
     such as a ban is logged, not retried). Negative: never rejoin after a kick."""
+    connections: int = 1
+    """Connections to open to the network, each with its own send budget (``unobot.irc.pool``:
+    the adapter itself is always one of them)."""
 
 
 NICKSERV_WHOIS_TIMEOUT = 10.0
