@@ -281,3 +281,145 @@ def test_a_timed_own_points_match_is_recorded_lowest_first() -> None:
         assert r.points_won == r.points_left == in_hand[nick] and r.finished
         assert r.won == (in_hand[nick] == best)
         assert r.place == 1 + sum(v < in_hand[nick] for v in in_hand.values())
+
+
+# --- seats without an ident of their own ------------------------------------------------------
+# Each result is filed under an ident no other seat of the game has: the store refuses one ident
+# twice, and a result under somebody else's ident would corrupt their stats. Before, a seat that
+# lost its ident to a clash went by its current nick, which could be another seat's ident (the
+# game was then recorded without one of them, with a warning), a held seat's "nick(gone)", or
+# the nick of a stranger with no account.
+
+
+def finish_by_quits(h: StatsHarness, *nicks: str) -> None:
+    """``nicks`` quit; their seats' grace runs out (one at a time, as the game may end)."""
+    for nick in nicks:
+        h.event(Kind.QUIT, nick)
+    for _ in range(len(nicks) + 1):
+        h.advance(61)
+
+
+def left_out(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The recorder's INFO lines naming a seat left out of a record; and no warning at all."""
+    recorder = [r for r in caplog.records if r.name == "unobot.stats.recorder"]
+    assert not [r for r in recorder if r.levelno >= logging.WARNING], recorder
+    return [r.getMessage() for r in recorder if "recorded without" in r.getMessage()]
+
+
+@pytest.mark.parametrize("later", [False, True])
+def test_one_account_on_two_seats_is_left_out_and_the_others_are_recorded(
+    later: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """bob and bobphone play with one services account (joined with it, or bobphone seen
+    logged in to it after the deal): neither seat is recorded, not even under its nick
+    (before: as "bob" and "bobphone", idents of whoever has those nicks), and carol is."""
+    h = StatsHarness(3)
+    h.say("carol", ".uno")
+    h.say("bob", ".join", account="acct")
+    h.say("bobphone", ".join", account=None if later else "acct")
+    h.say("carol", ".deal")
+    if later:
+        h.say("bobphone", ".top", account="ACCT")
+    with caplog.at_level(logging.INFO, "unobot.stats.recorder"):
+        finish_by_quits(h, "bob", "bobphone")
+    (record,) = h.records
+    assert [(r.nick, r.ident, r.place, r.won) for r in record.results] == [
+        ("carol", "carol", 1, True)
+    ]
+    said = left_out(caplog)
+    assert len(said) == 2 and all("the services account acct holds 2 seats" in s for s in said)
+
+
+def test_a_seat_taking_the_nick_of_a_seat_that_quit_gets_no_result_under_its_ident(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The bug: alice quits mid-game, bobphone (one account with bob) takes the nick alice, so
+    alice's held seat becomes alice(gone). bob's and bobphone's seats clashed on the account,
+    and bobphone's fell back to its nick, alice: the ident of alice's seat. One of the two was
+    dropped with "stats: alice has no ident of its own in #uno". Now alice's seat keeps her
+    ident, and the account's two seats are left out."""
+    h = StatsHarness(3)
+    h.say("carol", ".uno")
+    h.say("alice", ".join")
+    h.say("bob", ".join", account="acct")
+    h.say("bobphone", ".join", account="acct")
+    h.say("carol", ".deal")
+    h.event(Kind.QUIT, "alice")
+    h.event(Kind.NICK, "bobphone", new_nick="alice")
+    assert table(h).names == ("carol", "alice(gone)", "bob", "alice")
+    with caplog.at_level(logging.INFO, "unobot.stats.recorder"):
+        finish_by_quits(h, "alice", "bob")
+    (record,) = h.records
+    results = {r.ident: r for r in record.results}
+    assert set(results) == {"carol", "alice"}
+    assert results["carol"].won and results["alice"].nick == "alice(gone)"
+    assert not results["alice"].finished and results["alice"].place == 4
+    said = left_out(caplog)
+    assert sorted(s.split(": ")[1] for s in said) == [
+        f"game {record.game_id} in #uno recorded without alice",
+        f"game {record.game_id} in #uno recorded without bob",
+    ]
+
+
+def test_a_nick_given_up_for_another_seats_nick_gets_no_result_under_that_ident(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """No accounts: bobby opens and becomes x (ident bobby); bob joins and becomes bobby;
+    another bob joins. The second bob has the nick both bobs joined with, so keeps "bob"; the
+    first could go by its nick now, bobby, but that is x's ident (before: one of x and that
+    seat was dropped with a warning)."""
+    h = StatsHarness(3)
+    h.say("bobby", ".uno")
+    h.event(Kind.NICK, "bobby", new_nick="x")
+    h.say("bob", ".join")
+    h.event(Kind.NICK, "bob", new_nick="bobby")
+    h.say("bob", ".join")
+    h.say("x", ".deal")
+    assert table(h).names == ("x", "bobby", "bob")
+    with caplog.at_level(logging.INFO, "unobot.stats.recorder"):
+        finish_by_quits(h, "bobby", "bob")
+    (record,) = h.records
+    assert {(r.nick, r.ident) for r in record.results} == {("x", "bobby"), ("bob", "bob")}
+    (said,) = left_out(caplog)
+    assert said.endswith(
+        "recorded without bobby: they joined as bob, which another seat has, "
+        "and go by bobby, which another seat joined with"
+    )
+
+
+def test_a_held_seat_whose_nick_was_taken_is_not_recorded_as_nick_gone(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """bob becomes robert in the lobby, another bob joins; in the game that bob quits and
+    robert takes the nick back, so the held seat is bob(gone). robert's seat holds the nick
+    both joined with and is recorded as bob; the held seat was recorded as "bob(gone)", a
+    player nobody is: it is left out."""
+    h = StatsHarness(3)
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    h.event(Kind.NICK, "bob", new_nick="robert")
+    h.say("bob", ".join")
+    h.say("alice", ".deal")
+    h.event(Kind.QUIT, "bob")
+    h.event(Kind.NICK, "robert", new_nick="bob")
+    assert table(h).names == ("alice", "bob", "bob(gone)")
+    with caplog.at_level(logging.INFO, "unobot.stats.recorder"):
+        finish_by_quits(h, "bob")
+    (record,) = h.records
+    assert {(r.nick, r.ident) for r in record.results} == {("alice", "alice"), ("bob", "bob")}
+    (said,) = left_out(caplog)
+    assert "recorded without bob(gone): they joined as bob" in said
+
+
+def test_a_game_of_one_account_against_itself_is_not_recorded_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    h = StatsHarness(3)
+    h.say("bob", ".uno", account="acct")
+    h.say("bobphone", ".join", account="acct")
+    h.say("bob", ".deal")
+    with caplog.at_level(logging.INFO, "unobot.stats.recorder"):
+        finish_by_quits(h, "bobphone")
+    assert not h.records and "#uno" not in h.bot.tables
+    assert len(left_out(caplog)) == 2
+    assert "not recorded: no seat has an ident of its own" in caplog.text

@@ -6,6 +6,9 @@ who leaves mid-game still gets a line, and hands one :class:`~unobot.stats.GameR
 store when the game ends. A game stopped with ``.unostop`` is recorded only if at least one hand
 was completed (a multi-hand match stopped half-way): a stop before any hand ended says nothing
 about who plays well, and recording it would let anyone lose on purpose for someone else.
+Each result goes under an ident that is that seat's alone (:func:`_idents`): a seat without one
+(one services account on two seats, a nick given up and taken by another seat) is left out,
+logged at INFO, and everybody else's results are recorded.
 
 It lives with the stats, not with the commands: the bot core creates it, and the core never
 imports a plugin.
@@ -157,7 +160,8 @@ class GameRecorder:
             log.exception("stats: could not record game %s in %s", record.game_id, record.channel)
 
     def _record(self, table: Table, game: _Game, update: Update) -> GameRecord | None:
-        """The finished game as a record; None for a game stopped before any hand ended."""
+        """The finished game as a record; None for a game stopped before any hand ended, or
+        one in which no seat has an ident of its own (:func:`_idents`)."""
         ended: MatchOutcome | None = None
         last_hand: HandOutcome | None = None
         for event in update.events:
@@ -195,36 +199,38 @@ class GameRecorder:
             rows.append((seat, totals[index], left, index in winners and not seat.left))
         rows += [(s, s.total, s.in_hand, False) for s in game.seats if id(s) not in seated]
         places = _places(rows, own_points)
-        idents = {id(r[0]): _ident(r[0]) for r in rows}
-        # Two seats with one key (a nick given up in the lobby and taken by someone else, or
-        # one account twice) would make the store refuse the game: whoever no longer has the
-        # nick of their key goes by their current nick.
-        clashes = Counter(idents.values())
-        for seat, *_ in rows:
-            nick = irc_lower(seat.player.nick)
-            if clashes[idents[id(seat)]] > 1 and idents[id(seat)] != nick:
-                idents[id(seat)] = nick
-        results: list[PlayerResult] = []
-        used: set[str] = set()
-        for seat, points, left, won in sorted(rows, key=lambda r: places[id(r[0])]):
-            ident = idents[id(seat)]
-            if ident in used:
-                log.warning("stats: %s has no ident of its own in %s", ident, table.channel)
-                continue
-            used.add(ident)
-            results.append(
-                PlayerResult(
-                    ident=ident,
-                    nick=seat.player.nick,
-                    place=places[id(seat)],
-                    won=won,
-                    points_won=points,
-                    points_left=left,
-                    finished=not seat.left,
-                    account=_account_of(ident),
-                    is_bot=seat.player.computer,
+        idents, left_out = _idents([r[0] for r in rows])
+        for seat in (r[0] for r in rows):
+            if id(seat) in left_out:
+                log.info(
+                    "stats: game %s in %s recorded without %s: %s",
+                    game.game_id,
+                    table.channel,
+                    seat.player.nick,
+                    left_out[id(seat)],
                 )
+        results = [
+            PlayerResult(
+                ident=idents[id(seat)],
+                nick=seat.player.nick,
+                place=places[id(seat)],
+                won=won,
+                points_won=points,
+                points_left=left,
+                finished=not seat.left,
+                account=_account_of(idents[id(seat)]),
+                is_bot=seat.player.computer,
             )
+            for seat, points, left, won in sorted(rows, key=lambda r: places[id(r[0])])
+            if id(seat) in idents
+        ]
+        if not results:
+            log.info(
+                "stats: game %s in %s not recorded: no seat has an ident of its own",
+                game.game_id,
+                table.channel,
+            )
+            return None
         return GameRecord(
             game_id=game.game_id,
             network=self.network,
@@ -244,6 +250,77 @@ def _ident(seat: _Seat) -> str:
     if key.startswith("$a:") or seat.account is None or seat.player.computer:
         return key
     return "$a:" + seat.account
+
+
+_GONE = "(gone)"
+"""What the table appends to a held seat's nick once somebody else takes that nick
+(``Table.rename``): such a name belongs to nobody, so no result is filed under it."""
+
+
+def _idents(seats: list[_Seat]) -> tuple[dict[int, str], dict[int, str]]:
+    """Each seat's stats ident, by ``id(seat)``, distinct from every other's; and the seats
+    left out of the record (by ``id(seat)``), with why.
+
+    A game record holds one result per ident (the store refuses one ident twice), and an ident
+    is a player's whole history: a result filed under the wrong one corrupts a stranger's
+    stats, which is worse than one result missing. So a seat is recorded only under an ident
+    that is provably its own, and a seat without one is left out (the caller logs it at INFO)
+    while everybody else's results are kept:
+
+    * A seat whose ident (:func:`_ident`) no other seat has keeps it.
+    * One services account on several seats (two nicks logged in to one account, seated in
+      the lobby, or a nick later seen logged in to an account another seat has) is one person
+      playing several hands: any one result would be made up, a win through either seat would
+      reward sitting twice, and filing the seats under their nicks would credit the account's
+      play to whoever owns those nicks. None of those seats is recorded; the others' results
+      stand, as their play against those hands was real.
+    * A nick ident (someone without an account, known by the nick they joined with) on
+      several seats: the nick was given up in the lobby and taken by somebody else. Whoever
+      holds the nick now keeps it; each of the others goes by their own current nick, unless
+      that is somebody else's claim too (another seat joined with it) or a held seat's
+      ``nick(gone)``, a name of nobody: those are left out.
+
+    Places stay those of the whole table (a seat left out still beat or trailed the others).
+    Every ident handed out belongs to exactly one seat (checked last, as a seat removed
+    mid-game keeps the nick it had then, which someone seated may have taken since), so the
+    store never refuses the record, and a game is dropped whole only when no seat is left.
+    """
+    claims = {id(seat): _ident(seat) for seat in seats}
+    count = Counter(claims.values())
+    wanted: dict[int, str] = {}
+    left_out: dict[int, str] = {}
+    for seat in seats:
+        claim, nick = claims[id(seat)], irc_lower(seat.player.nick)
+        if count[claim] == 1 or (nick == claim and not claim.startswith("$")):
+            wanted[id(seat)] = claim  # theirs alone, or the nick of the claim is theirs now
+        elif claim.startswith("$a:"):
+            left_out[id(seat)] = (
+                f"the services account {claim[3:]} holds {count[claim]} seats: "
+                "one person's several hands have no one result"
+            )
+        elif claim.startswith("$"):  # a computer's: names are unique at a table, but never
+            left_out[id(seat)] = f"{count[claim]} seats are {claim}"  # fall back to a nick
+        elif nick.endswith(_GONE):
+            left_out[id(seat)] = (
+                f"they joined as {claim}, which another seat has, and their nick was taken "
+                "while they were away"
+            )
+        elif nick in count:
+            left_out[id(seat)] = (
+                f"they joined as {claim}, which another seat has, and go by {nick}, "
+                "which another seat joined with"
+            )
+        else:
+            wanted[id(seat)] = nick
+    # Distinct by the rules above, but for a removed seat's old nick (see the docstring).
+    taken = Counter(wanted.values())
+    idents: dict[int, str] = {}
+    for key, ident in wanted.items():
+        if taken[ident] == 1:
+            idents[key] = ident
+        else:
+            left_out[key] = f"{taken[ident]} seats would be recorded as {ident}"
+    return idents, left_out
 
 
 def _places(rows: list[tuple[_Seat, int, int, bool]], own_points: bool) -> dict[int, int]:
