@@ -266,3 +266,15 @@ def test_a_waiting_status_line_folds_in_the_next_moves() -> None:
     move("x" * 50 + ".", "bob")
     move("y" * 50 + ".", "carol")
     assert box.merged == 2 and len(box) == 2
+
+
+def test_many_channels_are_joined_in_few_lines_keyed_first() -> None:
+    box = Outbox(burst=100, rate=0, limit=60)
+    channels = [(f"#chan{i:02d}", "") for i in range(20)] + [("#secret", "pw"), ("#a,b", "")]
+    lines = box.push_joins(channels)
+    sent = box.due(0.0)
+    assert lines == len(sent) and 2 < lines < 8
+    assert all(len(f"{ln.target} {ln.text}".encode()) <= 61 for ln in sent)
+    assert sent[0].target.startswith("#secret,") and sent[0].text == "pw"
+    joined = [name for ln in sent for name in ln.target.split(",")]
+    assert sorted(joined) == sorted(["#secret", "#ab", *[c for c, _ in channels[:20]]])

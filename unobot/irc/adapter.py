@@ -733,8 +733,7 @@ class IrcAdapter:
         self._schedule_drain()
 
     def _join_channels(self) -> None:
-        for channel, key in self._keys.values():
-            self._outbox.push("JOIN", channel, key)
+        self._outbox.push_joins(self._keys.values())
 
     # -- identifying -----------------------------------------------------------------------
     def _check_nickserv(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -285,6 +285,33 @@ class Outbox:
         )
         self._count += len(pieces)
         return len(pieces)
+
+    def push_joins(self, channels: Iterable[tuple[str, str]]) -> int:
+        """Queue JOINs for many ``(channel, key)`` pairs in as few lines as fit
+        (``JOIN #a,#b,#c keyA``): each line costs a token, and fifty channels joined one a
+        line took fifty seconds. Channels with a key go first (keys pair up in order).
+        Returns the number of lines queued."""
+        pairs = [(sanitize_target(c), sanitize_target(k)) for c, k in channels]
+        pairs = sorted((p for p in pairs if p[0]), key=lambda p: not p[1])
+        lines = 0
+        names: list[str] = []
+        keys: list[str] = []
+        size = 0
+        for name, key in pairs:
+            cost = len(name.encode()) + 1 + (len(key.encode()) + 1 if key else 0)
+            if names and size + cost > self.limit:
+                self._control.append(Line("JOIN", ",".join(names), ",".join(keys)))
+                lines += 1
+                names, keys, size = [], [], 0
+            names.append(name)
+            if key:
+                keys.append(key)
+            size += cost
+        if names:
+            self._control.append(Line("JOIN", ",".join(names), ",".join(keys)))
+            lines += 1
+        self._count += lines
+        return lines
 
     def _merge(self, queue: deque[_Waiting], text: str, key: str, status: str) -> bool:
         """Fold ``text`` into the last waiting line if it has the same key and ends with its
