@@ -278,3 +278,20 @@ def test_many_channels_are_joined_in_few_lines_keyed_first() -> None:
     assert sent[0].target.startswith("#secret,") and sent[0].text == "pw"
     joined = [name for ln in sent for name in ln.target.split(",")]
     assert sorted(joined) == sorted(["#secret", "#ab", *[c for c, _ in channels[:20]]])
+
+
+def test_a_long_hand_keeps_its_lines_and_an_unchanged_hand_is_not_sent_again() -> None:
+    box = Outbox(burst=1, rate=1.0)
+    box.due(0.0)
+
+    def hand(*lines: str) -> None:
+        for part, text in enumerate(lines):
+            box.push("NOTICE", "bob", text, tag=Tag("#uno", key="hand bob", part=part))
+
+    hand("Your cards (30): R1 ...", "... G9")
+    hand("Your cards (31): R1 ...", "... G9 B2")  # replaces both waiting lines
+    assert [line.text for _, line in drain(box)] == ["Your cards (31): R1 ...", "... G9 B2"]
+    hand("Your cards (31): R1 ...", "... G9 B2")  # what left last: not sent again
+    assert len(box) == 0 and box.unchanged == 2
+    hand("Your cards (30): R1 ...", "... G9")  # changed: sent
+    assert len(box) == 2

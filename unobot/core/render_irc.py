@@ -445,8 +445,11 @@ def render_update(
     lines = [Line("privmsg", channel, text, game) for text in texts]
     for nick, notice in update.hands.items():
         fmt = Cards(colors_for(nick))
-        hand = Tag(channel, key="hand " + irc_lower(nick))  # a newer hand replaces a queued one
-        lines.extend(Line("notice", nick, text, hand) for text in hand_lines(notice, fmt))
+        key = "hand " + irc_lower(nick)  # a newer hand replaces a queued one
+        lines.extend(
+            Line("notice", nick, text, Tag(channel, key=key, part=part))
+            for part, text in enumerate(hand_lines(notice, fmt))
+        )
     return lines
 
 

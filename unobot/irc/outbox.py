@@ -132,6 +132,10 @@ class _Waiting:
     expires: float
     status: str = ""
     """The stale-able end of the line's text (see ``Tag.status``), sanitised like it."""
+    memo: tuple[str, str, int] | None = None
+    """On the last line of a keyed text: (flow, key, part), to remember it when it leaves."""
+    whole: list[str] | None = None
+    """With ``memo``: every line of that text."""
 
 
 class _Flow:
@@ -213,6 +217,10 @@ class Outbox:
         """Queued lines replaced by a newer one with the same key (hands)."""
         self.merged = 0
         """Lines folded into a waiting one (a channel's moves while its last line waited)."""
+        self.unchanged = 0
+        """Keyed texts not sent because the last of their key that left was the same."""
+        self._left: dict[tuple[str, str, int], list[str]] = {}
+        """The last keyed text of each (flow, key, part) that left (bounded, oldest out)."""
 
     def __len__(self) -> int:
         return self._count
@@ -267,22 +275,30 @@ class Outbox:
             return len(pieces)
         name = irc_lower(tag.channel) if tag.channel else (irc_lower(target) if to_channel else "")
         flow = self._flows.get(name)
+        kind = "replies" if tag.reply else ("hands" if lane is Lane.PRIVATE else "lines")
+        status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
+        memo = (name, tag.key, tag.part) if tag.key and not status else None
+        if memo is not None and self._left.get(memo) == pieces:
+            queued = flow is not None and any(w.key == tag.key for w in getattr(flow, kind))
+            if not queued:
+                self.unchanged += 1  # the very lines that left last: nothing new to say
+                return 0
         if flow is None:
             flow = self._flows[name] = _Flow()
         if not len(flow):
             self._ring.append(name)
-        if tag.reply:
-            queue, expires = flow.replies, now + self.reply_ttl
-        else:
-            queue, expires = (flow.hands if lane is Lane.PRIVATE else flow.lines), float("inf")
-        status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
+        queue: deque[_Waiting] = getattr(flow, kind)
+        expires = now + self.reply_ttl if tag.reply else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
             return 1
-        if tag.key and not status:
+        if memo is not None and tag.part == 0:
             self._replace(flow, queue, tag.key)
-        queue.extend(
+        waiting = [
             _Waiting(Line(command, target, piece), tag.key, expires, status) for piece in pieces
-        )
+        ]
+        if memo is not None:
+            waiting[-1].memo, waiting[-1].whole = memo, pieces
+        queue.extend(waiting)
         self._count += len(pieces)
         return len(pieces)
 
@@ -373,6 +389,10 @@ class Outbox:
             else:
                 del self._flows[name]
             if waiting is not None:
+                if waiting.memo is not None and waiting.whole is not None:
+                    self._left[waiting.memo] = waiting.whole
+                    if len(self._left) > 10_000:  # forget the oldest (dicts keep order)
+                        del self._left[next(iter(self._left))]
                 return waiting.line
         return None
 

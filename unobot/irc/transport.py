@@ -74,7 +74,8 @@ class Tag:
     private command). ``reply``: an answer to one user's command (help, stats, a refusal),
     not the game's own line; it waits behind game lines and is dropped when it could only
     arrive late. ``key``: a newer line with the same channel and key replaces a queued one
-    (a player's hand: only the newest is worth sending). ``status``: the end of the line that
+    (a player's hand: only the newest is worth sending), and a keyed line the same as the last
+    one of its key that left is not sent again. ``status``: the end of the line that
     a newer line with the same channel and key makes stale (whose turn it is, the top card):
     while such a line still waits, the two become one line, the older's news followed by the
     newer line, so a backlog sends fewer lines instead of older states.
@@ -84,6 +85,9 @@ class Tag:
     reply: bool = False
     key: str = ""
     status: str = ""
+    part: int = 0
+    """The line's place in a keyed text sent as several lines (a long hand): the first
+    replaces every queued line of the key, the next ones join it."""
 
 
 UNTAGGED = Tag()
