@@ -6,10 +6,10 @@ pieces of :class:`tests.plugins.fakes.Harness`). Its steps are what a network ca
 every command the plugins define with card names, garbage, unicode, control codes and 10 KB
 arguments; nicks of every kind (unicode, control codes, over-long, case variants under the IRC
 casemapping, services accounts, operators and a bot admin); joins, parts, quits, kicks and nick
-changes, the bot's own among them, and seated people taking each other's nicks; two or three
-channels; computer players; and the clock moved by any amount, past warnings, turn timeouts,
-grace periods and time limits. A step that plays a legal move for whoever may move keeps games
-going to their hands' and matches' ends.
+changes, the bot's own among them, seated people taking each other's nicks, and channel member
+lists (``NAMES``, trusted or not); two or three channels; computer players; and the clock moved
+by any amount, past warnings, turn timeouts, grace periods and time limits. A step that plays a
+legal move for whoever may move keeps games going to their hands' and matches' ends.
 
 Checked while the bot sends (the tables are then exactly as the line describes them) and after
 every step:
@@ -625,6 +625,8 @@ class BotMachine(RuleBasedStateMachine):
             self.connected = False
         elif kind is Kind.RECONNECTED:
             self.connected = True
+        elif kind is Kind.NAMES:
+            self.transport.names.update(incoming.text.split())
         else:
             self.online.add(nick)
         for name in (incoming.nick, incoming.target, incoming.new_nick):
@@ -855,6 +857,30 @@ class BotMachine(RuleBasedStateMachine):
         self.feed(Incoming(Kind.NICK, old, new_nick=old + "_" if new is None else new))
         if irc_lower(old) not in self.online:  # the nick is free now
             self.say(old, ".join", table.channel, account=account)
+
+    @rule(
+        channel=st.sampled_from(CHANNEL_SPELLINGS),
+        mask=st.integers(0, 2**12 - 1),
+        extra=st.lists(nicks, max_size=3),
+        own=st.sampled_from(["", BOT_NICK, "UNOBOT"]),
+        rejoin=st.booleans(),
+    )
+    def names(self, channel: str, mask: int, extra: list[str], own: str, rejoin: bool) -> None:
+        """The channel's member list (:attr:`Kind.NAMES`), as the adapter delivers it after
+        the bot's own JOIN (``rejoin``: that JOIN first): some of the people seated there, and
+        other nicks, all online (a server lists only members); with the bot's own nick in
+        some spelling, or without it (a list the core must not trust)."""
+        if rejoin:
+            self.feed(Incoming(Kind.JOIN, BOT_NICK, channel))
+        table = self.bot.tables.get(irc_lower(channel)) if self.bot is not None else None
+        seated = [p.nick for p in table.players if not p.computer] if table is not None else []
+        listed = [n for i, n in enumerate(seated) if mask >> i & 1]
+        listed += extra
+        if own:
+            listed.append(own)
+        listed = [n for n in listed if irc_lower(n) in self.online or n == own]
+        Random(mask).shuffle(listed)  # servers list members in no particular order
+        self.feed(Incoming(Kind.NAMES, "", channel, " ".join(listed)))
 
     @rule(seconds=_SECONDS)
     def wait(self, seconds: float) -> None:
