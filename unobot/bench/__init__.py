@@ -1,5 +1,5 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
-``stats``, ``dealer``, ``computers``).
+``stats``, ``dealer``, ``computers``, ``capacity``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
@@ -16,7 +16,7 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> None:
     # Imported here, not at the top: ``python -m unobot.bench.irc`` (the benchmark's child
     # processes) imports this package first and must not import ``irc`` before running it.
-    from unobot.bench import computers, dealer, engine, irc, restore, soak, stats
+    from unobot.bench import capacity, computers, dealer, engine, irc, restore, soak, stats
 
     parser = argparse.ArgumentParser(prog="python -m unobot.bench", description=__doc__)
     sub = parser.add_subparsers(dest="which", required=True)
@@ -33,5 +33,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     restore.add_arguments(sub.add_parser("restore", help="a restart giving back 100 games"))
     soak.add_arguments(sub.add_parser("soak", help="many channels under random faults"))
+    capacity.add_arguments(
+        sub.add_parser("capacity", help="the bot process on inspircd: games at once, fairness")
+    )
     args = parser.parse_args(argv)
     args.run(args)
