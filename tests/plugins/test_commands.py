@@ -253,9 +253,9 @@ def test_dot_uno_calls_uno_in_a_game_with_manual_calls() -> None:
 
 def test_a_command_flood_is_ignored_after_one_warning() -> None:
     h, _ = dealt()
-    replies = [h.say("zed", ".top") for _ in range(30)]  # 30 at once: only 6 answered
+    replies = [h.say("zed", ".top") for _ in range(30)]  # 30 at once: only 10 answered
     answered = [r for r in replies if r]
-    assert len(answered) == 7
+    assert len(answered) == 11
     assert "Slow down" in only_notice_to(answered[-1], "zed")
     assert h.say("zed", ".top") == []  # still ignored, and not told again
     h.advance(3)
@@ -275,14 +275,14 @@ def test_the_budget_follows_the_person_not_the_nick() -> None:
     h, _ = dealt()
     host = {"userhost": "u@clone.example"}
     answered = [h.say(f"clone{i % 3}", ".top", **host) for i in range(20)]
-    assert len([r for r in answered if r]) == 7  # six, then one "slow down"
+    assert len([r for r in answered if r]) == 11  # ten, then one "slow down"
     assert h.say("newnick", ".top", **host) == []  # a nick change buys nothing
     assert h.say("other", ".top", userhost="o@elsewhere.example")  # somebody else: answered
     h.advance(20)  # every budget full again (the channel's too)
     acct = [
-        h.say(f"roam{i}", ".top", userhost=f"r@{i}.example", account="roamer") for i in range(9)
+        h.say(f"roam{i}", ".top", userhost=f"r@{i}.example", account="roamer") for i in range(12)
     ]
-    assert len([r for r in acct if r]) == 7
+    assert len([r for r in acct if r]) == 11
 
 
 def test_a_channel_flooded_by_many_hosts_still_plays() -> None:

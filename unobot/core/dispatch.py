@@ -75,8 +75,8 @@ class CommandThrottle:
 
     def __init__(
         self,
-        burst: int = 6,
-        interval: float = 3.0,
+        burst: int = 10,
+        interval: float = 2.0,
         notice_every: float = 60.0,
         *,
         channel_burst: int = 12,
