@@ -166,6 +166,8 @@ class Meter:
     """Commands of this channel's players waiting for their think time."""
     last_event: float = 0.0
     waiting_since: float | None = None
+    waiting_among: int = 0
+    """Channels with a game open when this channel's wait began."""
     copies: int = 0
     """Channel lines seen so far by the seat that saw most (the first copy of each counts)."""
     pending: tuple[str, float] | None = None
@@ -239,12 +241,19 @@ class Players(Clients):
         players: int = PLAYERS,
         think: tuple[float, float] = THINK,
         hands: int | None = None,
+        deal: str = "",
     ) -> None:
-        """``games`` channels ``#bench0``..., ``players`` each, playing ``hands`` hands each
-        (None: a new one after each, for ever); ``think``: (0, 0) to answer at once."""
+        """``games`` channels ``#bench0``..., ``players`` each, playing ``hands`` games each
+        (None: a new one after each, for ever); ``think``: (0, 0) to answer at once;
+        ``deal``: what follows ``.deal`` (``"20s"``: a timed match, over when the time is up,
+        so a test's games take a known time)."""
         super().__init__(port, games, players, hands or 1_000_000, seed, think=sum(think) / 2)
         self.per_game = players
         self.think_range = think
+        self.deal = deal
+        self.ends = (
+            (" the match", " stopped the game") if deal else (" wins the hand", " stopped the game")
+        )
         self.meters = {g.channel: Meter(g.channel) for g in self.games}
         self.seen = {s.nick: 0 for s in self.seats}
         self.window: tuple[float, float] | None = None
@@ -275,6 +284,8 @@ class Players(Clients):
     def say(self, seat: Seat, line: str) -> None:
         """Lobby commands at once; a move after the player's think time."""
         word = line.partition(" :")[2].lstrip(".").split(" ", 1)[0].lower()
+        if word == "deal" and self.deal:
+            line = f"{line} {self.deal}"
         if word in LOBBY or self.think_range[1] <= 0:
             self.send(seat, line)
             return
@@ -358,15 +369,20 @@ class Players(Clients):
     def _channel_line(self, meter: Meter, plain: str, now: float) -> None:
         if _STATUS.search(plain) and meter.first_turn is None:
             meter.first_turn = now
-        if " wins the hand" in plain or " stopped the game" in plain:
+        if any(end in plain for end in self.ends):
             meter.active = False
             meter.finished += 1
             if self.figures is not None and self._in_window(now):
                 self.figures.finished += 1
 
+    def _active(self) -> int:
+        return sum(m.active for m in self.meters.values())
+
     def _record(self, meter: Meter, waited: float, began: float) -> None:
-        active = sum(m.active for m in self.meters.values())
-        entry = (waited, active, meter.channel)
+        """A wait of ``waited`` s: its bound counts the channels with a game when it began or
+        when it ended, whichever are more (a game that just ended may still have its last
+        lines queued)."""
+        entry = (waited, max(meter.waiting_among, self._active()), meter.channel)
         if self.window is None:
             self.setup_waits.append(entry)
         elif self.figures is not None and self._in_window(began):
@@ -382,6 +398,7 @@ class Players(Clients):
             if meter.active and meter.thinking == 0:
                 if meter.waiting_since is None:
                     meter.waiting_since = meter.last_event
+                    meter.waiting_among = self._active()
             else:
                 meter.waiting_since = None
 
