@@ -280,7 +280,7 @@ def test_many_channels_are_joined_in_few_lines_keyed_first() -> None:
     assert sorted(joined) == sorted(["#secret", "#ab", *[c for c, _ in channels[:20]]])
 
 
-def test_a_long_hand_keeps_its_lines_and_an_unchanged_hand_is_not_sent_again() -> None:
+def test_a_long_hand_keeps_its_lines_and_an_unchanged_hand_waits_for_no_backlog() -> None:
     box = Outbox(burst=1, rate=1.0)
     box.due(0.0)
 
@@ -291,7 +291,11 @@ def test_a_long_hand_keeps_its_lines_and_an_unchanged_hand_is_not_sent_again() -
     hand("Your cards (30): R1 ...", "... G9")
     hand("Your cards (31): R1 ...", "... G9 B2")  # replaces both waiting lines
     assert [line.text for _, line in drain(box)] == ["Your cards (31): R1 ...", "... G9 B2"]
+    box.push("PRIVMSG", "#uno", "bob draws")  # a backlog in the channel
     hand("Your cards (31): R1 ...", "... G9 B2")  # what left last: not sent again
-    assert len(box) == 0 and box.unchanged == 2
+    assert len(box) == 1 and box.unchanged == 2
     hand("Your cards (30): R1 ...", "... G9")  # changed: sent
+    assert len(box) == 3
+    drain(box)
+    hand("Your cards (30): R1 ...", "... G9")  # the same, but nothing waits: sent again
     assert len(box) == 2

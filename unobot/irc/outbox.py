@@ -218,7 +218,8 @@ class Outbox:
         self.merged = 0
         """Lines folded into a waiting one (a channel's moves while its last line waited)."""
         self.unchanged = 0
-        """Keyed texts not sent because the last of their key that left was the same."""
+        """Keyed texts not sent because the last of their key that left was the same (while
+        their channel had lines waiting)."""
         self._left: dict[tuple[str, str, int], list[str]] = {}
         """The last keyed text of each (flow, key, part) that left (bounded, oldest out)."""
 
@@ -278,11 +279,17 @@ class Outbox:
         kind = "replies" if tag.reply else ("hands" if lane is Lane.PRIVATE else "lines")
         status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
         memo = (name, tag.key, tag.part) if tag.key and not status else None
-        if memo is not None and self._left.get(memo) == pieces:
-            queued = flow is not None and any(w.key == tag.key for w in getattr(flow, kind))
-            if not queued:
-                self.unchanged += 1  # the very lines that left last: nothing new to say
-                return 0
+        # The very lines that left last, while the channel has a backlog (a flow exists only
+        # while lines wait): nothing new to say. Without a backlog they go again (the line is
+        # free then, and the player may have reconnected since, or read it as their turn).
+        if (
+            memo is not None
+            and flow is not None
+            and self._left.get(memo) == pieces
+            and not any(w.key == tag.key for w in getattr(flow, kind))
+        ):
+            self.unchanged += 1
+            return 0
         if flow is None:
             flow = self._flows[name] = _Flow()
         if not len(flow):
