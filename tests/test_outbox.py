@@ -160,7 +160,7 @@ def test_a_busy_channel_gets_its_share_and_no_more() -> None:
     assert [sent.index(f"move {i}") for i in range(3)] == [1, 3, 5]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.lists(
         st.tuples(st.sampled_from(["#a", "#b", "#c", "#d", ""]), st.booleans(), st.integers(1, 5)),
@@ -168,27 +168,36 @@ def test_a_busy_channel_gets_its_share_and_no_more() -> None:
         max_size=60,
     )
 )
-def test_with_n_flows_waiting_each_sends_at_least_every_nth_line(
+def test_each_game_sends_at_least_every_one_and_a_half_rounds(
     pushes: list[tuple[str, bool, int]],
 ) -> None:
-    """The fairness bound: while a flow has lines waiting, no more than (flows waiting - 1)
-    lines of other flows go between two of its own. Replies never expire here."""
+    """The fairness bound: while a game has lines waiting, no more than the other games' lines
+    (one each) and one reply per two game lines go between two of its own, however many
+    replies wait; and replies are never starved (no more than two game lines in a row while
+    one waits). Replies don't expire here."""
     box = Outbox(burst=1, rate=1.0, reply_ttl=1e9)
     for channel, reply, count in pushes:
         for i in range(count):
+            kind = "reply" if reply else "game"
             if channel:
-                box.push("PRIVMSG", channel, f"{channel} {i}", tag=Tag(channel, reply=reply))
+                box.push("PRIVMSG", channel, f"{kind} {i}", tag=Tag(channel, reply=reply))
             else:
-                box.push("NOTICE", "someone", f"private {i}", tag=Tag("", reply=reply))
-    flows = {c or "" for c, _, _ in pushes}
-    sent = drain(box)
+                box.push("NOTICE", "someone", f"{kind} {i}", tag=Tag("", reply=reply))
+    sent = [line for _, line in drain(box)]
     assert len(sent) == sum(n for _, _, n in pushes)
-    order = [line.target if line.target.startswith("#") else "" for _, line in sent]
-    for flow in flows:
-        positions = [i for i, f in enumerate(order) if f == flow]
-        assert positions[0] < len(flows)
+    games = {c for c, reply, _ in pushes if not reply}
+    bound = len(games) + -(-len(games) // 2)  # G + ceil(G / 2)
+    order = [(ln.target if ln.target.startswith("#") else "", ln.text[:4]) for ln in sent]
+    for flow in games:
+        positions = [i for i, (f, kind) in enumerate(order) if f == flow and kind == "game"]
+        assert positions[0] < bound
         for a, b in itertools.pairwise(positions):
-            assert b - a <= len(flows), (flow, a, b)
+            assert b - a <= bound, (flow, a, b, order)
+    last_reply = max((i for i, (_, kind) in enumerate(order) if kind == "repl"), default=0)
+    run = 0
+    for _, kind in order[:last_reply]:
+        run = run + 1 if kind == "game" else 0
+        assert run <= 2, order
 
 
 def test_replies_get_every_third_turn_and_expire_rather_than_arrive_late() -> None:
@@ -299,3 +308,23 @@ def test_a_long_hand_keeps_its_lines_and_an_unchanged_hand_waits_for_no_backlog(
     drain(box)
     hand("Your cards (30): R1 ...", "... G9")  # the same, but nothing waits: sent again
     assert len(box) == 2
+
+
+def test_lines_waiting_for_a_nick_follow_its_change() -> None:
+    box = Outbox(burst=1, rate=1.0)
+    box.due(0.0)
+    box.push("NOTICE", "Bob", "Your cards: R1", tag=Tag("#uno", key="hand bob"))
+    box.push("NOTICE", "bob", "help 1", tag=Tag("#uno", reply=True))
+    box.push("NOTICE", "amy", "help 2", tag=Tag("#uno", reply=True))
+    assert box.renamed("BOB", "bobby") == 2
+    assert sorted(line.target for _, line in drain(box)) == ["amy", "bobby", "bobby"]
+
+
+def test_an_urgent_reply_goes_before_the_waiting_ones_and_never_expires() -> None:
+    box = Outbox(burst=1, rate=1.0, reply_ttl=5.0)
+    box.due(0.0)
+    for i in range(10):
+        box.push("NOTICE", "zed", f"help {i}", tag=Tag("#uno", reply=True))
+    box.push("NOTICE", "zed", "Slow down", tag=Tag("#uno", reply=True, urgent=True))
+    sent = [line.text for _, line in drain(box)]
+    assert sent[0] == "Slow down" and len(sent) < 11  # the rest expired after 5 s

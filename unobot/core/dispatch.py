@@ -16,8 +16,10 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unobot.core.plugin import CommandMeta, meta_of
+from unobot.core.render_irc import Line
 from unobot.engine.cards import CardParseError
 from unobot.engine.errors import UnoError
+from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
     from unobot.core.plugin import Context
@@ -181,7 +183,9 @@ class Dispatcher:
         allowed = self.throttle.allow(who, now, channel, move=handler.meta.move)
         if not allowed:
             if allowed is None:
-                ctx.reply(SLOW_DOWN)
+                # Urgent: queued behind the flooder's own replies, it expired with them.
+                urgent = Tag(ctx.channel or "", reply=True, urgent=True)
+                ctx.bot.send(Line("notice", ctx.nick, SLOW_DOWN, urgent))
             return
         charged = False
         try:

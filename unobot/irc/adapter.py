@@ -965,6 +965,8 @@ class IrcAdapter:
                 self._on_kicked(record.target, nick, record.text)
         else:  # nick
             record = Incoming(Kind.NICK, nick, "", userhost=userhost, new_nick=event.target or "")
+            if record.new_nick:  # what waits for the old nick would be refused, hands lost
+                self._outbox.renamed(nick, record.new_nick)
         self._deliver(record)
 
     def _deliver(self, record: Incoming) -> None:

@@ -142,32 +142,18 @@ class _Flow:
     """One channel's waiting lines: its game's private lines (hands), its game's channel
     lines, and replies to its users."""
 
-    __slots__ = ("hands", "lines", "replies", "served")
+    __slots__ = ("hands", "lines", "replies")
 
     def __init__(self) -> None:
         self.hands: deque[_Waiting] = deque()
         self.lines: deque[_Waiting] = deque()
         self.replies: deque[_Waiting] = deque()
-        self.served = 0
-        """Game lines sent since the last reply (replies get every GAME_SHARE+1-th turn)."""
 
     def __len__(self) -> int:
         return len(self.hands) + len(self.lines) + len(self.replies)
 
-    def pop(self, now: float, share: int) -> tuple[_Waiting | None, int]:
-        """The next line to send and how many expired replies were dropped on the way."""
-        dropped = 0
-        while self.replies and self.replies[0].expires < now:
-            self.replies.popleft()
-            dropped += 1
-        game = self.hands or self.lines
-        if self.replies and (not game or self.served >= share):
-            self.served = 0
-            return self.replies.popleft(), dropped
-        if game:
-            self.served += 1
-            return game.popleft(), dropped
-        return None, dropped
+    def game(self) -> bool:
+        return bool(self.hands or self.lines)
 
 
 class Outbox:
@@ -177,13 +163,15 @@ class Outbox:
     (``rate=0``: unlimited, for servers without flood control or for tests). The clock is passed
     in (``now``, in seconds, monotonic), never read here.
 
-    Fairness: every channel has its own flow, and the bucket's tokens go round the flows with
-    lines waiting, one line each in turn (round robin), so a busy or abused channel gets its
-    share and no more: with N channels waiting, each of them sends at least every N-th line.
-    Lines about no channel (replies to private commands, CTCP) share one flow. Within a flow
-    the game's own lines go first, but a waiting reply gets every ``game_share + 1``-th
-    turn (so help and stats are never starved either), and a reply older than ``reply_ttl``
-    seconds is dropped instead of sent late.
+    Fairness: every channel has its own flow, and the bucket's tokens go round the flows
+    whose game has lines waiting, one line each in turn (round robin), so a busy channel gets
+    its share and no more. Replies to users (help, stats, refusals) take their turns apart:
+    after every ``game_share`` game lines one reply may go, round robin over the channels with
+    replies waiting. So with N channels' games waiting, each game sends at least one line in
+    every N + N/``game_share`` (1.5 N at the default), however many replies anyone asks for,
+    and replies are never starved either; a reply older than ``reply_ttl`` seconds is dropped
+    instead of sent late. Lines about no channel (private commands, CTCP) share one flow.
+    Within a game, a player's hand goes before the channel's line.
     """
 
     def __init__(
@@ -208,8 +196,12 @@ class Outbox:
         self._stamp: float | None = None
         self._control: deque[Line] = deque()
         self._flows: dict[str, _Flow] = {}
-        self._ring: deque[str] = deque()
-        """Flows with lines waiting, in the order they are served."""
+        self._games: deque[str] = deque()
+        """Flows whose game has lines waiting, in the order they are served."""
+        self._replies: deque[str] = deque()
+        """Flows with replies waiting, in the order they are served."""
+        self._served = 0
+        """Game lines sent since the last reply."""
         self._count = 0
         self.dropped = 0
         """Replies dropped because they waited longer than ``reply_ttl``."""
@@ -228,8 +220,7 @@ class Outbox:
 
     def __iter__(self) -> Iterator[Line]:
         yield from self._control
-        for name in self._ring:
-            flow = self._flows[name]
+        for flow in self._flows.values():
             for queue in (flow.hands, flow.lines, flow.replies):
                 yield from (w.line for w in queue)
 
@@ -292,20 +283,28 @@ class Outbox:
             return 0
         if flow is None:
             flow = self._flows[name] = _Flow()
-        if not len(flow):
-            self._ring.append(name)
+        if tag.reply:
+            if not flow.replies:
+                self._replies.append(name)
+        elif not flow.game():
+            self._games.append(name)
         queue: deque[_Waiting] = getattr(flow, kind)
         expires = now + self.reply_ttl if tag.reply else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
             return 1
         if memo is not None and tag.part == 0:
             self._replace(flow, queue, tag.key)
+        if tag.urgent:
+            expires = float("inf")
         waiting = [
             _Waiting(Line(command, target, piece), tag.key, expires, status) for piece in pieces
         ]
         if memo is not None:
             waiting[-1].memo, waiting[-1].whole = memo, pieces
-        queue.extend(waiting)
+        if tag.urgent:
+            queue.extendleft(reversed(waiting))
+        else:
+            queue.extend(waiting)
         self._count += len(pieces)
         return len(pieces)
 
@@ -378,30 +377,68 @@ class Outbox:
         """Drop every queued line."""
         self._control.clear()
         self._flows.clear()
-        self._ring.clear()
+        self._games.clear()
+        self._replies.clear()
         self._count = 0
 
     def _next(self, now: float) -> Line | None:
         if self._control:
             self._count -= 1
             return self._control.popleft()
-        while self._ring:
-            name = self._ring.popleft()
+        waiting = None
+        if self._replies and (not self._games or self._served >= self.game_share):
+            waiting = self._next_reply(now)
+        if waiting is None and self._games:
+            name = self._games.popleft()
             flow = self._flows[name]
-            waiting, dropped = flow.pop(now, self.game_share)
-            self._count -= dropped + (waiting is not None)
-            self.dropped += dropped
-            if len(flow):
-                self._ring.append(name)  # its next line waits for every other flow's turn
-            else:
+            waiting = (flow.hands or flow.lines).popleft()
+            self._count -= 1
+            self._served += 1
+            if flow.game():
+                self._games.append(name)  # its next line waits for every other game's turn
+            elif not flow.replies:
+                del self._flows[name]
+        if waiting is None:
+            return None
+        if waiting.memo is not None and waiting.whole is not None:
+            self._left[waiting.memo] = waiting.whole
+            if len(self._left) > 10_000:  # forget the oldest (dicts keep order)
+                del self._left[next(iter(self._left))]
+        return waiting.line
+
+    def _next_reply(self, now: float) -> _Waiting | None:
+        """The next reply in turn, dropping those that waited past ``reply_ttl``."""
+        while self._replies:
+            name = self._replies.popleft()
+            flow = self._flows[name]
+            while flow.replies and flow.replies[0].expires < now:
+                flow.replies.popleft()
+                self._count -= 1
+                self.dropped += 1
+            waiting = flow.replies.popleft() if flow.replies else None
+            if flow.replies:
+                self._replies.append(name)
+            elif not flow.game():
                 del self._flows[name]
             if waiting is not None:
-                if waiting.memo is not None and waiting.whole is not None:
-                    self._left[waiting.memo] = waiting.whole
-                    if len(self._left) > 10_000:  # forget the oldest (dicts keep order)
-                        del self._left[next(iter(self._left))]
-                return waiting.line
+                self._count -= 1
+                self._served = 0
+                return waiting
         return None
+
+    def renamed(self, old: str, new: str) -> int:
+        """``old`` is now ``new``: lines queued to the old nick go to the new one (the server
+        would refuse them, and a player's hand would be lost). Returns how many."""
+        low = irc_lower(old)
+        moved = 0
+        for flow in self._flows.values():
+            for queue in (flow.hands, flow.lines, flow.replies):
+                for waiting in queue:
+                    line = waiting.line
+                    if irc_lower(line.target) == low:
+                        waiting.line = Line(line.command, sanitize_target(new), line.text)
+                        moved += 1
+        return moved
 
     def due(self, now: float) -> list[Line]:
         """Take the lines that may be sent at ``now`` (control first, then the flows in turn)

@@ -88,6 +88,9 @@ class Tag:
     part: int = 0
     """The line's place in a keyed text sent as several lines (a long hand): the first
     replaces every queued line of the key, the next ones join it."""
+    urgent: bool = False
+    """A reply that goes before the channel's waiting replies and never expires (the one
+    "slow down" a flooder is told: behind their own replies it expired with them)."""
 
 
 UNTAGGED = Tag()
