@@ -179,6 +179,20 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
         client.close()
 
 
+def module_server(kind: str) -> Callable[[], Iterator[IrcServer]]:
+    """A fixture: one ``kind`` server for the whole test module (``server =
+    module_server("ngircd")`` in the module)."""
+
+    @pytest.fixture(scope="module")
+    def server() -> Iterator[IrcServer]:
+        require(kind)
+        srv = start_server(kind)
+        yield srv
+        srv.cleanup()
+
+    return server
+
+
 def bot_settings(server: IrcServer, **overrides: Any) -> IrcSettings:
     """Settings for a test bot: fast reconnects, unique nick, the server's plain port."""
     values: dict[str, Any] = {

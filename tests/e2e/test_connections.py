@@ -8,25 +8,17 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.e2e.client import TestClient
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from unobot.irc.pool import home_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[IrcServer]:
-    require("ngircd")
-    srv = start_server("ngircd")
-    yield srv
-    srv.cleanup()
+server = module_server("ngircd")
 
 
 def channels_per_connection(count: int) -> list[str]:

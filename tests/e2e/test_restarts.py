@@ -14,8 +14,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, make_players
 from tests.plugins.fakes import read_status, strip_codes
 from unobot.stats.sql import SqlStatsStore
@@ -24,12 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NICK = "unobot"
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[IrcServer]:
-    require("ngircd")
-    srv = start_server("ngircd")
-    yield srv
-    srv.cleanup()
+server = module_server("ngircd")
 
 
 class BotProcess:

@@ -65,7 +65,7 @@ from unobot.core.dispatch import Dispatcher
 from unobot.core.plugin import load_plugins
 from unobot.core.render_irc import LIMIT
 from unobot.core.settings import MemorySettings
-from unobot.core.table import Table, TableConfig
+from unobot.core.table import Player, Table, TableConfig
 from unobot.engine import preset
 from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.engine.cards import Card, CardParseError, full_deck
@@ -640,6 +640,11 @@ class BotMachine(RuleBasedStateMachine):
         assert self.bot is not None
         return self.bot.tables.get(irc_lower(CHANNELS[index % len(CHANNELS)]))
 
+    def people_at(self, index: int) -> list[Player]:
+        """The people (not computer players) seated in channel ``index``; none: no table."""
+        table = self.table_at(index)
+        return [] if table is None else [p for p in table.players if not p.computer]
+
     # --- rules: input ----------------------------------------------------------------------
 
     @rule(target=nicks, nick=_NICK)
@@ -779,17 +784,15 @@ class BotMachine(RuleBasedStateMachine):
     )
     def seated_leaves(self, kind: Kind, channel: int, seat: int, new: str) -> None:
         """A seated player parts, is kicked, quits, comes back or changes nick."""
-        table = self.table_at(channel)
-        if table is None:
-            return
-        people = [p for p in table.players if not p.computer]
+        people = self.people_at(channel)
         if not people:
             return
         nick = people[seat % len(people)].nick
         if kind is Kind.NICK:
             self.feed(Incoming(Kind.NICK, nick, new_nick=new))
         else:
-            self.feed(Incoming(kind, nick, "" if kind is Kind.QUIT else table.channel))
+            where = "" if kind is Kind.QUIT else CHANNELS[channel % len(CHANNELS)]
+            self.feed(Incoming(kind, nick, where))
 
     @rule(old=nicks, new=nicks)
     def nick_change(self, old: str, new: str) -> None:
@@ -822,10 +825,7 @@ class BotMachine(RuleBasedStateMachine):
         without an account) or has now (refused unless that player left the network: their
         held seat becomes ``nick(gone)``): the renames that once made two seats of a game
         claim one stats ident."""
-        table = self.table_at(channel)
-        if table is None:
-            return
-        people = [p for p in table.players if not p.computer]
+        people = self.people_at(channel)
         if len(people) < 2:
             return
         mover = people[seat % len(people)]
@@ -847,16 +847,13 @@ class BotMachine(RuleBasedStateMachine):
         """A seated person changes nick (to ``new``, else their nick and ``_``, free almost
         always), and somebody else takes the nick they gave up and asks to join (in a lobby:
         two seats joined with one nick; in a game: a stranger has a seated person's old nick)."""
-        table = self.table_at(channel)
-        if table is None:
-            return
-        people = [p for p in table.players if not p.computer]
+        people = self.people_at(channel)
         if not people:
             return
         old = people[seat % len(people)].nick
         self.feed(Incoming(Kind.NICK, old, new_nick=old + "_" if new is None else new))
         if irc_lower(old) not in self.online:  # the nick is free now
-            self.say(old, ".join", table.channel, account=account)
+            self.say(old, ".join", CHANNELS[channel % len(CHANNELS)], account=account)
 
     @rule(
         channel=st.sampled_from(CHANNEL_SPELLINGS),

@@ -34,6 +34,20 @@ def journaled(
     return h, store
 
 
+def restarted(
+    tmp_path: Path, died_at: float, later: float, seed: int = 9
+) -> tuple[Harness, MemoryStatsStore]:
+    """The next bot on the same folder: its monotonic clock starts anew at 5.0, and the wall
+    clock says ``later`` seconds passed since the first bot (started at 1,000) died."""
+    second, store = journaled(tmp_path, seed=seed, start=5.0)
+    second.bot.journal = Journal(
+        tmp_path,
+        second.clock.now,
+        wall=lambda: WALL + (died_at - 1_000.0) + later + second.clock.time - 5.0,
+    )
+    return second, store
+
+
 def state(table: Table) -> tuple[object, ...]:
     game = table.game
     assert game is not None
@@ -65,12 +79,7 @@ def test_a_game_is_restored_announced_and_played_to_one_record(tmp_path: Path) -
     died_at = first.clock.time
     # SIGKILL: nothing more from the first bot. A new one starts 40 s later (wall time) on a
     # monotonic clock that begins anew.
-    second, second_store = journaled(tmp_path, seed=99, start=5.0)
-    second.bot.journal = Journal(
-        tmp_path,
-        second.clock.now,
-        wall=lambda: WALL + (died_at - 1_000.0) + 40 + second.clock.time - 5.0,
-    )
+    second, second_store = restarted(tmp_path, died_at, 40, seed=99)
     assert second.bot.restore() == 1
     restored = second.bot.tables["#uno"]
     assert state(restored) == before
@@ -257,12 +266,7 @@ def test_players_gone_while_the_bot_was_down_get_the_seat_grace(tmp_path: Path) 
     first.start(["alice", "bob", "carol", "dave"])
     first.event(Kind.PART, "dave", "#uno")  # dave leaves before the stop: seat held
     died_at = first.clock.time
-    second, _ = journaled(tmp_path, seed=9, start=5.0)
-    second.bot.journal = Journal(
-        tmp_path,
-        second.clock.now,
-        wall=lambda: WALL + (died_at - 1_000.0) + 20 + second.clock.time - 5.0,
-    )
+    second, _ = restarted(tmp_path, died_at, 20)
     assert second.bot.restore() == 1
     table = second.bot.tables["#uno"]
     second.event(Kind.JOIN, "unobot", "#uno")
