@@ -155,19 +155,10 @@ class BoundedScheduler(FakeScheduler):
         super().__init__()
         self.runaway = False
 
-    def advance(self, seconds: float) -> None:
-        target = self.time + seconds
-        for _ in range(self.budget):
-            due = [v for v in self._queue.values() if v[0] <= target]
-            if not due:
-                break
-            when, handle, callback = min(due)
-            del self._queue[handle]
-            self.time = max(self.time, when)
-            callback()
-        else:
-            self.runaway = True
-        self.time = target
+    def advance(self, seconds: float, limit: int | None = None) -> bool:
+        ran_all = super().advance(seconds, self.budget if limit is None else limit)
+        self.runaway = self.runaway or not ran_all
+        return ran_all
 
 
 class CheckingTransport:

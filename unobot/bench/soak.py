@@ -102,10 +102,10 @@ def command_for(table: Table, rng: Random) -> tuple[str, str]:
 
 
 class Clock:
-    """A manual scheduler: timers run when the soak moves time on."""
+    """A manual scheduler: timers run, in order, when the soak (or a test) moves time on."""
 
-    def __init__(self) -> None:
-        self.time = 1000.0
+    def __init__(self, start: float = 1000.0) -> None:
+        self.time = start
         self._timers: dict[int, tuple[float, Callable[[], None]]] = {}
         self._ids = 0
 
@@ -123,17 +123,25 @@ class Clock:
     def kill(self) -> None:
         self._timers.clear()
 
-    def advance(self, seconds: float) -> None:
+    def advance(self, seconds: float, limit: int | None = None) -> bool:
+        """Run the timers due within ``seconds``, earliest first. False: ``limit`` timers ran
+        and more were due (a timer that re-arms itself at once would otherwise run for ever)."""
         target = self.time + seconds
+        ran = 0
         while True:
             due = [(t, i) for i, (t, _) in self._timers.items() if t <= target]
             if not due:
                 break
+            if limit is not None and ran >= limit:
+                self.time = target
+                return False
             when, ident = min(due)
             _, callback = self._timers.pop(ident)
             self.time = max(self.time, when)
             callback()
+            ran += 1
         self.time = target
+        return True
 
 
 class Watch:
