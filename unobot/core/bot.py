@@ -153,7 +153,7 @@ class Bot:
         elif kind is Kind.RECONNECTED:
             self._reconnected()
         elif kind is Kind.NAMES:
-            self._members(incoming.target, incoming.text.split())
+            self._members(incoming.target)
         elif irc_eq(incoming.nick, self.transport.nickname):
             key = irc_lower(incoming.target)
             if kind is Kind.JOIN:
@@ -356,8 +356,9 @@ class Bot:
             }
         self.publish(table, hands)  # re-arms the timers, and computer seats plan again
 
-    def _members(self, channel: str, nicks: list[str]) -> None:
-        """The channel's members as listed when the bot joined it. After a restart or a
+    def _members(self, channel: str) -> None:
+        """The channel's members as listed when the bot joined it (``self.members`` has just
+        read the NAMES record). After a restart or a
         reconnect, whoever left or came back while the bot was away was not seen to: a
         seated player not listed gets the normal seat grace (as if seen leaving now), a
         held seat whose player is listed is theirs again. A list without the bot in it is
@@ -366,7 +367,7 @@ class Bot:
         table = self.tables.get(key)
         if table is None or key in self._offline or table.finished:
             return
-        present = {irc_lower(nick) for nick in nicks}
+        present = self.members.of(channel)
         if irc_lower(self.transport.nickname) not in present:
             return
         now = self.scheduler.now()

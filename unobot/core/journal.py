@@ -132,13 +132,6 @@ class TableLog:
     def call(self, method: str, arguments: dict[str, Any]) -> None:
         self.write([method, _encode(arguments)])
 
-    def sync(self) -> None:
-        if self._fd is not None:
-            try:
-                os.fsync(self._fd)
-            except OSError as err:
-                log.warning("journal %s: fsync failed (%s)", self.path, err)
-
     def sync_later(self, syncer: Syncer) -> None:
         """fsync on the syncer's thread: an fsync can take milliseconds, which the reactor must
         not wait for (a SIGKILL loses nothing without it; a power cut is what it is for)."""

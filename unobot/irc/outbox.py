@@ -224,11 +224,6 @@ class Outbox:
             for queue in (flow.hands, flow.lines, flow.replies):
                 yield from (w.line for w in queue)
 
-    def waiting(self, channel: str) -> int:
-        """Lines waiting in ``channel``'s flow."""
-        flow = self._flows.get(irc_lower(channel))
-        return len(flow) if flow is not None else 0
-
     def push(
         self,
         command: str,
@@ -289,13 +284,11 @@ class Outbox:
         elif not flow.game():
             self._games.append(name)
         queue: deque[_Waiting] = getattr(flow, kind)
-        expires = now + self.reply_ttl if tag.reply else float("inf")
+        expires = now + self.reply_ttl if tag.reply and not tag.urgent else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
             return 1
         if memo is not None and tag.part == 0:
             self._replace(flow, queue, tag.key)
-        if tag.urgent:
-            expires = float("inf")
         waiting = [
             _Waiting(Line(command, target, piece), tag.key, expires, status) for piece in pieces
         ]

@@ -103,18 +103,18 @@ class ConnectionPool:
         return self.primary  # not (yet, or no longer) in the channel: the primary is
 
     def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
-        conn = self.route(target, tag)
-        if conn is self.primary:
-            self.primary.privmsg(target, text, tag)
-        else:
-            conn.call_soon_threadsafe(lambda: conn.privmsg(target, text, tag))
+        self._send("privmsg", target, text, tag)
 
     def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
+        self._send("notice", target, text, tag)
+
+    def _send(self, command: str, target: str, text: str, tag: Tag) -> None:
         conn = self.route(target, tag)
+        send = getattr(conn, command)
         if conn is self.primary:
-            self.primary.notice(target, text, tag)
+            send(target, text, tag)  # this thread is the primary's
         else:
-            conn.call_soon_threadsafe(lambda: conn.notice(target, text, tag))
+            conn.call_soon_threadsafe(lambda: send(target, text, tag))
 
     def start_extras(self) -> None:
         """Connect the extra connections, each on a reactor thread of its own."""
