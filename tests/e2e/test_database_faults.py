@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, RunningBot, make_players
 from tests.stats.pg import PgServer, require_pg
 from unobot.core.table import TableConfig
@@ -30,12 +30,7 @@ def pg() -> Iterator[PgServer]:
     server.destroy()
 
 
-@pytest.fixture(scope="module")
-def irc() -> Iterator[IrcServer]:
-    require("miniircd")
-    srv = start_server("miniircd")
-    yield srv
-    srv.cleanup()
+irc = module_server("miniircd")
 
 
 class Channel:

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tests.e2e.client import Msg, TestClient
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, RunningBot, make_players
 from tests.plugins.fakes import read_status, strip_codes
 from unobot.core.table import TableConfig
@@ -24,12 +24,7 @@ from unobot.core.table import TableConfig
 log = logging.getLogger("e2e")
 
 
-@pytest.fixture(scope="module")
-def ngircd() -> Iterator[IrcServer]:
-    require("ngircd")
-    srv = start_server("ngircd")
-    yield srv
-    srv.cleanup()
+ngircd = module_server("ngircd")
 
 
 @pytest.fixture

@@ -43,9 +43,7 @@ import contextlib
 import heapq
 import math
 import re
-import selectors
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -272,13 +270,7 @@ class Players(Clients):
         """inspircd takes ~1 s per registration but registers many at once."""
         opened = sum(s.sock is not None for s in self.seats)
         for index, seat in enumerate(self.seats[opened : opened + in_flight], start=opened):
-            source = (self.address(index), 0)
-            sock = socket.create_connection((HOST, self.port), timeout=10, source_address=source)
-            sock.setblocking(False)
-            seat.sock = sock
-            self.sel.register(sock, selectors.EVENT_READ, seat)
-            self.send(seat, f"NICK {seat.nick}")
-            self.send(seat, f"USER {seat.nick} 0 * :unobot capacity bench")
+            self.open_seat(seat, self.address(index), "unobot capacity bench")
 
     # think time
     def say(self, seat: Seat, line: str) -> None:

@@ -540,12 +540,17 @@ class Clients:
         opened = sum(s.sock is not None for s in self.seats)
         waiting = opened - sum(s.registered for s in self.seats)
         for seat in self.seats[opened : opened + max(0, in_flight - waiting)]:
-            sock = socket.create_connection((HOST, self.port), timeout=10)
-            sock.setblocking(False)
-            seat.sock = sock
-            self.sel.register(sock, selectors.EVENT_READ, seat)
-            self.send(seat, f"NICK {seat.nick}")
-            self.send(seat, f"USER {seat.nick} 0 * :unobot bench")
+            self.open_seat(seat)
+
+    def open_seat(self, seat: Seat, source: str = "", realname: str = "unobot bench") -> None:
+        """Connect ``seat`` (from loopback address ``source`` if given) and register it."""
+        address = (source, 0) if source else None
+        sock = socket.create_connection((HOST, self.port), timeout=10, source_address=address)
+        sock.setblocking(False)
+        seat.sock = sock
+        self.sel.register(sock, selectors.EVENT_READ, seat)
+        self.send(seat, f"NICK {seat.nick}")
+        self.send(seat, f"USER {seat.nick} 0 * :{realname}")
 
     def say(self, seat: Seat, line: str) -> None:
         """A player's command: sent after the player's think time (at once when it is 0)."""
