@@ -1,0 +1,282 @@
+"""The values a tournament format and the director exchange.
+
+A *format* (``ocuk``, ``knockout``, ``rotation``) is pure logic, like the engine: no IRC, no
+database, no clock, its randomness from the ``Random`` it is given. It is driven by a few
+inputs (:meth:`Format.start`, :meth:`Format.finished`, :meth:`Format.round_over`, …) and
+answers with :class:`Step` values: the games to run (:class:`Seat`), a round clock to start
+(:class:`RoundClock`), lines to announce (:class:`Announce`) and the end (:class:`Done`). The
+director (``unobot.tournament.director``) turns those into tables on IRC and feeds the outcome
+of every game back as a :class:`Result`. Because a format is deterministic given its inputs,
+the director stores only the inputs (the stats database's tournament log) and rebuilds a
+format after a restart by feeding them again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+
+__all__ = [
+    "Announce",
+    "Done",
+    "Format",
+    "Game",
+    "Hand",
+    "Result",
+    "RoundClock",
+    "Seat",
+    "Sheet",
+    "Standing",
+    "Step",
+    "TournamentError",
+    "parse_duration",
+    "parse_options",
+]
+
+
+class TournamentError(ValueError):
+    """A user's mistake (bad option, unknown player, wrong moment); the message is fit for
+    the channel, like the engine's ``UnoError``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game the director must run at one table: a match under ``rules`` for ``players``.
+
+    ``key`` is unique within the tournament and stable across a restart ("t2", "final",
+    "r2-g3", "po1"): results come back under it. ``table`` is the table number the score sheet
+    shows (``T1``), 1-based; ``stage`` is how the channel hears of it ("Table 2", "Final",
+    "Round 2 game 3", "Play-off for 2nd"). ``options`` are ``HouseRules.with_option`` pairs
+    applied on top of the preset (e.g. ``("target_score", "0")`` for a one-hand game).
+    ``seconds`` > 0 makes it a timed game of that many *tournament* seconds (the director
+    scales them by the configured ``time_scale``); the table's match then ends on the clock
+    and the unfinished hand counts. ``warning`` is how long before that end the table says no
+    new hand starts (0: the table's own default)."""
+
+    key: str
+    table: int
+    stage: str
+    players: tuple[str, ...]
+    rules: str
+    options: tuple[tuple[str, str], ...] = ()
+    seconds: float = 0.0
+    warning: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand of a finished game: the score sheet's line for each player.
+
+    ``points`` are the card points each player held when the hand ended (0 for whoever went
+    out); ``scores`` what each scored under the game's scoring (winner collects: the winner
+    gets everyone's points, the others 0; own points: equal to ``points``). ``winner`` is who
+    went out, None when the clock cut the hand short. Names in seat order at that hand."""
+
+    players: tuple[str, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    winner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: every player's match total and the match's winners.
+
+    ``totals`` covers the players still seated at the end, by name; a player removed from the
+    table during the game (left, timed out twice, removed by an admin) is in ``gone`` instead
+    and has forfeited that game. ``winners`` are the best totals (winner collects: highest;
+    own points: lowest) as the engine decided them (the first-hand rule may give two)."""
+
+    key: str
+    totals: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...]
+    hands: tuple[Hand, ...] = ()
+    gone: tuple[str, ...] = ()
+
+    def total(self, name: str) -> int:
+        for who, total in self.totals:
+            if who == name:
+                return total
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings: ``place`` (1 is best; equal places share a number)."""
+
+    place: int
+    name: str
+    score: int
+    note: str = ""
+    """Short: "champion", "final", "out in round 2", "table 3", "eliminated at 263"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Run ``game`` now: seat its players at table ``game.table`` and deal when they are in."""
+
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class RoundClock:
+    """Round ``number`` starts now: it lasts ``seconds`` (tournament seconds), with a warning
+    ``warning`` seconds before its end after which no table starts a new game. The director
+    calls :meth:`Format.round_over` when every game of the round has been reported after the
+    round's end."""
+
+    number: int
+    seconds: float
+    warning: float
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """A line for the tournament channel (short: it is also logged). Never holds raw user
+    text beyond entrant names, which the director has validated as nicks."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The tournament is over; ``standings`` are final."""
+
+    standings: tuple[Standing, ...]
+
+
+Step = Seat | RoundClock | Announce | Done
+
+OptionsT = TypeVar("OptionsT")
+
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(s|m|h)?$")
+
+
+def parse_duration(text: str) -> float:
+    """Seconds from ``90s``, ``20m``, ``1.5h`` or a bare number of minutes."""
+    match = _DURATION.match(text.strip().lower())
+    if not match:
+        raise TournamentError(f"'{text[:20]}' is not a duration (e.g. 90s, 20m, 1h)")
+    value = float(match.group(1))
+    return value * {"s": 1.0, "m": 60.0, "h": 3600.0, None: 60.0}[match.group(2)]
+
+
+def parse_options(cls: type[OptionsT], pairs: Sequence[str]) -> OptionsT:
+    """A ``cls`` (a frozen dataclass of defaults) with ``key=value`` pairs applied.
+
+    Fields typed ``float`` whose name ends in ``_seconds`` take durations (``20m``); ``int``
+    fields integers; ``bool`` on/off; ``str`` as given. Unknown keys and bad values raise
+    :class:`TournamentError` naming the choices."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not sep or not text.strip():
+            raise TournamentError(f"options are key=value, not '{pair[:30]}'")
+        found = fields.get(key) or fields.get(key + "_seconds")
+        if found is None:
+            raise TournamentError(f"no option '{key[:30]}'; options: {', '.join(_public(fields))}")
+        kind = found.type if isinstance(found.type, str) else getattr(found.type, "__name__", "")
+        try:
+            if found.name.endswith("_seconds"):
+                values[found.name] = parse_duration(text)
+            elif kind == "int":
+                values[found.name] = int(text)
+            elif kind == "float":
+                values[found.name] = float(text)
+            elif kind == "bool":
+                if text.lower() not in ("on", "off", "yes", "no", "true", "false"):
+                    raise ValueError
+                values[found.name] = text.lower() in ("on", "yes", "true")
+            else:
+                values[found.name] = text.strip()
+        except ValueError:
+            raise TournamentError(f"bad value for {key}: '{text[:20]}'") from None
+    options = cls(**values)
+    check = getattr(options, "check", None)
+    if callable(check):
+        check()
+    return options
+
+
+def _public(fields: dict[str, Any]) -> list[str]:
+    return [name.removesuffix("_seconds") for name in fields]
+
+
+class Format(Protocol):
+    """A tournament format's logic. Deterministic: the same inputs in the same order (and the
+    same seed in the ``Random`` it was made with) give the same steps, which is how a
+    tournament is rebuilt after a restart.
+
+    Made as ``cls(options, rng)``; ``options`` is the format's own frozen dataclass
+    (``cls.Options``), parsed from ``key=value`` words by :func:`parse_options`."""
+
+    name: ClassVar[str]
+    Options: ClassVar[type]
+
+    def start(self, entrants: Sequence[str], reserves: Sequence[str] = ()) -> list[Step]:
+        """Sign-up is over: seat ``entrants`` (in sign-up order; ``reserves`` fill empty
+        places where the format has them). Raises :class:`TournamentError` when there are too
+        few to play."""
+        ...
+
+    def finished(self, result: Result) -> list[Step]:
+        """A game the format asked for has ended (or was stopped by the round's clock)."""
+        ...
+
+    def round_over(self) -> list[Step]:
+        """The round's time is up and every game of it has been reported (rotation only;
+        other formats return [])."""
+        ...
+
+    def remove(self, name: str) -> list[Step]:
+        """``name`` is out of the tournament (an admin removed them, or they left): they
+        forfeit what they are in and are placed last among those still in."""
+        ...
+
+    def substitute(self, old: str, new: str) -> list[Step]:
+        """``new`` takes ``old``'s place and score from now on (a reserve, a replacement)."""
+        ...
+
+    def correct(self, name: str, key: str, delta: int) -> list[Step]:
+        """An admin corrects ``name``'s score in game ``key`` by ``delta`` points: it changes
+        the totals the standings and later decisions use (not decisions already made)."""
+        ...
+
+    def standings(self) -> list[Standing]:
+        """Everyone's place now (final once :class:`Done` was returned)."""
+        ...
+
+    def pending(self) -> list[Game]:
+        """Games asked for (:class:`Seat`) whose result has not come back, in order."""
+        ...
+
+    @property
+    def done(self) -> bool: ...
+
+
+@dataclass(slots=True)
+class Sheet:
+    """The seeds' score sheet (000: ``Beank > T1,G1,170`` / ``BigStu > T1,G1,Won``): one line
+    per player per hand, game numbers counted per table across the whole tournament."""
+
+    lines: list[tuple[str, int, int, str]] = field(default_factory=list)
+    """(name, table, game number, "170" or "Won")."""
+    _games: dict[int, int] = field(default_factory=dict)
+
+    def add(self, game: Game, result: Result) -> None:
+        for hand in result.hands:
+            number = self._games.get(game.table, 0) + 1
+            self._games[game.table] = number
+            for name, points in zip(hand.players, hand.points, strict=True):
+                mark = "Won" if name == hand.winner else str(points)
+                self.lines.append((name, game.table, number, mark))
+
+    @staticmethod
+    def text(line: tuple[str, int, int, str]) -> str:
+        name, table, number, mark = line
+        return f"{name} > T{table},G{number},{mark}"
