@@ -327,7 +327,7 @@ def test_small_tied_cut_is_played_off_and_repeated() -> None:
     steps = fmt.finished(
         result("h1", {"ann": 0, "bob": 270, "cat": 270, "dan": 270, "eve": 300, "fay": 200})
     )
-    assert "tie on 270 for 1 place(s)" in texts(steps)
+    assert "Tied on 270 for 1 place(s) in the final, a play-off:" in texts(steps)
     (po,) = seats(steps)
     assert (po.key, po.stage, sorted(po.players)) == (
         "po1",
@@ -528,3 +528,21 @@ def test_every_tournament_reaches_done(n: int, seed: int, play: int, chaos: bool
     assert places[0] == 1 and places == sorted(places)
     assert all(p == k + 1 or p == places[k - 1] for k, p in enumerate(places))
     assert all(len(s.text) < 300 for s in log if isinstance(s, Announce))
+
+
+def test_announce_lines_stay_short_with_long_names() -> None:
+    names = [f"{'x' * 27}{i:03d}" for i in range(30)]
+    fmt = make(max_table=10)
+    log = fmt.start(names)
+    games = seats(log)
+    assert [len(g.players) for g in games] == [10, 10, 10]
+    for game in games:
+        log += play_table(fmt, game, *game.players[:3])
+    (final,) = fmt.pending()
+    assert len(final.players) == 9
+    log += fmt.finished(result("final", dict.fromkeys(final.players, 5) | {final.players[0]: 0}))
+    (po,) = fmt.pending()
+    log += fmt.finished(result(po.key, dict(zip(po.players, range(8), strict=True))))
+    done(log)
+    assert all(len(s.text) < 300 for s in log if isinstance(s, Announce))
+    assert sum("Final placings" in s.text for s in log if isinstance(s, Announce)) >= 2

@@ -421,7 +421,7 @@ class Ocuk:
             verb = "goes" if len(through) == 1 else "go"
             steps: list[Step] = [Announce(f"{pending.stage}: {names} {verb} through.")]
         else:
-            steps = [Announce(f"{pending.stage}: nobody goes through (the winner left).")]
+            steps = [Announce(f"{pending.stage}: nobody goes through (no winner is still in).")]
         if any(p.kind == "table" for p in self._pending.values()):
             return steps
         through, self._qualified = self._active(self._qualified), []
@@ -478,8 +478,8 @@ class Ocuk:
         if len(ins) + len(tied) == 3:
             return steps + self._final(ins + tied)
         self._cut, self._cut_hand = ins, hand
-        names = ", ".join(self._names[i] for i in tied)
-        steps.append(Announce(f"{names} tie on {cut} for {3 - len(ins)} place(s) in the final."))
+        prefix = f"Tied on {cut} for {3 - len(ins)} place(s) in the final, a play-off:"
+        steps += _lines(prefix, [self._names[i] for i in tied])
         return steps + self._seat_cut(_Group(tied), ())
 
     def _seat_cut(self, group: _Group, tiebreak: tuple[int, ...]) -> list[Step]:
@@ -507,8 +507,8 @@ class Ocuk:
                 for i in group.ids:
                     self._out[i] = _Out(self._cut_hand, tiebreak=tiebreak)
         if again is not None:
-            names = ", ".join(self._names[i] for i in again[0].ids)
-            return [Announce(f"Still tied: {names} play off again."), *self._seat_cut(*again)]
+            names = [self._names[i] for i in again[0].ids]
+            return [*_lines("Still tied, another play-off:", names), *self._seat_cut(*again)]
         through, self._cut = self._cut, None
         return self._final(through)
 
@@ -556,9 +556,9 @@ class Ocuk:
             if group.open:
                 self._playoffs += 1
                 key, stage = f"po{self._playoffs}", f"Play-off for {ordinal(place)}"
-                names = ", ".join(self._names[i] for i in group.ids)
+                names = [self._names[i] for i in group.ids]
                 pending = _Pending(key, 1, stage, list(group.ids), FINAL_OPTIONS, "playoff", group)
-                return [Announce(f"{stage}: {names} are tied."), self._seat(pending)]
+                return [*_lines(f"{stage}, tied:", names), self._seat(pending)]
             place += len(group.ids)
         return self._finish()
 
