@@ -40,6 +40,12 @@ Choices where the seed is silent (it is a sheet for human admins):
   total later eliminations use; on a final or play-off key the points shown, never the places
   already decided. Decisions already made are never revisited.
 * Play-off hand points never count in running totals.
+* Non-finalists: those out in a later round of tables rank above those out earlier; then by
+  table total (higher is better); a table's leavers below those who finished it.
+* :meth:`Ocuk.pending` lists each game's players without those removed since it was seated.
+* Options: ``max_table`` >= 2 x ``min_table`` - 1 (so every count splits into tables of
+  ``min_table`` to ``max_table``), at most 10 a table (the engine's limit), ``small`` <= 10;
+  a table of fewer than 3 (only with ``min_table=2``) gets ``min_players 2``.
 * Names are matched case-insensitively in :meth:`remove`, :meth:`substitute` and
   :meth:`correct`; a substitute's results may come back under the old or the new name.
 """
