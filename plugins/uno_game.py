@@ -25,6 +25,15 @@ if TYPE_CHECKING:
     from unobot.core.table import Table
     from unobot.irc.transport import Incoming
 
+_DIRECTED = "this is a tournament table: the director seats the players and deals"
+
+
+def _not_directed(table: Table) -> None:
+    """Tournament tables (``TableConfig.tournament``) are seated and dealt by the director."""
+    if table.config.tournament:
+        raise UnoError(_DIRECTED)
+
+
 _DURATION = re.compile(r"(?:(\d{1,3})h)?(?:(\d{1,4})m(?:in)?)?(?:(\d{1,5})s)?")
 _UNO_WORDS = frozenset({"uno", "uno!"})
 
@@ -101,6 +110,7 @@ def uno(ctx: Context) -> None:
 @in_channel
 @in_table
 def join(ctx: Context) -> None:
+    _not_directed(ctx.table)
     ctx.publish(ctx.table, ctx.table.join(ctx.nick, ctx.ident, ctx.now))
 
 
@@ -111,6 +121,7 @@ def join(ctx: Context) -> None:
 @example(".deal 60m")
 def deal(ctx: Context) -> None:
     """Deal; ``.deal 60m`` (``1h``, ``90s``) makes it a timed match of hands."""
+    _not_directed(ctx.table)
     limit = parse_duration(ctx.args) if ctx.args else None
     ctx.publish(ctx.table, ctx.table.deal(ctx.nick, ctx.now, limit))
 
@@ -134,6 +145,7 @@ def _may_seat_computers(ctx: Context, table: Table) -> None:
 def addbot(ctx: Context) -> None:
     """Seat a computer player before the deal: level easy, normal (default) or hard, and a
     name (default HardBot1, NormalBot2 ...)."""
+    _not_directed(ctx.table)
     table = ctx.table
     _may_seat_computers(ctx, table)
     level, name = parse_addbot(ctx.args)
@@ -157,6 +169,7 @@ def addbot(ctx: Context) -> None:
 @example(".removebot HardBot1")
 def removebot(ctx: Context) -> None:
     """Take a computer player out of the lobby: the one named, else the last one added."""
+    _not_directed(ctx.table)
     table = ctx.table
     _may_seat_computers(ctx, table)
     words = ctx.args.split()
@@ -269,6 +282,8 @@ def top(ctx: Context) -> None:
 def unostop(ctx: Context) -> None:
     """The starter, a bot admin or a channel operator may stop; anyone once the game is idle."""
     table = ctx.table
+    if table.config.tournament and not (ctx.is_admin or ctx.incoming.is_op):
+        raise UnoError("a tournament game is stopped by a tournament admin (.tournament)")
     idle = table.idle_for(ctx.now)
     allowed = (
         irc_eq(ctx.nick, table.starter)

@@ -18,10 +18,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unobot", "unobot.build_mode", "unobot._build_hashes"),
     ("unobot.engine",),  # the rules, pure: imports nothing of ours but itself
     ("unobot.ai",),  # computer players' strategies, on the engine alone
+    ("unobot.tournament",),  # tournament formats and state, pure like the engine
     ("unobot.irc",),  # the transport contract, casemap, outbox, adapter: knows no Uno
     ("unobot.stats",),  # the stats store (the recorder, below, is the exception)
+    ("unobot.tournament.store", "unobot.tournament.export"),  # tournaments in the database
     ("unobot.core",),  # tables, bot, plugin API, dispatch, rendering, computer seats
     ("unobot.stats.recorder",),  # reads the tables' updates into the store
+    ("unobot.tournament.director",),  # runs tournaments' games at tables
     ("unobot.plugins",),  # command plugins: the core never imports them, it loads them by name
     ("unobot.config", "unobot.terminal"),
     ("unobot.main",),  # the composition root: builds stores, recorder, plugins, adapter, bot

@@ -90,12 +90,21 @@ def load(args: argparse.Namespace) -> Settings:
         raise ConfigError(str(err)) from None
 
 
+def _tournament_scale(bot_cfg: dict[str, Any]) -> float:
+    """``bot.tournament_time_scale``: every tournament duration is multiplied by it (1 in
+    play; tests and rehearsals run an hour's game in 20 s with 0.0056)."""
+    scale = _typed("bot", bot_cfg, "tournament_time_scale", float, 1.0)
+    if not 0.0001 <= scale <= 10:
+        raise ConfigError("bot.tournament_time_scale is 0.0001 to 10")
+    return scale
+
+
 KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
             "sasl_login", "sasl_password", "nickserv_password", "nickserv_server",
             "nickserv_host", "servers", "channels", "rejoin_delay", "connections"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
-            "channel_presets", "plugins", "journal"),
+            "channel_presets", "plugins", "journal", "tournament_time_scale"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout"),
     "log": ("level",),
@@ -254,6 +263,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         stats_min_games=min_games,
         stats_max_list=max_list,
         bots=_bots(_section(data, "bots")),
+        tournament_scale=_tournament_scale(bot_cfg),
         plugins=_plugins(bot_cfg, Path(args.config).parent if args.config else None),
     )
     if bot.bots.delay * 3 > table.turn_timeout:  # a pause runs up to 1.3 x delay

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Iterable
 from random import Random
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
@@ -60,6 +60,21 @@ class GameObserver(Protocol):
 
     def saw_account(self, nick: str, account: str) -> None:
         """``nick`` is logged in to services as ``account``."""
+
+
+class TableDirector(Protocol):
+    """Runs games at tables for something above them (``unobot.tournament.director``)."""
+
+    tournaments: dict[str, Any]
+
+    def observe(self, table: Table, update: Update) -> None:
+        """Every update of a table whose ``config.tournament`` is set."""
+
+    def dropped(self, table: Table, why: str) -> None:
+        """Such a table went away before its match ended."""
+
+    def seen(self, incoming: Incoming) -> None:
+        """A JOIN, NAMES or NICK record (players coming to their table)."""
 
 
 @dataclasses.dataclass(slots=True)
@@ -128,6 +143,13 @@ class Bot:
         """Per table key: the games whose channel the bot is out of, their clocks stopped."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
+        self.director: TableDirector | None = None
+        """Runs tournaments: set by the tournament plugin's ``setup`` (the director sits
+        above the core and seats, deals and follows tables through the methods below)."""
+        for module in plugins:
+            setup = getattr(module, "setup", None)
+            if callable(setup):  # as Sopel's plugins: a hook run once the bot exists
+                setup(self)
 
     # --- input -----------------------------------------------------------------------------
 
@@ -174,6 +196,9 @@ class Bot:
             for table in list(self.tables.values()):
                 if table.has(incoming.nick):
                     self.publish(table, table.depart(incoming.nick, self.scheduler.now()))
+        director = self.director
+        if kind in (Kind.JOIN, Kind.NAMES, Kind.NICK) and director and director.tournaments:
+            director.seen(incoming)  # players coming to their tournament table
 
     def _message(self, incoming: Incoming) -> None:
         found = self.dispatcher.find(incoming.text)
@@ -249,6 +274,8 @@ class Bot:
             self.send(line)
         if self.recorder is not None:
             self.recorder.observe(table, update)  # before a finished table is dropped
+        if table.config.tournament and self.director is not None:
+            self.director.observe(table, update)
         if self.journal is not None and any(type(e) is Totals for e in update.events):
             self.journal.sync(table)  # a hand ended: safe from a power cut too
         self.computers.observe(table, update)  # plans the computer seats' next moves
@@ -279,8 +306,80 @@ class Bot:
             log.info("table in %s dropped: %s", table.channel, why)
             if not table.finished:
                 self.computers.forget(table)  # no more moves there
+            over = table.match is not None and table.match.over
+            if table.config.tournament and not over and self.director is not None:
+                self.director.dropped(table, why)  # the game is played again
         for _due, handle in self._timers.pop(key, {}).values():
             self.scheduler.cancel(handle)
+
+    # --- for the tournament director ------------------------------------------------------
+
+    def say(self, channel: str, text: str) -> None:
+        """One line of the bot's own in ``channel`` (announcements; never raw user text)."""
+        self.send(Line("privmsg", channel, text, Tag(channel)))
+
+    def in_channel(self, channel: str) -> bool:
+        return irc_lower(self.transport.nickname) in self.members.of(channel)
+
+    def join_channel(self, channel: str) -> None:
+        """Join ``channel`` unless in it already (a transport without JOIN: nothing to do)."""
+        join = getattr(self.transport, "join", None)
+        if join is not None and not self.in_channel(channel):
+            join(channel)
+
+    def invite(self, nick: str, channel: str) -> None:
+        """Invite ``nick`` to ``channel`` where the transport can (servers may refuse: the
+        tournament channel's announcement says where to go anyway)."""
+        invite = getattr(self.transport, "invite", None)
+        if invite is not None:
+            invite(nick, channel)
+
+    def open_directed(
+        self,
+        channel: str,
+        seats: list[tuple[str, str, str]],
+        rules: HouseRules,
+        tag: str,
+        *,
+        warning: float = 0.0,
+    ) -> Table:
+        """A table whose seats a tournament director fills: ``seats`` are (nick, ident,
+        computer level or ""), in seat order. Journaled like any table (so a restart restores
+        it); nothing is announced (the director says what it is)."""
+        key = irc_lower(channel)
+        if key in self.tables:
+            raise ValueError(f"{channel} already has a table")
+        seed = self.rng.getrandbits(64)
+        config = dataclasses.replace(
+            self.config.table, rules=rules, tournament=tag, time_warning=warning
+        )
+        now = self.scheduler.now()
+        (nick, ident, level), *rest = seats
+        table = Table(channel, nick, ident, now, config, Random(seed), level)
+        if self.journal is not None:
+            self.journal.opened(table, seed, now, ident)
+        self.tables[key] = table
+        for nick, ident, level in rest:
+            if level:
+                table.add_computer(level, nick, now, self.transport.nickname)
+            else:
+                table.join(nick, ident, now)
+        return table
+
+    def drop_table(self, channel: str, why: str) -> None:
+        self._drop(irc_lower(channel), why)
+
+    def hold(self, key: str, why: str) -> None:
+        """Stop a table's clocks (a tournament's pause) until :meth:`release`."""
+        table = self.tables.get(key)
+        if table is not None and key not in self._offline:
+            self._offline[key] = _Offline(self.scheduler.now(), why, None)
+            self._sync_timers(key, table)
+
+    def release(self, key: str) -> None:
+        off = self._offline.get(key)
+        if off is not None and off.until is None and off.why == "pause":
+            self._rejoined(key)
 
     # --- network faults --------------------------------------------------------------------
 

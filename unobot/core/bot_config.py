@@ -19,6 +19,7 @@ DEFAULT_PLUGINS = (
     "unobot.plugins.uno_game",
     "unobot.plugins.uno_stats",
     "unobot.plugins.uno_rules",
+    "unobot.plugins.uno_tournament",
 )
 """The built-in command plugins, loaded by name (``bot.plugins`` in the config lists them)."""
 
@@ -43,5 +44,8 @@ class BotConfig:
     """Seconds between two leaderboards for one user, and between two in one channel."""
     bots: ComputerConfig = field(default_factory=ComputerConfig)
     """Computer players (``.addbot``): whether allowed, their pause, how ``hard`` thinks."""
+    tournament_scale: float = 1.0
+    """Every tournament duration (sign-up, game and round lengths, the no-show grace) is
+    multiplied by this: tests run 60-minute games as 20 seconds with 0.0056."""
     plugins: tuple[str, ...] = DEFAULT_PLUGINS
     """Command plugins to load: module names or ``.py`` paths (``plugin.load_plugins``)."""

@@ -329,6 +329,7 @@ class Journal:
                     "channel": table.channel,
                     "starter": table.starter,
                     "ident": ident,
+                    "level": table.players[0].level if table.players else "",
                     "now": opened_at,
                     "seed": seed,
                     "config": config_to_json(table.config),
@@ -429,6 +430,7 @@ class Journal:
             head["now"] + shift,
             config_from_json(head["config"]),
             Random(head["seed"]),
+            head.get("level", ""),
         )
         table.game_id = path.stem  # before the replay: the recorder names the game by it
         last = head["now"] + shift

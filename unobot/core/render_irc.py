@@ -22,6 +22,7 @@ from unobot.core.updates import (
     Joined,
     Left,
     Opened,
+    Penalized,
     Removed,
     RoundOver,
     Status,
@@ -307,6 +308,8 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             return f"{nick} is back"
         case Removed(nick=nick, why=why):
             return f"{nick} is out ({why}), their cards go under the draw pile"
+        case Penalized(nick=nick, cards=cards):
+            return f"{nick} draws {cards}: a penalty from the tournament director"
         case Stopped(by=by, why=why):
             return f"{by} stopped the game" if by else f"The game is over: {why}"
     return None
@@ -348,6 +351,7 @@ _RESUMED = {
     "disconnect": "Reconnected: the game goes on.",
     "kick": "Back after a kick: the game goes on.",
     "restart": "Restored after a restart: the game goes on.",
+    "pause": "The tournament's clock runs again: the game goes on.",
 }
 
 

@@ -34,6 +34,7 @@ from unobot.core.updates import (
     Joined,
     Left,
     Opened,
+    Penalized,
     Removed,
     RoundOver,
     Status,
@@ -85,6 +86,13 @@ class TableConfig:
     """After this long without a move anyone may ``.unostop``."""
     hand_after_play: bool = False
     """Also send a player their hand after each card they play (one more notice per turn)."""
+    tournament: str = ""
+    """``<tournament>/<game key>`` when a tournament director runs this table
+    (``unobot.tournament.director``): it seats the players and deals, so ``.join``/``.deal``
+    are refused, and a table of computer players alone may be dealt. Empty: a normal table."""
+    time_warning: float = 0.0
+    """Seconds before the end of a timed match at which the channel is warned (and, under
+    ``warning_ends_round``, no new hand starts); 0: a fifth of the time, at most 5 minutes."""
 
 
 class State(Enum):
@@ -164,12 +172,15 @@ class Table:
         now: float,
         config: TableConfig | None = None,
         rng: Random | None = None,
+        starter_level: str = "",
     ) -> None:
+        """``starter_level``: the starter is a computer player of that level (a tournament
+        table of computer players alone; see ``TableConfig.tournament``)."""
         self.channel = channel
         self.config = config or TableConfig()
         self.rng = rng or Random()
         self.starter = starter
-        self.players: list[Player] = [Player(starter, starter_key)]
+        self.players: list[Player] = [Player(starter, starter_key, level=starter_level)]
         self.state = State.LOBBY
         self.opened_at = now
         self.last_activity = now
@@ -355,7 +366,7 @@ class Table:
         if not irc_eq(nick, self.starter) and lobby_left > 0 and self.has(self.starter):
             raise UnoError(f"{self.starter} deals; anyone may in {int(lobby_left) + 1}s")
         need = max(2, rules.min_players)
-        if not self.humans:
+        if not self.humans and not self.config.tournament:
             raise UnoError("a game needs at least one person")
         if len(self.players) < need:
             raise UnoError(f"{need} players are needed to deal: others can .join")
@@ -409,6 +420,23 @@ class Table:
         for player in self.players:
             player.timeouts = 0
         self._new_turn(now)
+        self.last_activity = now
+        update.status = self.status()
+        return update
+
+    @journaled
+    def penalize(self, nick: str, cards: int, now: float) -> Update:
+        """A penalty draw an admin hands out (001: "a player who makes any suggestions to
+        others regarding which cards to play must draw two"); the turn does not move."""
+        if not 1 <= cards <= 10:
+            raise UnoError("a penalty is 1 to 10 cards")
+        seat = self._seat(nick)
+        game = self._running()
+        events = game.penalize(seat, cards, DrawReason.ILLEGAL_PLAY)
+        update = Update([Penalized(self.players[seat].nick, cards)])
+        drawn = next((e.cards for e in events if type(e) is CardsDrawn), ())
+        if not self.players[seat].computer:
+            update.hands[self.players[seat].nick] = HandNotice(tuple(game.hand(seat)), tuple(drawn))
         self.last_activity = now
         update.status = self.status()
         return update
@@ -688,6 +716,8 @@ class Table:
     def _time_warning(self) -> float:
         """How long before the end of a timed match the channel is warned: 5 minutes of an
         hour, a fifth of a short game."""
+        if self.config.time_warning > 0:
+            return min(self.config.time_warning, self.time_limit)
         return min(300.0, self.time_limit / 5)
 
     def on_timer(self, name: str, now: float) -> Update:

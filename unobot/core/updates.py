@@ -138,6 +138,14 @@ class Removed:
 
 
 @dataclass(frozen=True, slots=True)
+class Penalized:
+    """A tournament admin made ``nick`` draw ``cards`` (001: suggesting plays to others)."""
+
+    nick: str
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
 class Stopped:
     by: str
     why: str = ""
@@ -146,7 +154,7 @@ class Stopped:
 
 TableEvent = (
     Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
-    | Stopped | Totals | TimeWarning | TimeUp | RoundOver
+    | Penalized | Stopped | Totals | TimeWarning | TimeUp | RoundOver
 )  # fmt: skip
 
 

@@ -477,6 +477,12 @@ class IrcAdapter:
         self._outbox.push("JOIN", channel, key)
         self._schedule_drain()
 
+    def invite(self, nick: str, channel: str) -> None:
+        """Invite ``nick`` to ``channel`` (a tournament table); queued like a JOIN. A server
+        may refuse (the bot not an operator there, +i): the answer is logged, no more."""
+        self._outbox.push("INVITE", nick, channel)
+        self._schedule_drain()
+
     def is_op(self, channel: str, nick: str) -> bool:
         """Whether ``nick`` holds @ (or & / ~) in ``channel``, as the library tracks it.
 
@@ -614,6 +620,8 @@ class IrcAdapter:
                 conn.notice(line.target, line.text)
             elif line.command == "JOIN":
                 conn.join(line.target, line.text)
+            elif line.command == "INVITE":
+                conn.invite(line.target, line.text)
             elif line.command == "CTCPREPLY":
                 conn.ctcp_reply(line.target, line.text)
             elif line.command == "NICK":

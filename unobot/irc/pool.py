@@ -108,6 +108,13 @@ class ConnectionPool:
     def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
         self._send("notice", target, text, tag)
 
+    def join(self, channel: str, key: str = "") -> None:
+        """Channels joined at run time (tournament tables) are the primary's: it reads."""
+        self.primary.join(channel, key)
+
+    def invite(self, nick: str, channel: str) -> None:
+        self.primary.invite(nick, channel)
+
     def _send(self, command: str, target: str, text: str, tag: Tag) -> None:
         conn = self.route(target, tag)
         send = getattr(conn, command)

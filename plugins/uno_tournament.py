@@ -1,0 +1,212 @@
+"""Tournament commands: ``.tournament …`` for admins, ``.tjoin .tleave .tstatus`` for players.
+
+Thin, like the game commands: each handler reads its words, asks the director
+(``unobot.tournament.director``) and answers. Admins are bot admins and the operators of the
+tournament's channel. Mistakes raise ``UnoError`` and are answered privately.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from unobot.ai.strategy import LEVELS
+from unobot.core.plugin import command, example, in_channel
+from unobot.engine.errors import UnoError
+from unobot.tournament.director import Director, standings_lines
+from unobot.tournament.formats import FORMATS
+from unobot.tournament.model import TournamentError
+
+if TYPE_CHECKING:
+    from unobot.core.bot import Bot
+    from unobot.core.plugin import Context
+    from unobot.tournament.state import Tournament
+
+USAGE = (
+    "usage: .tournament new <format> <name> [key=value ...] | start | cancel [reason] | "
+    "pause | resume | addbot [level] [name] | reserve <nick> | remove <nick> [reason] | "
+    "sub <old> <new> | correct <nick> <game> <+/-points> <reason> | penalty <nick> [cards] | "
+    f"list. Formats: {', '.join(FORMATS)}"
+)
+
+
+def setup(bot: Bot) -> None:
+    """Give the bot its tournament director (the composition root then gives the director
+    the database: ``unobot.main``)."""
+    bot.director = Director(bot, scale=bot.config.tournament_scale)
+
+
+def _director(ctx: Context) -> Director:
+    director = getattr(ctx.bot, "director", None)
+    if not isinstance(director, Director):
+        raise UnoError("tournaments are not set up on this bot")
+    return director
+
+
+def _here(ctx: Context) -> Tournament:
+    found = _director(ctx).for_channel(ctx.channel)
+    if found is None:
+        raise UnoError("no tournament runs here: an admin opens one with .tournament new")
+    return found
+
+
+def _admin(ctx: Context) -> None:
+    if not (ctx.is_admin or ctx.incoming.is_op):
+        raise UnoError("only a bot admin or a channel operator runs the tournament")
+
+
+def _nick(word: str) -> str:
+    if not word or len(word) > 30 or not all(c.isprintable() and c not in " ,:*?!@#" for c in word):
+        raise UnoError("that is not a nick")
+    return word
+
+
+@command("tournament", "tourney")
+@in_channel
+@example(".tournament new ocuk cup signup=30m")
+@example(".tournament new knockout ko game=60m")
+@example(".tournament new rotation bac rounds=3 round=20m warning=5m")
+def tournament(ctx: Context) -> None:
+    """Run a tournament from this channel (admins); ``.tstatus`` shows it."""
+    words = ctx.args.split()
+    if not words:
+        raise UnoError(USAGE)
+    sub, rest = words[0].lower(), words[1:]
+    director = _director(ctx)
+    try:
+        if sub == "list":
+            _list(ctx, director)
+            return
+        _admin(ctx)
+        if sub == "new":
+            if len(rest) < 2:
+                raise UnoError(
+                    "usage: .tournament new <format> <name> [key=value ...]; "
+                    f"formats: {', '.join(FORMATS)}"
+                )
+            director.open(rest[1], rest[0], ctx.channel or "", rest[2:], ctx.nick)
+            return
+        here = _here(ctx)
+        if sub == "start":
+            director.start(here, ctx.nick)
+        elif sub == "cancel":
+            director.cancel(here, ctx.nick, " ".join(rest)[:100])
+        elif sub == "pause":
+            director.pause(here, ctx.nick)
+        elif sub == "resume":
+            director.resume(here, ctx.nick)
+        elif sub == "addbot":
+            _addbot(ctx, director, here, rest)
+        elif sub == "reserve" and rest:
+            nick = _nick(rest[0])
+            director.join(here, nick, nick.lower(), reserve=True)
+            ctx.say(f"{nick} is a reserve in {here.name}.")
+        elif sub == "remove" and rest:
+            director.remove(
+                here, _nick(rest[0]), ctx.nick, " ".join(rest[1:])[:100] or f"removed by {ctx.nick}"
+            )
+        elif sub == "sub" and len(rest) == 2:
+            new = _nick(rest[1])
+            director.substitute(here, _nick(rest[0]), new, new.lower(), ctx.nick)
+        elif sub == "correct" and len(rest) >= 4:
+            try:
+                delta = int(rest[2])
+            except ValueError:
+                raise UnoError(
+                    "the correction is a whole number of points, e.g. +20 or -15"
+                ) from None
+            director.correct(
+                here, _nick(rest[0]), rest[1], delta, ctx.nick, " ".join(rest[3:])[:100]
+            )
+        elif sub == "penalty" and rest:
+            cards = int(rest[1]) if len(rest) > 1 and rest[1].isdigit() else 2
+            director.penalty(here, _nick(rest[0]), cards, ctx.nick)
+        else:
+            raise UnoError(USAGE)
+    except TournamentError as err:
+        raise UnoError(str(err)) from None
+
+
+def _addbot(ctx: Context, director: Director, here: Tournament, rest: list[str]) -> None:
+    level = rest[0].lower() if rest else here.options.level
+    if level not in LEVELS:
+        raise UnoError(f"the levels are {', '.join(LEVELS)}")
+    name = rest[1] if len(rest) > 1 else None
+    if name is None:
+        stem = level.capitalize() + "Bot"
+        n = 1
+        while here.entrant(f"{stem}{n}") is not None:
+            n += 1
+        name = f"{stem}{n}"
+    if not (
+        1 <= len(name) <= 16
+        and name[0].isalpha()
+        and name.replace("_", "").replace("-", "").isalnum()
+    ):
+        raise UnoError("a computer player's name is up to 16 letters, digits, - or _")
+    director.join(here, name, "", level=level)
+    ctx.say(f"{name} (computer, {level}) is in {here.name} ({len(here.entrants)} entrants).")
+
+
+def _list(ctx: Context, director: Director) -> None:
+    shown = [
+        f"{t.name} ({t.format.name}, {t.status}, {t.channel})"
+        for t in director.tournaments.values()
+    ]
+    ctx.reply("Tournaments: " + ("; ".join(shown) if shown else "none running"))
+
+
+@command("tjoin")
+@in_channel
+def tjoin(ctx: Context) -> None:
+    """Sign up for the tournament run from this channel."""
+    here = _here(ctx)
+    try:
+        _director(ctx).join(here, ctx.nick, ctx.ident)
+    except TournamentError as err:
+        raise UnoError(str(err)) from None
+    ctx.say(f"{ctx.nick} is in {here.name} ({sum(not e.reserve for e in here.entrants)} entrants).")
+
+
+@command("tleave")
+@in_channel
+def tleave(ctx: Context) -> None:
+    """Withdraw during sign-up (later, an admin removes a player)."""
+    here = _here(ctx)
+    try:
+        _director(ctx).change(here, "leave", name=ctx.nick)
+    except TournamentError as err:
+        raise UnoError(str(err)) from None
+    ctx.say(f"{ctx.nick} has left {here.name}.")
+
+
+@command("tstatus")
+@example(".tstatus")
+@example(".tstatus cup")
+def tstatus(ctx: Context) -> None:
+    """The tournament: a short line in the channel, the standings and tables privately."""
+    director = _director(ctx)
+    here = (
+        director.find(ctx.args.split()[0])
+        if ctx.args.split()
+        else director.for_channel(ctx.channel)
+    )
+    if here is None:
+        raise UnoError("no tournament here (.tournament list)")
+    games = here.pending()
+    where = "; ".join(f"{g.stage} at {here.channel_of(g)}" for g in games[:4])
+    if here.status == "signup":
+        names = ", ".join(e.name for e in here.entrants) or "nobody yet"
+        ctx.say(f"{here.name} ({here.format.name}) sign-up: {names}.")
+        return
+    standings = here.standings()
+    top = ", ".join(f"{s.place}. {s.name} {s.score}" for s in standings[:3])
+    paused = " (paused)" if here.paused is not None else ""
+    ctx.say(
+        f"{here.name} ({here.format.name}, {here.status}{paused}): {top}"
+        + (f". Playing: {where}" if where else "")
+        + "."
+    )
+    for line in standings_lines(standings):
+        ctx.reply(line)
+    for name, table, game, mark in here.sheet.lines[-10:]:
+        ctx.reply(f"{name} > T{table},G{game},{mark}")
