@@ -1,10 +1,11 @@
 """The stats database: peewee models (the schema) and the migrations applied at start-up.
 
 The rows are the facts: players (with their nick history), games and each player's result in
-a game, plus imported aggregate rows from the old bot's score file. ``player_summary`` is
-derived data, one row per player, channel scope and calendar period: it is brought up to
-date from the rows of the games written since ``summary_state.last_game`` before every query
-(and every few hundred games), and rebuilt wholesale by
+a game, plus imported aggregate rows from the old bot's score file, and tournaments (the log of
+entries each is rebuilt from, and their score sheet: ``unobot.tournament.store``).
+``player_summary`` is derived data, one row per player, channel scope and calendar period: it
+is brought up to date from the rows of the games written since ``summary_state.last_game``
+before every query (and every few hundred games), and rebuilt wholesale by
 ``unobot.stats.summaries.rebuild_summaries``; it exists so a leaderboard is an index walk, not a
 GROUP BY over a million rows.
 
@@ -153,6 +154,50 @@ class PlayerSetting(_Base):
     colors = pee.BooleanField(default=True)
 
 
+class Tournament(_Base):
+    """A tournament (``unobot.tournament``): its state is the log of its entries, replayed
+    into the format's logic after a restart; this row is what lists and finds it."""
+
+    name = pee.CharField(max_length=100)
+    """As typed when it was opened."""
+    name_key = pee.CharField(max_length=100, unique=True)
+    """Folded with IRC case rules: a name is never used twice, finished or not."""
+    format = pee.CharField(max_length=32)
+    channel = pee.CharField(max_length=255)
+    status = pee.CharField(max_length=16, default="signup")
+    """signup, running, done or cancelled (set from the kinds of the entries appended)."""
+    created = pee.DateTimeField()
+    ended = pee.DateTimeField(null=True)
+
+
+class TournamentEntry(_Base):
+    """One change to a tournament, in order: ``seq`` 0, 1, 2 … per tournament; ``data`` is
+    the director's JSON, kept as text; ``at`` wall-clock epoch seconds."""
+
+    tournament = pee.ForeignKeyField(Tournament, on_delete="CASCADE", index=False)
+    seq = pee.IntegerField()
+    kind = pee.CharField(max_length=32)
+    data = pee.TextField()
+    at = pee.DoubleField()
+
+    class Meta:
+        indexes = ((("tournament", "seq"), True),)
+
+
+class TournamentScore(_Base):
+    """The seeds' score sheet (``Beank > T1,G1,170``): one row per player per hand played."""
+
+    tournament = pee.ForeignKeyField(Tournament, on_delete="CASCADE")
+    game_key = pee.CharField(max_length=64)
+    """The format's key of the match the hand belongs to ("t2", "final")."""
+    table = pee.IntegerField(column_name="table_number")
+    game = pee.IntegerField()
+    """The sheet's game number: hands counted per table across the tournament."""
+    player = pee.CharField(max_length=255)
+    points = pee.IntegerField()
+    won = pee.BooleanField()
+
+
 class SchemaVersion(_Base):
     version = pee.IntegerField()
 
@@ -166,6 +211,9 @@ MODELS: list[type[pee.Model]] = [
     PlayerSummary,
     SummaryState,
     PlayerSetting,
+    Tournament,
+    TournamentEntry,
+    TournamentScore,
     SchemaVersion,
 ]
 
@@ -189,7 +237,16 @@ def _v2_summaries(db: pee.Database, migrator: SchemaMigrator) -> None:
     rebuild_summaries(db)
 
 
-MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [_v1_core, _v2_summaries]
+def _v3_tournaments(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Tournaments: one row each, the log of their entries, their score sheet."""
+    db.create_tables([Tournament, TournamentEntry, TournamentScore])
+
+
+MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
+    _v1_core,
+    _v2_summaries,
+    _v3_tournaments,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
