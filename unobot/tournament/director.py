@@ -401,6 +401,8 @@ class Director:
         return rules_from_text(game.rules, {**dict(game.options), "min_players": "2"})
 
     def _missing(self, live: _Live) -> list[str]:
+        """Seated people not in the table's channel (computer entrants are always there)."""
+        tournament = self.find(live.tournament)
         table = live.table
         present = self.bot.members.of(live.channel)
         names = table.names if table is not None else live.game.players
@@ -408,7 +410,7 @@ class Director:
             n
             for n in names
             if irc_lower(n) not in present
-            and not (table is not None and (p := table.player(n)) and p.computer)
+            and not (tournament is not None and self._level(tournament, n))
         ]
 
     def _try_deal(self, key: str, *, force: bool = False) -> None:
