@@ -277,6 +277,10 @@ def main(argv: list[str] | None = None) -> None:
         from unobot.stats.importer import main as import_scores
 
         raise SystemExit(import_scores(args_list[1:]))
+    if args_list and args_list[0] == "tournament":
+        from unobot.tournament.export import main as tournament
+
+        raise SystemExit(tournament(args_list[1:]))
     if args_list and args_list[0] == "arena":
         from unobot.ai.arena import main as arena
 
