@@ -149,6 +149,17 @@ def _redacted(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
+def database_url(config: str | None, database: str | None) -> str:
+    """The stats database a subcommand reads, found as the bot finds it: ``database`` (its
+    ``--database``), else the ``config`` file's ``stats.database``, else ``./stats.db``.
+    Raises ConfigError."""
+    parser = argparse.ArgumentParser(add_help=False)
+    config_mod.add_arguments(parser)
+    args = parser.parse_args(["--config", config] if config else [])
+    args.database = database
+    return config_mod.load(args).database
+
+
 def database_stores(
     url: str, network: str, timeout: float, scheduler: WorkerScheduler
 ) -> tuple[BackgroundSettings, BackgroundStats]:
@@ -280,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
     if args_list and args_list[0] == "tournament":
         from unobot.tournament.export import main as tournament
 
-        raise SystemExit(tournament(args_list[1:]))
+        raise SystemExit(tournament(args_list[1:], database_url))
     if args_list and args_list[0] == "arena":
         from unobot.ai.arena import main as arena
 

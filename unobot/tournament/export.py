@@ -43,7 +43,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -161,19 +161,10 @@ def export_csv(stored: Stored, out: TextIO) -> int:
     return count
 
 
-def _database(args: argparse.Namespace) -> str:
-    """The bot's database URL: the flag, the config's ``stats.database``, the default."""
-    from unobot import config as config_mod
-
-    parser = argparse.ArgumentParser(add_help=False)
-    config_mod.add_arguments(parser)
-    settings_args = parser.parse_args(["--config", args.config] if args.config else [])
-    settings_args.database = args.database
-    return config_mod.load(settings_args).database
-
-
-def main(argv: list[str]) -> int:
-    """``unobot tournament export NAME …``; the exit status."""
+def main(argv: list[str], database_url: Callable[[str | None, str | None], str]) -> int:
+    """``unobot tournament export NAME …``; the exit status. ``database_url(config, database)``
+    resolves the two options to the URL the bot would use (``unobot.main.database_url``: the
+    config is read above this layer); it raises ValueError for a bad config."""
     parser = argparse.ArgumentParser(
         prog="unobot tournament", description="Tournaments kept in the stats database."
     )
@@ -190,13 +181,12 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     prog = "unobot tournament export"
 
-    from unobot.config import ConfigError
     from unobot.stats.sql import _DB_ERRORS
     from unobot.tournament.store import SqlTournamentLog
 
     try:
-        url = _database(args)
-    except ConfigError as err:
+        url = database_url(args.config, args.database)
+    except ValueError as err:  # unobot.config.ConfigError
         print(f"{prog}: {err}", file=sys.stderr)
         return 2
     log = SqlTournamentLog.from_url(url)
