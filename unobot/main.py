@@ -16,7 +16,7 @@ import signal
 import sys
 from random import Random
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from unobot import config as config_mod
 from unobot.core.plugin import PluginError, load_plugins
@@ -180,6 +180,25 @@ def database_stores(
     return settings, stats
 
 
+def give_director_its_database(bot: Any, url: str, timeout: float, stats: BackgroundStats) -> Any:
+    """The tournament director (when the tournament plugin is loaded) keeps its tournaments in
+    the stats database, through the stats' database worker, and reads back the unfinished
+    ones (after the journal restored the tables: a tournament's game at a restored table goes
+    on there). Returns the tournament log to close at the end, or None."""
+    from unobot.tournament.director import Director
+    from unobot.tournament.store import SqlTournamentLog
+
+    director = getattr(bot, "director", None)
+    if not isinstance(director, Director):
+        return None
+    log_ = SqlTournamentLog.from_url(url, timeout)
+    director.store = log_
+    director.submit = stats.worker.submit
+    director.loaded = False
+    director.load()
+    return log_
+
+
 def keep_up(
     scheduler: WorkerScheduler,
     settings: BackgroundSettings,
@@ -247,6 +266,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     restored = bot.restore()
     if restored:
         log.info("%d game(s) restored; each goes on when the bot is back in its channel", restored)
+    tournaments = give_director_its_database(bot, settings.database, settings.db_timeout, stats)
 
     def stop(signum: int, frame: object) -> None:
         adapter.call_later(0, farewell)
@@ -280,6 +300,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         embedded.server_close()
     store.close()
     stats.close(wait=2.0)  # what the database can't take in time stays in the spool
+    if tournaments is not None:
+        tournaments.close()
 
 
 def main(argv: list[str] | None = None) -> None:

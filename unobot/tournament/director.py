@@ -107,7 +107,9 @@ class Director:
         """By folded name: the unfinished ones (a finished one stays until replaced)."""
         self.live: dict[str, _Live] = {}
         """By folded table channel: the games being run."""
-        self._unsent: list[tuple[str, Entry]] = []
+        self._unsent: list[tuple[str, Any]] = []
+        self.taken: set[str] = set()
+        """Folded names of the tournaments in the database (a name is never used twice)."""
         self._tick: object | None = None
         self._retry: object | None = None
         self.loaded = store is None
@@ -159,8 +161,8 @@ class Director:
         if self.for_channel(channel) is not None:
             raise TournamentError(f"{channel} already runs a tournament (.tstatus)")
         old = self.find(name)
-        if old is not None:
-            raise TournamentError(f"there is already a tournament called {old.name}")
+        if old is not None or irc_lower(name) in self.taken:
+            raise TournamentError(f"there is already a tournament called {name}")
         seed = self.bot.rng.getrandbits(63)
         tournament, entry = Tournament.new(
             name, format_name, channel, words, seed, self.now(), by, self.scale
@@ -641,13 +643,42 @@ class Director:
         self.bot.say(tournament.channel, text)
 
     def _write(self, tournament: Tournament, entry: Entry, *, create: bool = False) -> None:
+        """Queue ``entry`` (just applied: the last of the tournament's log) for the database;
+        a result also writes its lines of the seeds' score sheet."""
         if self.store is None:
             return
-        self._unsent.append((tournament.name, entry))
+        from unobot.tournament.store import Entry as Stored
+        from unobot.tournament.store import SheetRow
+
+        name = tournament.name
+        seq = len(tournament.log) - 1
+        self._unsent.append((name, Stored(seq, entry.kind, entry.data, entry.at)))
         if create:
-            name, fmt, channel = tournament.name, tournament.format_name, tournament.channel
-            self._run(lambda: self.store.create(name, fmt, channel, entry.at))  # type: ignore[union-attr]
+            fmt, channel, store = tournament.format_name, tournament.channel, self.store
+            self._run(lambda: store.create(name, fmt, channel, entry.at), self._not_created(name))
+        if entry.kind == "result":
+            key = entry.data["key"]
+            count = sum(len(hand["players"]) for hand in entry.data["hands"])
+            lines = tournament.sheet.lines[len(tournament.sheet.lines) - count :]
+            rows = [
+                SheetRow(key, table, number, who, 0 if mark == "Won" else int(mark), mark == "Won")
+                for who, table, number, mark in lines
+            ]
+            store = self.store
+            if rows:
+                self._run(lambda: store.add_sheet(name, rows))
         self._flush()
+
+    def _not_created(self, name: str) -> Callable[[str], None]:
+        def failed(reason: str) -> None:
+            # Another bot on the same database took the name first: this one is dropped.
+            log.error("tournament %s not created in the database: %s", name, reason)
+            tournament = self.tournaments.pop(irc_lower(name), None)
+            self._unsent = [(n, e) for n, e in self._unsent if n != name]
+            if tournament is not None:
+                self.say(tournament, f"Tournament {name} can't be kept ({reason}): it is closed.")
+
+        return failed
 
     def _flush(self) -> None:
         if not self._unsent or self.store is None:
@@ -663,7 +694,7 @@ class Director:
             log.warning(
                 "tournament log: %d entries not written yet (%s); retrying", len(batch), reason
             )
-            self._unsent[:0] = batch
+            self._unsent[:0] = [(n, e) for n, e in batch if irc_lower(n) in self.tournaments]
             if self._retry is None:
                 self._retry = self.bot.scheduler.call_later(RETRY, self._retried)
 
@@ -699,11 +730,16 @@ class Director:
 
         if self.submit is None:
             try:
-                self.loaded_from(store.active())
+                self._loaded((store.active(), store.names(100_000)))
             except Exception as err:
                 failed(str(err))
             return
-        self.submit(store.active, self.loaded_from, failed)
+        self.submit(lambda: (store.active(), store.names(100_000)), self._loaded, failed)
+
+    def _loaded(self, found: tuple[list[Any], list[str]]) -> None:
+        stored, names = found
+        self.taken.update(irc_lower(n) for n in names)
+        self.loaded_from(stored)
 
     def loaded_from(self, stored: list[Any]) -> None:
         for one in stored:
