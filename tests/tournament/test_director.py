@@ -3,13 +3,17 @@ clock moved by hand (no IRC server: tests/e2e/test_tournaments_e2e.py plays them
 
 from __future__ import annotations
 
+from pathlib import Path
 from random import Random
 
 from tests.plugins.fakes import FakeScheduler, FakeTransport, channel_lines
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
+from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
 from unobot.irc.transport import Incoming, Kind
+from unobot.tournament.director import Director
+from unobot.tournament.store import MemoryTournamentLog
 
 
 class Joining(FakeTransport):
@@ -27,12 +31,36 @@ class Joining(FakeTransport):
         self.invites.append((nick, channel))
 
 
+WALL = 1_800_000_000.0
+
+
 class Event:
-    def __init__(self, seed: int = 3, scale: float = 0.01) -> None:
+    """A bot with a tournament channel #cup; with ``folder`` its tables are journaled there
+    and its tournaments kept in ``log``, the wall clock ``wall`` at the clock's ``start``."""
+
+    def __init__(
+        self,
+        seed: int = 3,
+        scale: float = 0.01,
+        *,
+        folder: Path | None = None,
+        log: MemoryTournamentLog | None = None,
+        start: float = 1000.0,
+        wall: float = WALL,
+    ) -> None:
         self.transport = Joining()
-        self.clock = FakeScheduler()
+        self.clock = FakeScheduler(start)
         config = BotConfig(tournament_scale=scale, bots=ComputerConfig(delay=0.2, budget_ms=5))
         self.bot = Bot(self.transport, self.clock, MemorySettings(), config, rng=Random(seed))
+
+        def now_wall() -> float:
+            return wall + self.clock.time - start
+
+        if folder is not None:
+            self.bot.journal = Journal(folder, self.clock.now, wall=now_wall)
+            self.bot.restore()
+        self.bot.director = Director(self.bot, log, scale=scale, wall=now_wall)
+        self.bot.director.load()
         self.joined = 0
         self.feed(Incoming(Kind.JOIN, "unobot", "#cup"))
 
@@ -85,3 +113,80 @@ def test_an_ocuk_tournament_of_computers_runs_from_sign_up_to_the_final() -> Non
     assert cup.standings()[0].place == 1
     assert sorted(event.transport.joins) == ["#cup-t1", "#cup-t2", "#cup-t3"]
     assert any(line.startswith("Final:") for line in lines)
+
+
+def test_a_knockout_of_computers_plays_timed_games_to_a_champion() -> None:
+    event = Event(scale=20 / 3600)  # 60-minute games as 20 s
+    open_with_computers(event, "knockout ko", 8)
+    event.say("op", ".tournament start", op=True)
+    event.run(600)
+    lines = event.lines()
+    assert event.over(), lines[-5:]
+    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None and ko.status == "done"
+    finals = [line for line in lines if line.startswith("Final (")]
+    assert len(finals) == 1, lines
+    champion = ko.standings()[0]
+    assert champion.place == 1 and f"{champion.name} wins" in finals[0]
+    # Every round-one game was a timed match of about 20 s that counted its unfinished hand.
+    table = channel_lines(event.transport.sent, "#cup-t1")
+    assert sum("Time is up: the unfinished hand counts" in line for line in table) == 2
+
+
+def test_a_rotation_moves_the_lowest_down_and_the_highest_up_each_round() -> None:
+    event = Event(scale=1 / 60)  # a 60-minute round as 60 s, its 15-minute warning as 15 s
+    open_with_computers(event, "rotation bac rounds=2 round=60m warning=15m", 8)
+    event.say("op", ".tournament start", op=True)
+    event.run(400)
+    lines = event.lines()
+    assert event.over(), lines[-5:]
+    bac = event.bot.director.find("bac")  # type: ignore[union-attr]
+    assert bac is not None
+    rounds = [r for r in bac.results.values()]
+    assert len(rounds) == 4  # two tables, two rounds
+    totals: dict[str, int] = {}
+    for result in rounds:
+        for name, total in result.totals:
+            totals[name] = totals.get(name, 0) + total
+    standings = bac.standings()
+    assert [s.score for s in standings] == sorted(totals.values())
+    assert {s.name: s.score for s in standings} == totals
+    # Round 2's tables are not round 1's: two players moved between the two tables.
+    first = {g.key: set(g.players) for g in bac.games.values()}
+    assert first["r1-t1"] != first["r2-t1"]
+
+
+def test_a_tournament_goes_on_after_a_restart_with_its_results_and_tables(
+    tmp_path: Path,
+) -> None:
+    log = MemoryTournamentLog()
+    first = Event(folder=tmp_path, log=log)
+    open_with_computers(first, "ocuk ko target=150", 9)
+    first.say("op", ".tournament start", op=True)
+    while not any(" over: " in line for line in first.lines()):
+        first.clock.advance(1.0)
+        first.answer_joins()
+    ko = first.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None
+    done_before = dict(ko.results)
+    assert len(done_before) == 1  # one table is over, the two others still playing
+    playing = next(t for t in first.bot.tables.values() if t.dealt)
+    hands_before = (playing.channel, playing.hand_number, playing.names)
+    died = first.clock.time  # the process dies here: nothing more is written
+    stored = log.load("ko")
+    assert stored is not None and [e.kind for e in stored.entries][-1] in ("standings", "seat")
+
+    second = Event(folder=tmp_path, log=log, start=5.0, wall=WALL + died - 1000.0 + 30)
+    ko2 = second.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko2 is not None and ko2.status == "running"
+    assert dict(ko2.results) == done_before
+    restored = second.bot.tables.get(hands_before[0])
+    assert restored is not None and (restored.hand_number, restored.names) == hands_before[1:]
+    for channel in ("#cup-t1", "#cup-t2", "#cup-t3"):
+        second.feed(Incoming(Kind.JOIN, "unobot", channel))
+    second.run(900)
+    assert second.over(), second.lines()[-5:]
+    assert ko2.status == "done"
+    for key, result in done_before.items():
+        assert ko2.results[key] == result
+    assert log.load("ko").status == "done"  # type: ignore[union-attr]
