@@ -426,8 +426,10 @@ def run(seed: int, players: int, reserves: int, outcome_seed: int) -> tuple[list
         rules_parse(game)
         assert 2 <= len(game.players) <= 4
         roll = rng.random()
-        if roll < 0.05:
-            steps += k.remove(game.players[rng.randrange(len(game.players))])
+        removed = {s.name for s in k.standings() if s.note == "removed"}
+        still = [p for p in game.players if p not in removed]
+        if roll < 0.05 and still:
+            steps += k.remove(still[rng.randrange(len(still))])
             continue
         totals = {p: rng.choice([0, 10, 20]) for p in game.players}
         gone = tuple(p for p in game.players if rng.random() < 0.1)

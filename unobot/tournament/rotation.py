@@ -411,7 +411,7 @@ class Rotation:
         sign = -1 if highest else 1
 
         def rank(p: int) -> tuple[int, int]:
-            return (-sign * (p in forfeits), sign * scores[p])
+            return (sign * (p in forfeits), sign * scores[p])
 
         best = min(rank(p) for p in ids)
         tied = [p for p in ids if rank(p) == best]
