@@ -359,8 +359,7 @@ def test_substitute_takes_the_place_and_future_games() -> None:
 def test_correct_changes_standings_not_decisions() -> None:
     k = knockout(seed=12)
     g1, g2 = seats(k.start(names(8)))
-    with pytest.raises(TournamentError):
-        k.correct(g1.players[0], g1.key, 5)  # no result yet
+    assert k.correct(g1.players[2], g1.key, 5) == []  # before the result: added to it
     play(k, g1)
     winner, second = g1.players[0], g1.players[1]
     k.correct(second, g1.key, -50)  # now below the winner's total
@@ -370,6 +369,7 @@ def test_correct_changes_standings_not_decisions() -> None:
     out = {s.name: s for s in k.standings()}
     assert out[second].score == -25
     assert out[second].place < out[g1.players[2]].place
+    assert out[g1.players[2]].score == 35
     with pytest.raises(TournamentError):
         k.correct(g2.players[0], g1.key, 1)  # not in that game
     with pytest.raises(TournamentError):

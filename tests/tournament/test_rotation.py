@@ -379,8 +379,15 @@ def test_correct_before_the_round_ends_changes_the_moves() -> None:
         r.correct(a, t2.key, 1)
     with pytest.raises(TournamentError):
         r.correct(a, "r9-t1", 1)
+    # before the table reports: added to the total it reports
+    (n1, _) = r.pending()
+    who = n1.players[0]
+    assert r.correct(who, "r2-t1", 7) == []
     with pytest.raises(TournamentError):
-        r.correct(a, "r2-t1", 1)  # no result yet
+        r.correct(who, "r2-t2", 1)  # not at that table
+    before = {s.name: s.score for s in r.standings()}[who]
+    play_round(r, {p: 1 for g in r.pending() for p in g.players})
+    assert {s.name: s.score for s in r.standings()}[who] == before + 1 + 7
 
 
 # --- determinism and properties ---------------------------------------------------------------

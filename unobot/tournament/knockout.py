@@ -36,9 +36,10 @@ Choices where the seed is silent (it is a sheet for human admins):
   round's game (lower is better; corrections included; sudden-death hands never count), a
   player who forfeited that game below those who finished it. Equal keys share a place
   (1, 2, 2, 4). Removed players come last, ordered the same way among themselves.
-* :meth:`Knockout.correct` changes the game total the standings use, never who went through.
-  It needs the game's result; a correction to a sudden-death key is accepted but does not
-  change the standings (sudden-death points never count).
+* :meth:`Knockout.correct` changes the game total the standings use, never who went through
+  (the engine's decision). It may come before the game's result (it is added to the total
+  reported); a correction to a sudden-death key is accepted but does not change the standings
+  (sudden-death points never count).
 * :meth:`Knockout.substitute`: the new name takes the old one's place, totals and future games;
   a removed player can't be substituted (substitute *instead of* removing). Results may come
   back under the old or the new name. Names are matched case-insensitively.
@@ -282,11 +283,11 @@ class Knockout:
         game = self._games.get(key)
         if game is None:
             raise TournamentError(f"no game {key[:20]}")
-        if game.totals is None:
-            raise TournamentError(f"{key[:20]} has no result yet")
-        if i not in game.totals:
-            raise TournamentError(f"{self._names[i]} has no score in {key[:20]}")
+        if i not in game.ids:
+            raise TournamentError(f"{self._names[i]} did not play {key[:20]}")
         self._corrections[(key, i)] = self._corrections.get((key, i), 0) + delta
+        if game.totals is None or i not in game.totals:
+            return []  # applied to the total when (if) one comes
         shown = game.totals[i] + self._corrections[(key, i)]
         return [Announce(f"{key}: {self._names[i]} {delta:+d} points, now {shown}.")]
 

@@ -40,8 +40,9 @@ Choices where the seed is silent:
   (lower number first), tables renumbered in order; otherwise a player drawn with ``rng`` moves
   from the biggest table (the lower number on a tie) to the short one. Announced. Fewer than 2
   players left ends the tournament at the round's end.
-* :meth:`Rotation.correct`: before the round's end it changes the round total the moves use;
-  after, only the tournament total. It needs the table's result.
+* :meth:`Rotation.correct`: before the round's end (also before the table reported) it changes
+  the round total the moves use; after, only the tournament total. A correction for a player
+  who forfeits the round is kept but has no effect (a forfeit's total is the table's highest).
 * :meth:`Rotation.substitute`: the new name takes the old one's seat, totals and future rounds;
   a removed player can't be substituted. Results may come back under either name. Names are
   matched case-insensitively.
@@ -317,12 +318,12 @@ class Rotation:
         game = self._games.get(key)
         if game is None:
             raise TournamentError(f"no game {key[:20]}")
-        if game.totals is None:
-            raise TournamentError(f"{key[:20]} has no result yet")
-        if i not in game.totals:
-            raise TournamentError(f"{self._names[i]} has no score in {key[:20]}")
+        if i not in game.ids:
+            raise TournamentError(f"{self._names[i]} did not play {key[:20]}")
         if key in self._round_keys and not self._done:
             self._corrections[(key, i)] = self._corrections.get((key, i), 0) + delta
+            if game.totals is None or i not in game.totals:
+                return []  # added to the round total reported
             shown = game.totals[i] + self._corrections[(key, i)]
             return [Announce(f"{key}: {self._names[i]} {delta:+d} points, round total {shown}.")]
         self._scores[i] += delta
