@@ -190,3 +190,99 @@ def test_a_tournament_goes_on_after_a_restart_with_its_results_and_tables(
     for key, result in done_before.items():
         assert ko2.results[key] == result
     assert log.load("ko").status == "done"  # type: ignore[union-attr]
+
+
+def notices_to(event: Event, nick: str) -> list[str]:
+    return [s.text for s in event.transport.sent if s.kind == "notice" and s.target == nick]
+
+
+def test_players_sign_up_and_only_admins_run_the_tournament() -> None:
+    event = Event()
+    event.say("ann", ".tournament new ocuk cup")
+    assert "only a bot admin or a channel operator" in notices_to(event, "ann")[-1]
+    event.say("op", ".tournament new ocuk cup grace=5m", op=True)
+    assert "Tournament cup (ocuk) is open" in event.lines()[-1]
+    event.say("op", ".tournament new ocuk cup2", op=True)
+    assert "#cup already runs a tournament" in notices_to(event, "op")[-1]
+    for nick in ("ann", "bob", "cat"):
+        event.say(nick, ".tjoin")
+    event.say("ann", ".tjoin")
+    assert "ann is already signed up" in notices_to(event, "ann")[-1]
+    event.say("cat", ".tleave")
+    assert event.lines()[-1] == "cat has left cup."
+    event.say("dan", ".tstatus")
+    assert event.lines()[-1] == "cup (ocuk) sign-up: ann, bob."
+    event.say("op", ".tournament new nonsense x", op=True)
+    event.say("op", ".tournament start", op=True)
+    assert "at least 3 players" in notices_to(event, "op")[-1]
+
+
+def test_a_no_show_is_out_and_the_table_plays_without_them() -> None:
+    event = Event(scale=0.01)  # the 5-minute grace is 3 s
+    event.say("op", ".tournament new ocuk cup grace=5m target=60", op=True)
+    for nick in ("ann", "bob"):
+        event.say(nick, ".tjoin")
+    event.say("op", ".tournament addbot easy", op=True)
+    event.say("op", ".tournament addbot easy", op=True)
+    event.say("op", ".tournament start", op=True)
+    assert ("ann", "#cup-t1") in event.transport.invites
+    cup = event.bot.director.find("cup")  # type: ignore[union-attr]
+    assert cup is not None and len(cup.games["h1"].players) == 4  # the alternative ruleset
+    event.feed(Incoming(Kind.JOIN, "ann", "#cup-t1"))
+    table = event.bot.tables["#cup-t1"]
+    assert not table.dealt  # bob is not there yet
+    event.clock.advance(4.0)
+    assert table.dealt and set(table.names) == {"ann", "EasyBot1", "EasyBot2"}
+    assert any("bob did not come to #cup-t1 within 3s: out (no-show)" in x for x in event.lines())
+
+
+def test_pause_correction_and_penalty_are_admin_commands_with_a_record() -> None:
+    event = Event(scale=1 / 60)  # 60-minute games as 60 s
+    event.say("op", ".tournament new knockout ko game=60m", op=True)
+    event.say("ann", ".tjoin")
+    for _ in range(4):
+        event.say("op", ".tournament addbot easy", op=True)
+    event.say("op", ".tournament start", op=True)
+    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None
+    at = next(ko.channel_of(g) for g in ko.pending() if "ann" in g.players)
+    event.feed(Incoming(Kind.JOIN, "ann", at))
+    table = event.bot.tables[at.lower()]
+    assert table.dealt
+    before = len(table.hand_of("ann"))
+    event.say("op", ".tournament penalty ann", op=True)
+    assert len(table.hand_of("ann")) == before + 2
+    assert "ann draws 2: a penalty from the tournament director" in " ".join(
+        channel_lines(event.transport.sent, at)[-1:]
+    )
+    event.say("ann", ".tournament pause")
+    assert "only a bot admin" in notices_to(event, "ann")[-1]
+    event.say("op", ".tournament pause", op=True)
+    ends = table.dealt_at + table.time_limit
+    event.clock.advance(100.0)  # longer than the whole game: its clock is stopped
+    assert not table.finished
+    event.say("op", ".tournament resume", op=True)
+    assert table.dealt_at + table.time_limit >= ends + 100.0
+    key = next(g.key for g in ko.pending() if "ann" in g.players)
+    while key not in ko.results:
+        event.clock.advance(1.0)
+    event.say("op", f".tournament correct ann {key} -5 miscounted", op=True)
+    assert f"Correction: ann -5 in {key} (miscounted)." in event.lines()
+    event.say("op", ".tournament correct ann nope -5 x", op=True)
+    assert "no game nope" in notices_to(event, "op")[-1]
+    assert {"penalty", "pause", "resume", "correct"} <= {e.kind for e in ko.log}
+    event.say("op", ".tournament cancel rain", op=True)
+    assert "Tournament ko is cancelled (rain)." in event.lines()
+    assert not any(t.config.tournament for t in event.bot.tables.values())
+
+
+def test_tournament_tables_refuse_join_deal_and_a_players_stop() -> None:
+    event = Event(scale=1 / 60)
+    event.say("op", ".tournament new knockout ko grace=30m", op=True)
+    event.say("ann", ".tjoin")
+    event.say("op", ".tournament addbot easy", op=True)
+    event.say("op", ".tournament start", op=True)
+    event.say("zed", ".join", channel="#cup-t1")
+    assert "this is a tournament table" in notices_to(event, "zed")[-1]
+    event.say("ann", ".unostop", channel="#cup-t1")
+    assert "stopped by a tournament admin" in notices_to(event, "ann")[-1]
