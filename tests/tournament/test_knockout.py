@@ -120,7 +120,7 @@ def test_pairs_give_byes_for_odd_numbers(players: int) -> None:
     k = knockout(game_size=2)
     steps = k.start(names(players))
     games = seats(steps)
-    byes = [t for t in texts(steps) if "bye" in t]
+    byes = [t for t in texts(steps) if t.endswith("has a bye.")]
     assert len(byes) == players % 2
     assert all(len(g.players) == 2 for g in games)
     assert len(games) == players // 2
@@ -130,6 +130,8 @@ def test_bye_player_is_through() -> None:
     k = knockout(seed=3, game_size=2)
     steps = k.start(["ann", "bob", "cid"])
     (game,) = seats(steps)
+    assert game.stage == "Round 1 game 1"  # not the final: the bye goes on to round 2
+    assert "Round 1: 3 players, 1 game, 1 bye." in texts(steps)
     (bye,) = [p for p in ["ann", "bob", "cid"] if p not in game.players]
     assert f"Round 1: {bye} has a bye." in texts(steps)
     (final,) = seats(play(k, game))

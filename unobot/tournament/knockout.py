@@ -336,15 +336,17 @@ class Knockout:
         self.rng.shuffle(order)
         sizes = game_sizes(len(order), self.options.game_size)
         games = sum(1 for s in sizes if s > 1)
-        if games == 1:
+        final = len(sizes) == 1  # one game and no bye: its winner is champion
+        if final:
             self._final_round = r
         self._slots = []
         self._through = set()
+        byes = len(sizes) - games
+        what = f"{games} game{'s' if games != 1 else ''}"
+        if byes:
+            what += f", {byes} bye{'s' if byes != 1 else ''}"
         steps: list[Step] = [
-            Announce(
-                f"Round {r}: {len(order)} players, "
-                + ("the final." if games == 1 else f"{games} games.")
-            )
+            Announce(f"Round {r}: {len(order)} players, {'the final' if final else what}.")
         ]
         start = 0
         for index, size in enumerate(sizes, 1):
@@ -359,7 +361,7 @@ class Knockout:
                 steps.append(Announce(f"Round {r}: {self._names[members[0]]} has a bye."))
                 continue
             key = f"r{r}-g{index}"
-            stage = "Final" if games == 1 else f"Round {r} game {index}"
+            stage = "Final" if final else f"Round {r} game {index}"
             game = _Game(key, r, index, stage, members, main=key)
             for p in members:
                 self._game_of[p] = key
