@@ -144,7 +144,12 @@ def _addbot(ctx: Context, director: Director, here: Tournament, rest: list[str])
     ):
         raise UnoError("a computer player's name is up to 16 letters, digits, - or _")
     director.join(here, name, "", level=level)
-    ctx.say(f"{name} (computer, {level}) is in {here.name} ({len(here.entrants)} entrants).")
+    ctx.say(f"{name} (computer, {level}) is in {here.name} ({_entrants(here)}).")
+
+
+def _entrants(here: Tournament) -> str:
+    count = sum(not e.reserve for e in here.entrants)
+    return f"{count} entrant" + ("" if count == 1 else "s")
 
 
 def _list(ctx: Context, director: Director) -> None:

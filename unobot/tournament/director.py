@@ -135,8 +135,9 @@ class Director:
 
     # --- reading ----------------------------------------------------------------------------
 
-    def for_channel(self, channel: str | None) -> Tournament | None:
-        """The unfinished tournament run from ``channel`` or played at a table there."""
+    def for_channel(self, channel: str | None, *, ended: bool = False) -> Tournament | None:
+        """The unfinished tournament run from ``channel`` or played at a table there (with
+        ``ended``, else the last one that ended there while the bot ran)."""
         if channel is None:
             return None
         key = irc_lower(channel)
@@ -288,9 +289,15 @@ class Director:
     # --- steps ------------------------------------------------------------------------------
 
     def _act(self, tournament: Tournament, steps: list[Step]) -> None:
+        # The seating line says who plays where: a format's own "Table 1: a, b, c" is not
+        # said a second time.
+        seated = {
+            f"{s.game.stage}: {', '.join(s.game.players)}" for s in steps if isinstance(s, Seat)
+        }
         for step in steps:
             if isinstance(step, Announce):
-                self.say(tournament, step.text)
+                if step.text not in seated:
+                    self.say(tournament, step.text)
             elif isinstance(step, RoundClock):
                 self.change(
                     tournament,
