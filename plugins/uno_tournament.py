@@ -190,11 +190,8 @@ def tleave(ctx: Context) -> None:
 def tstatus(ctx: Context) -> None:
     """The tournament: a short line in the channel, the standings and tables privately."""
     director = _director(ctx)
-    here = (
-        director.find(ctx.args.split()[0])
-        if ctx.args.split()
-        else director.for_channel(ctx.channel)
-    )
+    words = ctx.args.split()
+    here = director.find(words[0]) if words else director.for_channel(ctx.channel, ended=True)
     if here is None:
         raise UnoError("no tournament here (.tournament list)")
     games = here.pending()

@@ -144,7 +144,8 @@ class Director:
         live = self.live.get(key)
         if live is not None:
             return self.tournaments.get(irc_lower(live.tournament))
-        found = [t for t in self.tournaments.values() if irc_lower(t.channel) == key and not t.over]
+        here = [t for t in self.tournaments.values() if irc_lower(t.channel) == key]
+        found = [t for t in here if not t.over] or (here if ended else [])
         return found[-1] if found else None
 
     def find(self, name: str) -> Tournament | None:
