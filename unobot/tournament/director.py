@@ -81,6 +81,10 @@ class _Live:
     table: Table | None = None
     replayed: bool = False
     """The game was seated again after a restart found no table for it."""
+    ready: float | None = None
+    """When (wall clock) this process first saw its table open with the bot in the channel:
+    the no-show grace never ends sooner than a grace after it (after a restart the bot must
+    first get back in and hear who is there)."""
 
 
 class Director:
@@ -369,6 +373,8 @@ class Director:
         if tournament is None or tournament.over:
             return
         bot = self.bot
+        if live.table is not None and live.ready is None and bot.in_channel(live.channel):
+            live.ready = self.now()
         if live.table is None:
             existing = bot.tables.get(key)
             if existing is not None and existing.config.tournament == _tag(tournament, live.game):
@@ -631,9 +637,11 @@ class Director:
         for key, live in list(self.live.items()):
             if live.tournament != tournament.name or live.table is None:
                 continue
-            if live.table.state is State.LOBBY:
+            if live.table.state is State.LOBBY and self.bot.in_channel(live.channel):
+                if live.ready is None:
+                    live.ready = now
                 seated = tournament.seated.get(live.game.key, now)
-                self._try_deal(key, force=now >= seated + grace)
+                self._try_deal(key, force=now >= max(seated, live.ready) + grace)
         round_ = tournament.round
         if (
             round_ is not None
