@@ -107,7 +107,7 @@ def load_settings(
         description="Uno for IRC channels. With no options: a local IRC server and the bot in "
         "#uno. Subcommands: play (a game against computer players in the terminal), demo (a "
         "hand in the terminal), arena (computer players against each other), check-config "
-        "FILE (validate a config and exit).",
+        "FILE (validate a config and exit), tournament export NAME (a tournament as CSV).",
     )
     parser.add_argument("--version", action="version", version=version())
     config_mod.add_arguments(parser)
