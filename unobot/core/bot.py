@@ -466,6 +466,8 @@ class Bot:
         table = self.tables.get(key)
         if table is None or key in self._offline or table.finished:
             return
+        if table.config.tournament and not table.dealt:
+            return  # seated before they came: the director's no-show rule waits for them
         present = self.members.of(channel)
         if irc_lower(self.transport.nickname) not in present:
             return
