@@ -164,7 +164,7 @@ class AutoPlayer:
                     self.answer = "must"
                 elif "or .pass" in text:
                     self.answer = "pass"
-            elif self.command:
+            elif self.command and not text.startswith("Cards: "):  # (.cards' last line)
                 self.refused.append(f"{self.command} -> {text}")
                 self.answer = "error"
 
@@ -522,6 +522,15 @@ def test_rotation_totals(scene: Scene) -> None:
 # --- a restart in the middle ------------------------------------------------------------------
 
 
+def at(client: TestClient, nick: str, channel: str) -> list[str]:
+    """The bot's lines in ``channel`` as ``client`` saw them."""
+    return [
+        strip_codes(m.text)
+        for m in client.snapshot()
+        if m.nick == nick and m.command == "PRIVMSG" and irc_lower(m.target) == irc_lower(channel)
+    ]
+
+
 class BotProcess:
     """The real ``unobot`` process on a config file in ``cwd`` (its stats.db and journal)."""
 
@@ -591,7 +600,7 @@ workers = 0
     def stop() -> None:
         for proc in procs:
             if proc.proc.poll() is None:
-                proc.kill()
+                print("the bot's log:", proc.kill()[-6000:])  # shown on a failure
 
     scene.closers.append(stop)
     procs.append(BotProcess(tmp_path, config, admin, nick))
@@ -608,7 +617,10 @@ workers = 0
         time.sleep(0.1)
     before = scene.overs()
     assert sorted(o.stage for o in before) == ["Round 1 game 1", "Round 1 game 2"], before
+    table = next(s[2] for s in scene.seatings() if s[0] == "Final")
+    admin.join(table)  # to watch the final
     time.sleep(scale * 3600 / 3)  # a third of the final
+    assert read_status(at(admin, nick, table)) is not None, "the final is not being played"
     assert not any(_IS_OVER.search(t) for t in scene.lines())
     out = procs[-1].kill()
     assert "Traceback" not in out, out
@@ -616,6 +628,10 @@ workers = 0
     procs.append(BotProcess(tmp_path, config, admin, nick))
     over_line = scene.wait_over(name, timeout=60)
     took = time.monotonic() - started
+    watched = at(admin, nick, table)
+    # The journal restored the final's table: it went on, it was not played again.
+    assert any(t.startswith("Restored after a restart") for t in watched), watched
+    assert not any("played again" in t for t in watched + scene.lines()), watched
     after = scene.overs()
     finals = [o for o in after if o.stage == "Final"]
     assert len(finals) == 1, after  # announced once, after the restart

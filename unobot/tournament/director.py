@@ -729,7 +729,9 @@ class Director:
                 if failed is not None:
                     failed(str(err))
             return
-        self.submit(job, None, failed, wait=failed is not None)
+        # An answer, even an empty one: DbWorker only marks a job done by delivering one, so
+        # a job with no answer but a ``failed`` was always reported as timed out.
+        self.submit(job, lambda _done: None, failed, wait=failed is not None)
 
     # --- restart ----------------------------------------------------------------------------
 
