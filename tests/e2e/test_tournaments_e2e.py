@@ -243,7 +243,7 @@ class TourneyBot:
         config = BotConfig(
             table=TableConfig(turn_timeout=15.0),
             admins=frozenset({f"{ADMIN}*!*@*"}),
-            bots=ComputerConfig(delay=0.05, budget_ms=5, workers=0),
+            bots=ComputerConfig(delay=0.02, budget_ms=5, workers=0),
             tournament_scale=scale,
         )
         self.bot = Bot(self.adapter, self.adapter, MemorySettings(), config, rng=Random(seed))
@@ -372,6 +372,12 @@ class Scene:
                     rows.append((int(found[1]), found[2], int(found[3]), found[4] or ""))
         return rows
 
+    def summary(self) -> str:
+        return "; ".join(
+            f"{p.nick} {p.moves} moves, {len(p.refused)} refused {p.refused[:4]}"
+            for p in self.players
+        )
+
     def check_people(self) -> None:
         """Every person went where they were sent and made moves; none was left out."""
         text = " ".join(self.lines())
@@ -455,7 +461,7 @@ def test_ocuk_tables_then_the_final(scene: Scene) -> None:
     assert [r[2] for r in finalists] == sorted(r[2] for r in finalists), rows
     assert finalists[0][3] == "champion" and finalists[0][1] == champion, rows
     assert len(rows) == 9 and {r[1] for r in rows} >= {p.nick for p in scene.players}
-    print(f"ocuk: {took:.1f} s, {len(overs)} games")
+    print(f"ocuk: {took:.1f} s, {len(overs)} games; {scene.summary()}")
 
 
 def test_knockout_bracket(scene: Scene) -> None:
