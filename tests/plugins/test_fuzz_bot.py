@@ -122,6 +122,11 @@ SENSIBLE = [
     ".unorules set decks 2", ".unostats", ".unostats alice", ".unostats pw 10", ".unostats ppg",
     ".unostats pw 10 week here", ".unotop10", ".unotop10 month here", ".catch alice", ".uno",
     ".challenge", ".draw", ".pass", ".color r", ".unocall",
+    ".tournament new ocuk cup grace=10s", ".tournament new knockout ko game=1m grace=10s",
+    ".tournament new rotation r round=1m warning=10s", ".tjoin", ".tleave", ".tstatus",
+    ".tournament addbot easy", ".tournament start", ".tournament pause", ".tournament resume",
+    ".tournament penalty alice", ".tournament remove bob", ".tournament sub carol dave",
+    ".tournament correct alice t1 -5 oops", ".tournament cancel", ".tournament list",
 ]  # fmt: skip
 _PLAIN_NICKS = ["alice", "Bob", "carol", "dave", "ALICE", "bob", "nick[1]", "NICK{1}", "root"]
 _NICK = st.one_of(

@@ -54,7 +54,7 @@ __all__ = ["Director", "TournamentLogLike"]
 log = logging.getLogger(__name__)
 
 TICK = 1.0
-"""Seconds between looks at the clocks (sign-up, no-shows, rounds) while a tournament runs."""
+"""How late a round's end may still be looked at (seconds)."""
 
 RETRY = 30.0
 """Seconds before entries the database refused are written again."""
@@ -123,9 +123,42 @@ class Director:
     def now(self) -> float:
         return self.bot.scheduler.now() + self.offset
 
+    def _next_due(self) -> float | None:
+        """The next moment a tournament clock needs a look (wall clock), or None: sign-up's
+        end, a seated table's no-show grace, a round's end. Between those, only events (a
+        JOIN, a result) move a tournament on, so nothing ticks while nothing is due."""
+        now = self.now()
+        due: list[float] = []
+        for tournament in self.tournaments.values():
+            if tournament.over or tournament.paused is not None:
+                continue
+            ends = tournament.signup_ends()
+            if ends is not None:
+                due.append(ends)
+            grace = tournament.seconds(tournament.options.grace_seconds)
+            for live in self.live.values():
+                table = live.table
+                if live.tournament != tournament.name or table is None:
+                    continue
+                if table.state is State.LOBBY and self.bot.in_channel(live.channel):
+                    seated = tournament.seated.get(live.game.key, now)
+                    due.append(max(seated, live.ready if live.ready is not None else now) + grace)
+            round_ = tournament.round
+            if round_ is not None and round_.ends >= now - TICK:
+                due.append(round_.ends)
+        return min(due) if due else None
+
     def _arm(self) -> None:
-        if self._tick is None and any(not t.over for t in self.tournaments.values()):
-            self._tick = self.bot.scheduler.call_later(TICK, self._on_tick)
+        due = self._next_due()
+        if due is None:
+            return
+        if self._tick is not None:
+            armed, handle = self._tick  # type: ignore[misc]
+            if armed <= due:
+                return
+            self.bot.scheduler.cancel(handle)
+        delay = max(0.0, due - self.now()) + 0.01
+        self._tick = (due, self.bot.scheduler.call_later(delay, self._on_tick))
 
     def _on_tick(self) -> None:
         self._tick = None
@@ -195,6 +228,7 @@ class Director:
         steps = tournament.apply(entry)
         self._write(tournament, entry)
         self._act(tournament, steps)
+        self._arm()
         return steps
 
     def join(
@@ -392,6 +426,7 @@ class Director:
                 _tag(tournament, live.game),
                 warning=tournament.seconds(live.game.warning),
             )
+            live.ready = self.now()
             why = (
                 " (played again from the start: its table was lost in a restart)"
                 if live.replayed
@@ -583,6 +618,7 @@ class Director:
         key = irc_lower(incoming.target)
         if key in self.live:
             self._try_open(key)
+            self._arm()
 
     def _renamed(self, old: str, new: str) -> None:
         for tournament in self.tournaments.values():
