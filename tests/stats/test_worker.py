@@ -115,6 +115,19 @@ def test_a_stalled_database_costs_a_caller_the_timeout_then_nothing() -> None:
     assert worker.close(2.0)
 
 
+def test_a_job_without_an_answer_that_succeeds_is_not_reported_as_timed_out() -> None:
+    """A write whose caller only listens for failure (the tournament log's): done when it
+    ran, so the wait for it ends quietly."""
+    reactor = Reactor()
+    worker = DbWorker(reactor, timeout=0.2)
+    ran: list[int] = []
+    failures: list[str] = []
+    worker.submit(lambda: ran.append(1), None, failures.append)
+    reactor.pump(0.6)
+    assert ran == [1] and failures == []
+    assert worker.close(2.0)
+
+
 def test_a_full_queue_refuses_at_once_and_failures_are_reported(caplog) -> None:  # type: ignore[no-untyped-def]
     reactor = Reactor()
     worker = DbWorker(reactor, timeout=5, maxsize=2)

@@ -169,6 +169,8 @@ class DbWorker:
             else:
                 if answer is not None:
                     self._deliver(done, partial(answer, result))
+                elif done is not None:
+                    done.set()  # no answer wanted: done, so the wait does not report a timeout
             finally:
                 self._busy_since = None
 
