@@ -286,3 +286,18 @@ def test_tournament_tables_refuse_join_deal_and_a_players_stop() -> None:
     assert "this is a tournament table" in notices_to(event, "zed")[-1]
     event.say("ann", ".unostop", channel="#cup-t1")
     assert "stopped by a tournament admin" in notices_to(event, "ann")[-1]
+
+
+def test_sign_up_closes_at_a_time_of_day_and_the_tournament_starts_by_itself() -> None:
+    event = Event(scale=1.0)  # WALL is 2027-01-15 08:00 UTC
+    event.say("op", ".tournament new ocuk cup signup=08:10", op=True)
+    assert "sign-up closes in 9m58s" in event.lines()[-1]
+    for _ in range(3):
+        event.say("op", ".tournament addbot easy", op=True)
+    cup = event.bot.director.find("cup")  # type: ignore[union-attr]
+    assert cup is not None
+    event.clock.advance(540.0)
+    assert cup.status == "signup"
+    event.clock.advance(60.0)
+    assert cup.status == "running"  # three players: straight to the final
+    assert "Final: " in " ".join(event.lines())

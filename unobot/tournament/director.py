@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -202,6 +203,7 @@ class Director:
         old = self.find(name)
         if old is not None or irc_lower(name) in self.taken:
             raise TournamentError(f"there is already a tournament called {name}")
+        words = [self._clock_time(w) for w in words]
         seed = self.bot.rng.getrandbits(63)
         tournament, entry = Tournament.new(
             name, format_name, channel, words, seed, self.now(), by, self.scale
@@ -221,6 +223,21 @@ class Director:
         )
         self._arm()
         return tournament
+
+    def _clock_time(self, word: str) -> str:
+        """``signup=15:00`` (000: "Signups close: Saturday 30th October at 15:00"): sign-up
+        closes at that time of day, UTC, the next time it comes. Written to the log as the
+        duration from now (unscaled by the time scale, which the log's durations are)."""
+        key, _, value = word.partition("=")
+        match = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value.strip())
+        if key.strip().lower() != "signup" or match is None:
+            return word
+        now = self.now()
+        day = now - now % 86400
+        at = day + int(match.group(1)) * 3600 + int(match.group(2)) * 60
+        if at <= now:
+            at += 86400
+        return f"signup={(at - now) / self.scale:.0f}s"
 
     def change(self, tournament: Tournament, kind: str, **data: Any) -> list[Step]:
         """Apply and record one entry, then act on the steps (TournamentError: nothing done)."""

@@ -425,12 +425,12 @@ def result_from_json(data: dict[str, Any]) -> Result:
 
 
 def duration_text(seconds: float) -> str:
-    """``20m``, ``90s``, ``1h``: how a duration is said in the channel."""
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)}h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)}m"
-    return f"{round(seconds)}s"
+    """``20m``, ``90s`` -> ``1m30s``, ``1h``, ``9m58s``: how a duration is said in the channel."""
+    total = max(0, round(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((hours, "h"), (minutes, "m"), (secs, "s")) if n]
+    return "".join(parts) or "0s"
 
 
 __all__ += ["duration_text", "parse_duration", "result_from_json", "result_to_json"]
