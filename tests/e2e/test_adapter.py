@@ -94,6 +94,25 @@ def test_names_on_join_lists_the_members_without_prefixes(
     assert sorted(rec.text.split()) == sorted([alice.nick, bob.nick, bot.adapter.nickname])
 
 
+def test_invite_reaches_the_player_and_lets_them_in(
+    irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient
+) -> None:
+    """A tournament table's invitation (the director calls ``invite``): the player gets an
+    INVITE naming the channel and can join it."""
+    if irc_server.kind == "miniircd":
+        pytest.skip("miniircd has no INVITE")
+    channel = unique("#table")
+    bot = make_bot(bot_settings(irc_server, channels={channel: ""}))
+    bot.wait_joined(channel)
+    alice = make_client(irc_server)
+    bot.adapter.call_soon_threadsafe(lambda: bot.adapter.invite(alice.nick, channel))
+    got = alice.wait_for(lambda m: m.command == "INVITE")
+    assert got.text.lower() == channel.lower()
+    alice.join(channel)
+    rec = bot.wait_record(lambda r: r.kind is Kind.JOIN and r.nick == alice.nick)
+    assert rec.target.lower() == channel.lower()
+
+
 def test_kick_record(irc_server: IrcServer, make_bot: MakeBot, make_client: MakeClient) -> None:
     if irc_server.kind == "miniircd":
         pytest.skip("miniircd has no KICK")
