@@ -48,7 +48,6 @@ Choices where the seed is silent (it is a sheet for human admins):
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -59,10 +58,16 @@ from unobot.tournament.model import (
     Done,
     Game,
     Result,
+    Roster,
     Seat,
     Standing,
     Step,
     TournamentError,
+    announce_lines,
+    duration_text,
+    even_sizes,
+    ranked,
+    unique_names,
 )
 
 __all__ = ["Knockout", "KnockoutOptions", "game_sizes", "optimum"]
@@ -71,8 +76,6 @@ RULES = "knockout"
 PRESET_MAX = 4
 """The ``knockout`` preset's ``max_players``."""
 TABLE_LIMIT = 10
-LINE = 290
-"""Announce lines are kept under this many characters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,11 +103,7 @@ class KnockoutOptions:
 def game_sizes(players: int, game_size: int) -> list[int]:
     """Sizes of a round's games: ``ceil(n / game_size)`` games differing by at most one, bigger
     first (5 -> [3, 2], 7 -> [4, 3], 17 -> [4, 4, 3, 3, 3]; game_size 2: 3 -> [2, 1])."""
-    if players <= 0:
-        return []
-    games = math.ceil(players / game_size)
-    base, extra = divmod(players, games)
-    return [base + 1 if i < extra else base for i in range(games)]
+    return even_sizes(players, game_size)
 
 
 def optimum(entrants: int, game_size: int, max_entrants: int) -> int:
@@ -114,22 +113,6 @@ def optimum(entrants: int, game_size: int, max_entrants: int) -> int:
     while size < entrants:
         size *= game_size
     return min(size, max_entrants)
-
-
-def _lines(prefix: str, items: Sequence[str]) -> list[Announce]:
-    """``prefix item, item, …`` split into lines short enough for the channel."""
-    out: list[Announce] = []
-    line = prefix
-    first = True
-    for item in items:
-        piece = (" " if first else ", ") + item
-        if not first and len(line) + len(piece) > LINE:
-            out.append(Announce(line))
-            line, piece = prefix, " " + item
-        line += piece
-        first = False
-    out.append(Announce(line))
-    return out
 
 
 @dataclass(slots=True)
@@ -158,7 +141,7 @@ class _Slot:
     decided: bool = False
 
 
-class Knockout:
+class Knockout(Roster):
     """The ``knockout`` format (see the module docstring for the rules and the choices made)."""
 
     name: ClassVar[str] = "knockout"
@@ -166,12 +149,9 @@ class Knockout:
 
     def __init__(self, options: KnockoutOptions, rng: random.Random) -> None:
         options.check()
+        super().__init__()
         self.options = options
         self.rng = rng
-        self._names: list[str] = []
-        self._lookup: dict[str, int] = {}
-        self._started = False
-        self._done = False
         self._round = 0
         self._slots: list[_Slot] = []
         self._games: dict[str, _Game] = {}
@@ -184,7 +164,6 @@ class Knockout:
         self._alive: set[int] = set()
         self._through: set[int] = set()
         """Won their game in the current round (not yet drawn in the next)."""
-        self._removed: list[int] = []
         self._champion: int | None = None
         self._final_round = 0
         """The round that had a single game (the final), once drawn."""
@@ -192,10 +171,10 @@ class Knockout:
     # --- inputs -------------------------------------------------------------------------------
 
     def start(self, entrants: Sequence[str], reserves: Sequence[str] = ()) -> list[Step]:
-        if self._started:
-            raise TournamentError("the tournament has already started")
-        entrants = _unique(entrants)
-        reserves = [r for r in _unique(reserves) if r.lower() not in {e.lower() for e in entrants}]
+        self._check_new()
+        entrants = unique_names(entrants)
+        taken = {e.lower() for e in entrants}
+        reserves = [r for r in unique_names(reserves) if r.lower() not in taken]
         if len(entrants) + len(reserves) < 2:
             raise TournamentError("a knockout needs at least 2 players")
         limit = self.options.max_entrants
@@ -207,18 +186,16 @@ class Knockout:
         self._started = True
         steps: list[Step] = []
         if over:
-            steps += _lines(f"Over the limit of {limit}, not in the draw:", over)
+            steps += announce_lines(f"Over the limit of {limit}, not in the draw:", over)
         if chosen:
-            steps += _lines(f"In as reserves (drawn to fill the draw to {best}):", chosen)
-        for name in players + chosen:
-            self._lookup[name.lower()] = len(self._names)
-            self._names.append(name)
+            steps += announce_lines(f"In as reserves (drawn to fill the draw to {best}):", chosen)
+        self._enter(players + chosen)
         ids = list(range(len(self._names)))
         self._alive = set(ids)
         steps.append(
             Announce(
                 f"Knockout: {len(ids)} players, games of up to {self.options.game_size}, "
-                f"{_duration(self.options.game_seconds)} each; the lowest total goes through."
+                f"{duration_text(self.options.game_seconds)} each; the lowest total goes through."
             )
         )
         return steps + self._draw(ids)
@@ -230,11 +207,11 @@ class Knockout:
             raise TournamentError(f"no game {result.key[:20]} in this tournament")
         if game.decided:
             if game.totals is None:  # decided by a removal: the late result is kept, not used
-                game.totals = self._totals(result, game)
+                game.totals = self._totals(result, game.ids)
                 return []
             raise TournamentError(f"{result.key[:20]} already has a result")
-        game.totals = self._totals(result, game)
-        game.gone = {self._lookup[n.lower()] for n in result.gone if n.lower() in self._lookup}
+        game.totals = self._totals(result, game.ids)
+        game.gone = self._ids(result.gone)
         winners = [self._lookup.get(n.lower()) for n in result.winners]
         return self._decide(game, [w for w in winners if w is not None])
 
@@ -242,11 +219,7 @@ class Knockout:
         return []
 
     def remove(self, name: str) -> list[Step]:
-        self._check_running()
-        i = self._find(name)
-        if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was already removed")
-        self._removed.append(i)
+        i = self._take_out(name)
         self._alive.discard(i)
         steps: list[Step] = []
         if i in self._through:
@@ -265,17 +238,7 @@ class Knockout:
         return steps
 
     def substitute(self, old: str, new: str) -> list[Step]:
-        self._check_running()
-        i = self._find(old)
-        if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was removed")
-        new = new.strip()
-        if not new or " " in new:
-            raise TournamentError("a name is one word")
-        if new.lower() in self._lookup:
-            raise TournamentError(f"{new} is already in the tournament")
-        self._names[i] = new
-        self._lookup[new.lower()] = i
+        self._rename(old, new)
         return []
 
     def correct(self, name: str, key: str, delta: int) -> list[Step]:
@@ -295,10 +258,6 @@ class Knockout:
 
     def pending(self) -> list[Game]:
         return [self._game(self._games[key]) for key in self._pending]
-
-    @property
-    def done(self) -> bool:
-        return self._done
 
     def standings(self) -> list[Standing]:
         keyed: list[tuple[tuple[int, ...], int, int, str]] = []
@@ -321,11 +280,7 @@ class Knockout:
                     note = f"out in round {reached}"
             keyed.append((key, i, score, note))
         keyed.sort(key=lambda k: (k[0], k[1]))
-        out: list[Standing] = []
-        for n, (key, i, score, note) in enumerate(keyed):
-            place = out[-1].place if out and keyed[n - 1][0] == key else n + 1
-            out.append(Standing(place, self._names[i], score, note))
-        return out
+        return ranked([(key, self._names[i], score, note) for key, i, score, note in keyed])
 
     # --- the draw -----------------------------------------------------------------------------
 
@@ -368,7 +323,7 @@ class Knockout:
             self._games[key] = game
             self._pending.append(key)
             self._slots.append(_Slot(key))
-            steps += _lines(f"{stage}:", [self._names[p] for p in members])
+            steps += announce_lines(f"{stage}:", [self._names[p] for p in members])
             steps.append(Seat(self._game(game)))
         return steps + self._advance()
 
@@ -390,14 +345,6 @@ class Knockout:
         )
 
     # --- deciding -----------------------------------------------------------------------------
-
-    def _totals(self, result: Result, game: _Game) -> dict[int, int]:
-        totals: dict[int, int] = {}
-        for name, total in result.totals:
-            i = self._lookup.get(name.lower())
-            if i is not None and i in game.ids:
-                totals[i] = total
-        return totals
 
     def _decide(self, game: _Game, winners: list[int]) -> list[Step]:
         self._pending.remove(game.key)
@@ -482,33 +429,3 @@ class Knockout:
         if i not in totals or i in self._games[key].gone:
             return 0, True
         return totals[i] + self._corrections.get((key, i), 0), False
-
-    def _find(self, name: str) -> int:
-        i = self._lookup.get(name.strip().lower())
-        if i is None or self._names[i].lower() != name.strip().lower():
-            raise TournamentError(f"{name[:30]} is not in the tournament")
-        return i
-
-    def _check_running(self) -> None:
-        if not self._started:
-            raise TournamentError("the tournament has not started")
-        if self._done:
-            raise TournamentError("the tournament is over")
-
-
-def _unique(names: Sequence[str]) -> list[str]:
-    seen: set[str] = set()
-    out: list[str] = []
-    for name in names:
-        if name.lower() not in seen:
-            seen.add(name.lower())
-            out.append(name)
-    return out
-
-
-def _duration(seconds: float) -> str:
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)}h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)}m"
-    return f"{round(seconds)}s"

@@ -14,6 +14,7 @@ format after a restart by feeding them again.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,14 +27,20 @@ __all__ = [
     "Game",
     "Hand",
     "Result",
+    "Roster",
     "RoundClock",
     "Seat",
     "Sheet",
     "Standing",
     "Step",
     "TournamentError",
+    "announce_lines",
+    "duration_text",
+    "even_sizes",
     "parse_duration",
     "parse_options",
+    "ranked",
+    "unique_names",
 ]
 
 
@@ -152,6 +159,9 @@ Step = Seat | RoundClock | Announce | Done
 
 OptionsT = TypeVar("OptionsT")
 
+LINE = 290
+"""Announce lines are kept under this many characters."""
+
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(s|m|h)?$")
 
 
@@ -162,6 +172,62 @@ def parse_duration(text: str) -> float:
         raise TournamentError(f"'{text[:20]}' is not a duration (e.g. 90s, 20m, 1h)")
     value = float(match.group(1))
     return value * {"s": 1.0, "m": 60.0, "h": 3600.0, None: 60.0}[match.group(2)]
+
+
+def duration_text(seconds: float) -> str:
+    """``20m``, ``90s`` -> ``1m30s``, ``1h``, ``9m58s``: how a duration is said in the channel."""
+    total = max(0, round(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((hours, "h"), (minutes, "m"), (secs, "s")) if n]
+    return "".join(parts) or "0s"
+
+
+def announce_lines(prefix: str, items: Sequence[str]) -> list[Announce]:
+    """``prefix item, item, …`` split into lines short enough for the channel."""
+    out: list[Announce] = []
+    line = prefix
+    first = True
+    for item in items:
+        piece = (" " if first else ", ") + item
+        if not first and len(line) + len(piece) > LINE:
+            out.append(Announce(line))
+            line, piece = prefix, " " + item
+        line += piece
+        first = False
+    out.append(Announce(line))
+    return out
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """``names`` without a repeat (case-insensitively), the first of each kept, in order."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        if name.lower() not in seen:
+            seen.add(name.lower())
+            out.append(name)
+    return out
+
+
+def even_sizes(players: int, most: int) -> list[int]:
+    """``ceil(players / most)`` groups, sizes differing by at most one, bigger first (7, 4 ->
+    [4, 3]; 17, 4 -> [4, 4, 3, 3, 3]); none for no players."""
+    if players <= 0:
+        return []
+    groups = math.ceil(players / most)
+    base, extra = divmod(players, groups)
+    return [base + 1 if k < extra else base for k in range(groups)]
+
+
+def ranked(rows: Sequence[tuple[Any, str, int, str]]) -> list[Standing]:
+    """Standings from ``(key, name, score, note)`` rows, best first: rows with equal keys
+    share a place (1, 2, 2, 4)."""
+    out: list[Standing] = []
+    for n, (key, name, score, note) in enumerate(rows):
+        place = out[-1].place if n and rows[n - 1][0] == key else n + 1
+        out.append(Standing(place, name, score, note))
+    return out
 
 
 def parse_options(cls: type[OptionsT], pairs: Sequence[str]) -> OptionsT:
@@ -257,6 +323,87 @@ class Format(Protocol):
 
     @property
     def done(self) -> bool: ...
+
+
+class Roster:
+    """What every format keeps of its players: a player is an id, their place in ``_names``
+    (the current names); ``_lookup`` maps lower-cased current and former names (before a
+    substitution) to ids, so results may come back under either. Names are matched
+    case-insensitively; ``_removed`` holds the removed in the order they went."""
+
+    def __init__(self) -> None:
+        self._names: list[str] = []
+        self._lookup: dict[str, int] = {}
+        self._started = False
+        self._done = False
+        self._removed: list[int] = []
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    def _check_new(self) -> None:
+        if self._started:
+            raise TournamentError("the tournament has already started")
+
+    def _check_running(self) -> None:
+        if not self._started:
+            raise TournamentError("the tournament has not started")
+        if self._done:
+            raise TournamentError("the tournament is over")
+
+    def _enter(self, names: Sequence[str]) -> None:
+        """Give ``names`` (already unique) the next ids."""
+        for name in names:
+            self._lookup[name.lower()] = len(self._names)
+            self._names.append(name)
+
+    def _find(self, name: str) -> int:
+        """The id of the player now called ``name``."""
+        wanted = name.strip().lower()
+        for i, current in enumerate(self._names):
+            if current.lower() == wanted:
+                return i
+        raise TournamentError(f"{name[:30]} is not in the tournament")
+
+    def _ids(self, names: Sequence[str]) -> set[int]:
+        """The ids of the known ones of ``names`` (current or former)."""
+        return {self._lookup[n.lower()] for n in names if n.lower() in self._lookup}
+
+    def _totals(self, result: Result, ids: Sequence[int]) -> dict[int, int]:
+        """``result``'s totals by id, for the players of ``ids`` (others are left out)."""
+        totals: dict[int, int] = {}
+        for name, total in result.totals:
+            i = self._lookup.get(name.lower())
+            if i is not None and i in ids:
+                totals[i] = total
+        return totals
+
+    def _take_out(self, name: str) -> int:
+        """Mark the player called ``name`` removed (the start of :meth:`Format.remove`)."""
+        self._check_running()
+        i = self._find(name)
+        if i in self._removed:
+            raise TournamentError(f"{self._names[i]} was already removed")
+        self._removed.append(i)
+        return i
+
+    def _rename(self, old: str, new: str) -> str:
+        """``new`` becomes the name of the player called ``old`` (the heart of
+        :meth:`Format.substitute`); returns the name they had."""
+        self._check_running()
+        i = self._find(old)
+        if i in self._removed:
+            raise TournamentError(f"{self._names[i]} was removed")
+        new = new.strip()
+        if not new or " " in new:
+            raise TournamentError("a name is one word")
+        if new.lower() in self._lookup:
+            raise TournamentError(f"{new} is already in the tournament")
+        was = self._names[i]
+        self._names[i] = new
+        self._lookup[new.lower()] = i
+        return was
 
 
 @dataclass(slots=True)

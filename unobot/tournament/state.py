@@ -29,6 +29,7 @@ from unobot.tournament.model import (
     Standing,
     Step,
     TournamentError,
+    duration_text,
     parse_duration,
     parse_options,
 )
@@ -422,15 +423,6 @@ def result_from_json(data: dict[str, Any]) -> Result:
         ),
         tuple(data.get("gone", ())),
     )
-
-
-def duration_text(seconds: float) -> str:
-    """``20m``, ``90s`` -> ``1m30s``, ``1h``, ``9m58s``: how a duration is said in the channel."""
-    total = max(0, round(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [f"{n}{unit}" for n, unit in ((hours, "h"), (minutes, "m"), (secs, "s")) if n]
-    return "".join(parts) or "0s"
 
 
 __all__ += ["duration_text", "parse_duration", "result_from_json", "result_to_json"]
