@@ -51,7 +51,6 @@ Choices where the seed is silent:
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,11 +61,17 @@ from unobot.tournament.model import (
     Done,
     Game,
     Result,
+    Roster,
     RoundClock,
     Seat,
     Standing,
     Step,
     TournamentError,
+    announce_lines,
+    duration_text,
+    even_sizes,
+    ranked,
+    unique_names,
 )
 
 __all__ = ["Rotation", "RotationOptions", "table_sizes"]
@@ -78,7 +83,6 @@ PRESET_MAX = 5
 TABLE_LIMIT = 10
 FLOOR = 3
 """No table plays with fewer (unless fewer are left in all)."""
-LINE = 290
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,26 +112,7 @@ class RotationOptions:
 def table_sizes(players: int, max_table: int = 5) -> list[int]:
     """``ceil(n / max_table)`` tables, sizes differing by at most one, bigger first (7 ->
     [4, 3], 11 -> [4, 4, 3], 20 -> [5, 5, 5, 5])."""
-    if players <= 0:
-        return []
-    tables = math.ceil(players / max_table)
-    base, extra = divmod(players, tables)
-    return [base + 1 if k < extra else base for k in range(tables)]
-
-
-def _lines(prefix: str, items: Sequence[str]) -> list[Announce]:
-    out: list[Announce] = []
-    line = prefix
-    first = True
-    for item in items:
-        piece = (" " if first else ", ") + item
-        if not first and len(line) + len(piece) > LINE:
-            out.append(Announce(line))
-            line, piece = prefix, " " + item
-        line += piece
-        first = False
-    out.append(Announce(line))
-    return out
+    return even_sizes(players, max_table)
 
 
 @dataclass(slots=True)
@@ -142,7 +127,7 @@ class _Table:
     """No result is waited for (reported, or closed when nobody was left in it)."""
 
 
-class Rotation:
+class Rotation(Roster):
     """The ``rotation`` format (see the module docstring for the rules and the choices made)."""
 
     name: ClassVar[str] = "rotation"
@@ -150,12 +135,9 @@ class Rotation:
 
     def __init__(self, options: RotationOptions, rng: random.Random) -> None:
         options.check()
+        super().__init__()
         self.options = options
         self.rng = rng
-        self._names: list[str] = []
-        self._lookup: dict[str, int] = {}
-        self._started = False
-        self._done = False
         self._round = 0
         self._seating: list[list[int]] = []
         """The current round's tables (index 0 is table 1)."""
@@ -164,20 +146,16 @@ class Rotation:
         self._corrections: dict[tuple[str, int], int] = {}
         self._scores: dict[int, int] = {}
         """Tournament totals of closed rounds (with corrections made after)."""
-        self._removed: list[int] = []
 
     # --- inputs -------------------------------------------------------------------------------
 
     def start(self, entrants: Sequence[str], reserves: Sequence[str] = ()) -> list[Step]:
-        if self._started:
-            raise TournamentError("the tournament has already started")
-        entrants = _unique(entrants)
+        self._check_new()
+        entrants = unique_names(entrants)
         if len(entrants) < 3:
             raise TournamentError("a rotation tournament needs at least 3 players")
         self._started = True
-        for name in entrants:
-            self._lookup[name.lower()] = len(self._names)
-            self._names.append(name)
+        self._enter(entrants)
         ids = list(range(len(self._names)))
         self._scores = dict.fromkeys(ids, 0)
         order = list(ids)
@@ -190,14 +168,14 @@ class Rotation:
         steps: list[Step] = [
             Announce(
                 f"Rotation: {len(ids)} players at {len(self._seating)} tables, {o.rounds} rounds "
-                f"of {_duration(o.round_seconds)} (the MC's choice; warning "
-                f"{_duration(o.warning_seconds)} before the end). Lowest at each table moves "
+                f"of {duration_text(o.round_seconds)} (the MC's choice; warning "
+                f"{duration_text(o.warning_seconds)} before the end). Lowest at each table moves "
                 f"down a table, highest up; lowest tournament total wins."
             )
         ]
-        waiting = [r for r in _unique(reserves) if r.lower() not in self._lookup]
+        waiting = [r for r in unique_names(reserves) if r.lower() not in self._lookup]
         if waiting:
-            steps += _lines("Reserves, on standby for substitutions:", waiting)
+            steps += announce_lines("Reserves, on standby for substitutions:", waiting)
         return steps + self._begin_round()
 
     def finished(self, result: Result) -> list[Step]:
@@ -207,13 +185,8 @@ class Rotation:
             raise TournamentError(f"no game {result.key[:20]} in this tournament")
         if game.totals is not None:
             raise TournamentError(f"{result.key[:20]} already has a result")
-        totals: dict[int, int] = {}
-        for name, total in result.totals:
-            i = self._lookup.get(name.lower())
-            if i is not None and i in game.ids:
-                totals[i] = total
-        game.totals = totals
-        game.gone = {self._lookup[n.lower()] for n in result.gone if n.lower() in self._lookup}
+        game.totals = self._totals(result, game.ids)
+        game.gone = self._ids(result.gone)
         game.closed = True
         return []
 
@@ -252,7 +225,7 @@ class Rotation:
             parts = [f"{self._names[p]} {round_scores[p]}" for p in here]
             head = f"Round {r} table {k + 1}:"
             if last or tables == 1 or len(here) < 2:
-                steps += _lines(head, parts)
+                steps += announce_lines(head, parts)
                 continue
             low, why_low = self._pick(here, round_scores, forfeits, highest=False)
             high, why_high = self._pick(
@@ -260,7 +233,7 @@ class Rotation:
             )
             down[low] = (k - 1) % tables
             up[high] = (k + 1) % tables
-            steps += _lines(head, parts)
+            steps += announce_lines(head, parts)
             steps.append(
                 Announce(
                     f"Table {k + 1}: {self._names[low]} (lowest{why_low}) down to table "
@@ -287,11 +260,7 @@ class Rotation:
         return steps + self._begin_round()
 
     def remove(self, name: str) -> list[Step]:
-        self._check_running()
-        i = self._find(name)
-        if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was already removed")
-        self._removed.append(i)
+        i = self._take_out(name)
         for key in self._round_keys:
             game = self._games[key]
             if i in game.ids and not game.closed and all(p in self._removed for p in game.ids):
@@ -300,17 +269,7 @@ class Rotation:
         return []
 
     def substitute(self, old: str, new: str) -> list[Step]:
-        self._check_running()
-        i = self._find(old)
-        if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was removed")
-        new = new.strip()
-        if not new or " " in new:
-            raise TournamentError("a name is one word")
-        if new.lower() in self._lookup:
-            raise TournamentError(f"{new} is already in the tournament")
-        self._names[i] = new
-        self._lookup[new.lower()] = i
+        self._rename(old, new)
         return []
 
     def correct(self, name: str, key: str, delta: int) -> list[Step]:
@@ -338,30 +297,23 @@ class Rotation:
             return []
         return [self._game(self._games[k]) for k in self._round_keys if not self._games[k].closed]
 
-    @property
-    def done(self) -> bool:
-        return self._done
-
     def standings(self) -> list[Standing]:
         table_of = {p: k + 1 for k, ids in enumerate(self._seating) for p in ids}
         keyed = sorted(
             range(len(self._names)),
             key=lambda p: (p in self._removed, self._scores.get(p, 0), p),
         )
-        out: list[Standing] = []
-        for n, p in enumerate(keyed):
-            key = (p in self._removed, self._scores.get(p, 0))
-            before = keyed[n - 1] if n else None
-            same = before is not None and (before in self._removed, self._scores[before]) == key
-            place = out[-1].place if same else n + 1
+        rows: list[tuple[tuple[bool, int], str, int, str]] = []
+        for p in keyed:
             if p in self._removed:
                 note = "removed"
             elif self._done:
                 note = ""
             else:
                 note = f"table {table_of[p]}" if p in table_of else ""
-            out.append(Standing(place, self._names[p], self._scores.get(p, 0), note))
-        return out
+            score = self._scores.get(p, 0)
+            rows.append(((p in self._removed, score), self._names[p], score, note))
+        return ranked(rows)
 
     @property
     def seating(self) -> list[list[str]]:
@@ -380,7 +332,7 @@ class Rotation:
             game = _Table(f"r{r}-t{k}", r, k, list(ids))
             self._games[game.key] = game
             self._round_keys.append(game.key)
-            steps += _lines(f"{self._stage(game)}:", [self._names[p] for p in ids])
+            steps += announce_lines(f"{self._stage(game)}:", [self._names[p] for p in ids])
             steps.append(Seat(self._game(game)))
         return steps
 
@@ -471,35 +423,3 @@ class Rotation:
             ),
             Done(tuple(standings)),
         ]
-
-    # --- helpers ------------------------------------------------------------------------------
-
-    def _find(self, name: str) -> int:
-        i = self._lookup.get(name.strip().lower())
-        if i is None or self._names[i].lower() != name.strip().lower():
-            raise TournamentError(f"{name[:30]} is not in the tournament")
-        return i
-
-    def _check_running(self) -> None:
-        if not self._started:
-            raise TournamentError("the tournament has not started")
-        if self._done:
-            raise TournamentError("the tournament is over")
-
-
-def _unique(names: Sequence[str]) -> list[str]:
-    seen: set[str] = set()
-    out: list[str] = []
-    for name in names:
-        if name.lower() not in seen:
-            seen.add(name.lower())
-            out.append(name)
-    return out
-
-
-def _duration(seconds: float) -> str:
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)}h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)}m"
-    return f"{round(seconds)}s"
