@@ -55,7 +55,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from unobot.tournament.model import (
@@ -63,10 +63,13 @@ from unobot.tournament.model import (
     Done,
     Game,
     Result,
+    Roster,
     Seat,
     Standing,
     Step,
     TournamentError,
+    announce_lines,
+    ranked,
 )
 
 __all__ = ["Ocuk", "table_sizes"]
@@ -78,8 +81,6 @@ TABLE_LIMIT = 10
 """The most players the engine seats at one table (``HouseRules.max_players``)."""
 ONE_HAND = (("target_score", "0"), ("scoring", "own-points"), ("extra_hand_if_first", "off"))
 FINAL_OPTIONS = (*ONE_HAND, ("min_players", "2"))
-LINE = 290
-"""Announce lines are kept under this many characters."""
 
 
 def table_sizes(
@@ -97,22 +98,6 @@ def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
-
-
-def _lines(prefix: str, items: Sequence[str]) -> list[Announce]:
-    """``prefix item, item, …`` split into lines short enough for the channel."""
-    out: list[Announce] = []
-    line = prefix
-    first = True
-    for item in items:
-        piece = (" " if first else ", ") + item
-        if not first and len(line) + len(piece) > LINE:
-            out.append(Announce(line))
-            line, piece = prefix, " " + item
-        line += piece
-        first = False
-    out.append(Announce(line))
-    return out
 
 
 @dataclass(slots=True, eq=False)
@@ -173,14 +158,7 @@ class OcukOptions:
             raise TournamentError("target is 1 to 99999")
 
 
-@dataclass(slots=True)
-class _State:
-    names: list[str] = field(default_factory=list)
-    lookup: dict[str, int] = field(default_factory=dict)
-    """Lower-cased current and former names (before a substitution) to player ids."""
-
-
-class Ocuk:
+class Ocuk(Roster):
     """The ``ocuk`` format (see the module docstring for the rules and the choices made)."""
 
     name: ClassVar[str] = "ocuk"
@@ -188,18 +166,14 @@ class Ocuk:
 
     def __init__(self, options: OcukOptions, rng: random.Random) -> None:
         options.check()
+        super().__init__()
         self.options = options
         self.rng = rng
-        self._names: list[str] = []
-        self._lookup: dict[str, int] = {}
-        self._started = False
-        self._done = False
         self._small = False
         self._pending: dict[str, _Pending] = {}
         self._settled: set[str] = set()
         self._points: dict[str, dict[int, int]] = {}
         self._kinds: dict[str, str] = {}
-        self._removed: list[int] = []
         self._out: dict[int, _Out] = {}
         self._playoffs = 0
         # main ruleset
@@ -219,14 +193,9 @@ class Ocuk:
 
     # --- the Format protocol -------------------------------------------------------------------
 
-    @property
-    def done(self) -> bool:
-        return self._done
-
     def start(self, entrants: Sequence[str], reserves: Sequence[str] = ()) -> list[Step]:
         """Seat the entrants (``reserves`` are not used: no format place is ever empty)."""
-        if self._started:
-            raise TournamentError("the tournament has already started")
+        self._check_new()
         names = [str(n).strip() for n in entrants]
         if any(not n or " " in n for n in names):
             raise TournamentError("entrant names must be single words")
@@ -285,11 +254,7 @@ class Ocuk:
     def remove(self, name: str) -> list[Step]:
         """``name`` is out for good: placed last (below those removed before them). A pending
         game left with fewer than two players is decided at once (see the module docstring)."""
-        self._check_running()
-        i = self._find(name)
-        if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was already removed")
-        self._removed.append(i)
+        i = self._take_out(name)
         for ids in (self._qualified, self._survivors, self._cut or [], self._finalists or []):
             if i in ids:
                 ids.remove(i)
@@ -315,19 +280,8 @@ class Ocuk:
 
     def substitute(self, old: str, new: str) -> list[Step]:
         """``new`` takes ``old``'s seat, totals, qualifications and future games."""
-        self._check_running()
-        i = self._find(old)
-        if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was removed")
-        new = new.strip()
-        if not new or " " in new:
-            raise TournamentError("a name is one word")
-        if new.lower() in self._lookup:
-            raise TournamentError(f"{new} is already in the tournament")
-        was = self._names[i]
-        self._names[i] = new
-        self._lookup[new.lower()] = i
-        return [Announce(f"{new} takes {was}'s place.")]
+        was = self._rename(old, new)
+        return [Announce(f"{new.strip()} takes {was}'s place.")]
 
     def correct(self, name: str, key: str, delta: int) -> list[Step]:
         i = self._find(name)
@@ -384,11 +338,7 @@ class Ocuk:
         for i in range(len(self._names)):
             add((1, 0), i, self._score(i), "")
         rows.sort(key=lambda row: row[0])
-        standings: list[Standing] = []
-        for k, (key, i, score, note) in enumerate(rows):
-            place = standings[-1].place if k and rows[k - 1][0] == key else k + 1
-            standings.append(Standing(place, self._names[i], score, note))
-        return standings
+        return ranked([(key, self._names[i], score, note) for key, i, score, note in rows])
 
     # --- the main ruleset ----------------------------------------------------------------------
 
@@ -410,7 +360,7 @@ class Ocuk:
             for i in players:
                 self._table_of[i] = (self._round, k)
                 self._last_table[i] = key
-            steps += _lines(f"{stage}:", [self._names[i] for i in players])
+            steps += announce_lines(f"{stage}:", [self._names[i] for i in players])
             steps.append(self._seat(_Pending(key, k, stage, players, tuple(options), "table")))
         return steps
 
@@ -485,7 +435,7 @@ class Ocuk:
             return steps + self._final(ins + tied)
         self._cut, self._cut_hand = ins, hand
         prefix = f"Tied on {cut} for {3 - len(ins)} place(s) in the final, a play-off:"
-        steps += _lines(prefix, [self._names[i] for i in tied])
+        steps += announce_lines(prefix, [self._names[i] for i in tied])
         return steps + self._seat_cut(_Group(tied), ())
 
     def _seat_cut(self, group: _Group, tiebreak: tuple[int, ...]) -> list[Step]:
@@ -514,14 +464,19 @@ class Ocuk:
                     self._out[i] = _Out(self._cut_hand, tiebreak=tiebreak)
         if again is not None:
             names = [self._names[i] for i in again[0].ids]
-            return [*_lines("Still tied, another play-off:", names), *self._seat_cut(*again)]
+            return [
+                *announce_lines("Still tied, another play-off:", names),
+                *self._seat_cut(*again),
+            ]
         through, self._cut = self._cut, None
         return self._final(through)
 
     def _eliminated(self, stage: str, ids: list[int]) -> list[Step]:
         if not ids:
             return []
-        return _lines(f"{stage}: out", [f"{self._names[i]} ({self._total(i)})" for i in ids])
+        return announce_lines(
+            f"{stage}: out", [f"{self._names[i]} ({self._total(i)})" for i in ids]
+        )
 
     def _total(self, i: int) -> int:
         return sum(self._points.get(key, {}).get(i, 0) for key in self._hands)
@@ -534,7 +489,7 @@ class Ocuk:
         if len(finalists) <= 1:
             self._order = [_Group(finalists)] if finalists else []
             return self._finish()
-        steps = _lines("Final:", [self._names[i] for i in finalists])
+        steps = announce_lines("Final:", [self._names[i] for i in finalists])
         steps.append(
             self._seat(_Pending("final", 1, "Final", list(finalists), FINAL_OPTIONS, "final"))
         )
@@ -564,7 +519,7 @@ class Ocuk:
                 key, stage = f"po{self._playoffs}", f"Play-off for {ordinal(place)}"
                 names = [self._names[i] for i in group.ids]
                 pending = _Pending(key, 1, stage, list(group.ids), FINAL_OPTIONS, "playoff", group)
-                return [*_lines(f"{stage}, tied:", names), self._seat(pending)]
+                return [*announce_lines(f"{stage}, tied:", names), self._seat(pending)]
             place += len(group.ids)
         return self._finish()
 
@@ -603,7 +558,7 @@ class Ocuk:
                     shown = f" ({final[i]})" if i in final else ""
                     items.append(f"{ordinal(place)} {self._names[i]}{shown}")
                 place += len(group.ids)
-            steps += _lines("Final placings:", items)
+            steps += announce_lines("Final placings:", items)
         elif not order:
             steps.append(Announce("No one is left for the final: no champion."))
         return [*steps, Done(tuple(self.standings()))]
@@ -660,16 +615,3 @@ class Ocuk:
             return self._total(i)
         key = self._last_table.get(i)
         return self._points.get(key, {}).get(i, 0) if key else 0
-
-    def _find(self, name: str) -> int:
-        wanted = name.strip().lower()
-        for i, current in enumerate(self._names):
-            if current.lower() == wanted:
-                return i
-        raise TournamentError(f"{name[:30]} is not in the tournament")
-
-    def _check_running(self) -> None:
-        if not self._started:
-            raise TournamentError("the tournament has not started")
-        if self._done:
-            raise TournamentError("the tournament is over")
