@@ -141,17 +141,14 @@ class _Slot:
     decided: bool = False
 
 
-class Knockout(Roster):
+class Knockout(Roster[KnockoutOptions]):
     """The ``knockout`` format (see the module docstring for the rules and the choices made)."""
 
     name: ClassVar[str] = "knockout"
     Options: ClassVar[type[KnockoutOptions]] = KnockoutOptions
 
     def __init__(self, options: KnockoutOptions, rng: random.Random) -> None:
-        options.check()
-        super().__init__()
-        self.options = options
-        self.rng = rng
+        super().__init__(options, rng)
         self._round = 0
         self._slots: list[_Slot] = []
         self._games: dict[str, _Game] = {}
@@ -201,10 +198,7 @@ class Knockout(Roster):
         return steps + self._draw(ids)
 
     def finished(self, result: Result) -> list[Step]:
-        self._check_running()
-        game = self._games.get(result.key)
-        if game is None:
-            raise TournamentError(f"no game {result.key[:20]} in this tournament")
+        game = self._reported(self._games, result.key)
         if game.decided:
             if game.totals is None:  # decided by a removal: the late result is kept, not used
                 game.totals = self._totals(result, game.ids)
@@ -242,12 +236,7 @@ class Knockout(Roster):
         return []
 
     def correct(self, name: str, key: str, delta: int) -> list[Step]:
-        i = self._find(name)
-        game = self._games.get(key)
-        if game is None:
-            raise TournamentError(f"no game {key[:20]}")
-        if i not in game.ids:
-            raise TournamentError(f"{self._names[i]} did not play {key[:20]}")
+        i, game = self._corrected(self._games, name, key)
         self._corrections[(key, i)] = self._corrections.get((key, i), 0) + delta
         if game.totals is None or i not in game.totals:
             return []  # applied to the total when (if) one comes

@@ -16,9 +16,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from random import Random
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 __all__ = [
     "Announce",
@@ -325,13 +326,30 @@ class Format(Protocol):
     def done(self) -> bool: ...
 
 
-class Roster:
-    """What every format keeps of its players: a player is an id, their place in ``_names``
-    (the current names); ``_lookup`` maps lower-cased current and former names (before a
-    substitution) to ids, so results may come back under either. Names are matched
-    case-insensitively; ``_removed`` holds the removed in the order they went."""
+class CheckedOptions(Protocol):
+    def check(self) -> None: ...
 
-    def __init__(self) -> None:
+
+class Played(Protocol):
+    ids: list[int]
+
+
+CheckedT = TypeVar("CheckedT", bound=CheckedOptions)
+GameT = TypeVar("GameT")
+PlayedT = TypeVar("PlayedT", bound=Played)
+
+
+class Roster(Generic[CheckedT]):
+    """What every format keeps: its checked ``options``, its ``rng`` and its players. A player
+    is an id, their place in ``_names`` (the current names); ``_lookup`` maps lower-cased
+    current and former names (before a substitution) to ids, so results may come back under
+    either. Names are matched case-insensitively; ``_removed`` holds the removed in the order
+    they went."""
+
+    def __init__(self, options: CheckedT, rng: Random) -> None:
+        options.check()
+        self.options = options
+        self.rng = rng
         self._names: list[str] = []
         self._lookup: dict[str, int] = {}
         self._started = False
@@ -378,6 +396,25 @@ class Roster:
             if i is not None and i in ids:
                 totals[i] = total
         return totals
+
+    def _reported(self, games: Mapping[str, GameT], key: str) -> GameT:
+        """The game a result came back for (the start of :meth:`Format.finished`)."""
+        self._check_running()
+        game = games.get(key)
+        if game is None:
+            raise TournamentError(f"no game {key[:20]} in this tournament")
+        return game
+
+    def _corrected(self, games: Mapping[str, PlayedT], name: str, key: str) -> tuple[int, PlayedT]:
+        """The id of the player called ``name`` and their game ``key`` (the start of
+        :meth:`Format.correct`)."""
+        i = self._find(name)
+        game = games.get(key)
+        if game is None:
+            raise TournamentError(f"no game {key[:20]}")
+        if i not in game.ids:
+            raise TournamentError(f"{self._names[i]} did not play {key[:20]}")
+        return i, game
 
     def _take_out(self, name: str) -> int:
         """Mark the player called ``name`` removed (the start of :meth:`Format.remove`)."""

@@ -158,17 +158,14 @@ class OcukOptions:
             raise TournamentError("target is 1 to 99999")
 
 
-class Ocuk(Roster):
+class Ocuk(Roster[OcukOptions]):
     """The ``ocuk`` format (see the module docstring for the rules and the choices made)."""
 
     name: ClassVar[str] = "ocuk"
     Options: ClassVar[type[OcukOptions]] = OcukOptions
 
     def __init__(self, options: OcukOptions, rng: random.Random) -> None:
-        options.check()
-        super().__init__()
-        self.options = options
-        self.rng = rng
+        super().__init__(options, rng)
         self._small = False
         self._pending: dict[str, _Pending] = {}
         self._settled: set[str] = set()

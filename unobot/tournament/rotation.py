@@ -127,17 +127,14 @@ class _Table:
     """No result is waited for (reported, or closed when nobody was left in it)."""
 
 
-class Rotation(Roster):
+class Rotation(Roster[RotationOptions]):
     """The ``rotation`` format (see the module docstring for the rules and the choices made)."""
 
     name: ClassVar[str] = "rotation"
     Options: ClassVar[type[RotationOptions]] = RotationOptions
 
     def __init__(self, options: RotationOptions, rng: random.Random) -> None:
-        options.check()
-        super().__init__()
-        self.options = options
-        self.rng = rng
+        super().__init__(options, rng)
         self._round = 0
         self._seating: list[list[int]] = []
         """The current round's tables (index 0 is table 1)."""
@@ -179,10 +176,7 @@ class Rotation(Roster):
         return steps + self._begin_round()
 
     def finished(self, result: Result) -> list[Step]:
-        self._check_running()
-        game = self._games.get(result.key)
-        if game is None:
-            raise TournamentError(f"no game {result.key[:20]} in this tournament")
+        game = self._reported(self._games, result.key)
         if game.totals is not None:
             raise TournamentError(f"{result.key[:20]} already has a result")
         game.totals = self._totals(result, game.ids)
@@ -273,12 +267,7 @@ class Rotation(Roster):
         return []
 
     def correct(self, name: str, key: str, delta: int) -> list[Step]:
-        i = self._find(name)
-        game = self._games.get(key)
-        if game is None:
-            raise TournamentError(f"no game {key[:20]}")
-        if i not in game.ids:
-            raise TournamentError(f"{self._names[i]} did not play {key[:20]}")
+        i, game = self._corrected(self._games, name, key)
         if key in self._round_keys and not self._done:
             self._corrections[(key, i)] = self._corrections.get((key, i), 0) + delta
             if game.totals is None or i not in game.totals:
