@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.tournament.helpers import names, result, rules_parse, seats, texts
 from unobot.engine.rules import PRESETS
 from unobot.tournament.knockout import Knockout, KnockoutOptions, game_sizes, optimum
 from unobot.tournament.model import (
@@ -22,25 +23,6 @@ from unobot.tournament.model import (
 )
 
 
-def result(key: str, totals: dict[str, int], gone: tuple[str, ...] = ()) -> Result:
-    """A result as the engine gives it under own points: the lowest totals win."""
-    low = min(totals.values(), default=0)
-    winners = tuple(n for n, t in totals.items() if t == low)
-    return Result(key, tuple(totals.items()), winners, (), gone)
-
-
-def seats(steps: list[Step]) -> list[Game]:
-    return [s.game for s in steps if isinstance(s, Seat)]
-
-
-def texts(steps: list[Step]) -> list[str]:
-    return [s.text for s in steps if isinstance(s, Announce)]
-
-
-def names(n: int, prefix: str = "p") -> list[str]:
-    return [f"{prefix}{i}" for i in range(1, n + 1)]
-
-
 def knockout(seed: int = 1, **options: object) -> Knockout:
     return Knockout(KnockoutOptions(**options), random.Random(seed))  # type: ignore[arg-type]
 
@@ -49,13 +31,6 @@ def play(k: Knockout, game: Game, first_wins: bool = True) -> list[Step]:
     """The first seated player (or the last) has the lowest total."""
     ordered = game.players if first_wins else game.players[::-1]
     return k.finished(result(game.key, {p: 10 * (n + 1) for n, p in enumerate(ordered)}))
-
-
-def rules_parse(game: Game) -> None:
-    rules = PRESETS[game.rules]
-    for option, value in game.options:
-        rules = rules.with_option(option, value)
-    assert rules.min_players <= len(game.players) <= rules.max_players
 
 
 # --- options ----------------------------------------------------------------------------------

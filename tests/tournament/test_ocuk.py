@@ -9,14 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unobot.engine.rules import preset
+from tests.tournament.helpers import rules_parse, seats
 from unobot.tournament.model import (
     Announce,
     Done,
     Game,
     Hand,
     Result,
-    Seat,
     Step,
     TournamentError,
     parse_options,
@@ -53,10 +52,6 @@ def result(
     return Result(key, tuple(totals.items()), winners, hands, gone)
 
 
-def seats(steps: list[Step]) -> list[Game]:
-    return [s.game for s in steps if isinstance(s, Seat)]
-
-
 def texts(steps: list[Step]) -> str:
     return "\n".join(s.text for s in steps if isinstance(s, Announce))
 
@@ -69,14 +64,6 @@ def done(steps: list[Step]) -> Done:
 
 def placing(fmt: Ocuk) -> list[tuple[int, str, str]]:
     return [(s.place, s.name, s.note) for s in fmt.standings()]
-
-
-def check_options(game: Game) -> None:
-    """Every option the format emits parses, and the table's size is allowed."""
-    rules = preset(game.rules)
-    for option, value in game.options:
-        rules = rules.with_option(option, value)
-    assert rules.min_players <= len(game.players) <= rules.max_players
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -108,7 +95,7 @@ def test_main_tables_split_everyone_once(n: int) -> None:
     ]
     for game in games:
         assert game.rules == "ocuk-tournament" and game.options == ()
-        check_options(game)
+        rules_parse(game)
     assert fmt.pending() == games
 
 
@@ -175,7 +162,7 @@ def test_full_main_tournament() -> None:
         ("extra_hand_if_first", "off"),
         ("min_players", "2"),
     )
-    check_options(final)
+    rules_parse(final)
     steps = fmt.finished(result("final", {a: 12, b: 0, c: 40}))
     standings = done(steps).standings
     assert fmt.done and fmt.pending() == []
@@ -220,7 +207,7 @@ def test_final_tie_on_a_lower_place_is_played_off_and_repeated() -> None:
     steps = fmt.finished(result("final", {a: 0, b: 30, c: 30, d: 30, e: 50}))
     (po,) = seats(steps)
     assert (po.key, po.stage, po.players, po.table) == ("po1", "Play-off for 2nd", (b, c, d), 1)
-    check_options(po)
+    rules_parse(po)
     assert [s.place for s in fmt.standings()[:5]] == [1, 2, 2, 2, 5]
     # the play-off ties two of them again: another play-off between just those two
     (po2,) = seats(fmt.finished(result("po1", {b: 7, c: 0, d: 7})))
@@ -290,7 +277,7 @@ def test_small_eliminations_down_to_three_then_final() -> None:
         ("scoring", "own-points"),
         ("extra_hand_if_first", "off"),
     )
-    check_options(h1)
+    rules_parse(h1)
     scores = {"ann": 0, "bob": 100, "cat": 150, "dan": 200, "eve": 250, "fay": 251}
     steps = fmt.finished(result("h1", scores))
     assert "Hand 1: out fay (251)" in texts(steps)
@@ -334,11 +321,11 @@ def test_small_tied_cut_is_played_off_and_repeated() -> None:
         "Play-off for the final",
         ["bob", "cat", "dan"],
     )
-    check_options(po)
+    rules_parse(po)
     # bob does worst; cat and dan tie again for the one place
     (po2,) = seats(fmt.finished(result("po1", {"bob": 40, "cat": 8, "dan": 8}, went_out=None)))
     assert sorted(po2.players) == ["cat", "dan"] and po2.key == "po2"
-    check_options(po2)
+    rules_parse(po2)
     (final,) = seats(fmt.finished(result("po2", {"cat": 3, "dan": 0})))
     assert sorted(final.players) == ["ann", "dan", "fay"]
     standings = done(fmt.finished(result("final", {"ann": 0, "dan": 4, "fay": 9}))).standings
@@ -500,7 +487,7 @@ def drive(
 def checked(log: list[Step]) -> list[Step]:
     """``log``, once the options and size of every game seated in it are checked."""
     for game in seats(log):
-        check_options(game)
+        rules_parse(game)
     return log
 
 

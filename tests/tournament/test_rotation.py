@@ -10,12 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unobot.engine.rules import PRESETS
+from tests.tournament.helpers import names, result, rules_parse, seats, texts
 from unobot.tournament.model import (
     Announce,
     Done,
     Game,
-    Result,
     RoundClock,
     Seat,
     Step,
@@ -23,25 +22,6 @@ from unobot.tournament.model import (
     parse_options,
 )
 from unobot.tournament.rotation import Rotation, RotationOptions, table_sizes
-
-
-def result(key: str, totals: dict[str, int], gone: tuple[str, ...] = ()) -> Result:
-    """A table's round as the engine gives it under own points: the lowest totals win."""
-    low = min(totals.values(), default=0)
-    winners = tuple(n for n, t in totals.items() if t == low)
-    return Result(key, tuple(totals.items()), winners, (), gone)
-
-
-def seats(steps: list[Step]) -> list[Game]:
-    return [s.game for s in steps if isinstance(s, Seat)]
-
-
-def texts(steps: list[Step]) -> list[str]:
-    return [s.text for s in steps if isinstance(s, Announce)]
-
-
-def names(n: int, prefix: str = "p") -> list[str]:
-    return [f"{prefix}{i}" for i in range(1, n + 1)]
 
 
 def rotation(seed: int = 1, **options: object) -> Rotation:
@@ -58,13 +38,6 @@ def play_round(r: Rotation, scores: dict[str, int]) -> list[Step]:
 def by_seat(game: Game, *totals: int) -> dict[str, int]:
     """Totals for ``game``'s players in seat order."""
     return dict(zip(game.players, totals, strict=True))
-
-
-def rules_parse(game: Game) -> None:
-    rules = PRESETS[game.rules]
-    for option, value in game.options:
-        rules = rules.with_option(option, value)
-    assert rules.min_players <= len(game.players) <= rules.max_players
 
 
 # --- options and seating ----------------------------------------------------------------------
