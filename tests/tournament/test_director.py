@@ -13,6 +13,7 @@ from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
 from unobot.irc.transport import Incoming, Kind
 from unobot.tournament.director import Director
+from unobot.tournament.state import Tournament
 from unobot.tournament.store import MemoryTournamentLog
 
 
@@ -98,17 +99,25 @@ def open_with_computers(event: Event, words: str, count: int) -> None:
         event.say("op", ".tournament addbot easy", op=True)
 
 
-def test_an_ocuk_tournament_of_computers_runs_from_sign_up_to_the_final() -> None:
-    event = Event()
-    open_with_computers(event, "ocuk cup", 9)
+def play_out(
+    event: Event, words: str, computers: int, seconds: float
+) -> tuple[Tournament, list[str]]:
+    """Open ``.tournament new <words>`` with ``computers`` computer entrants, start it and run
+    ``seconds`` of the clock: the tournament, over, and the channel's lines."""
+    open_with_computers(event, words, computers)
     event.say("op", ".tournament start", op=True)
-    event.run(3000)
+    event.run(seconds)
     lines = event.lines()
     assert event.over(), lines[-5:]
-    director = event.bot.director
-    assert director is not None
-    cup = director.find("cup")
-    assert cup is not None and cup.status == "done"
+    assert event.bot.director is not None
+    found = event.bot.director.find(words.split()[1])
+    assert found is not None and found.status == "done"
+    return found, lines
+
+
+def test_an_ocuk_tournament_of_computers_runs_from_sign_up_to_the_final() -> None:
+    event = Event()
+    cup, lines = play_out(event, "ocuk cup", 9, 3000)
     assert set(cup.games) >= {"t1", "t2", "t3", "final"}
     assert cup.standings()[0].place == 1
     assert sorted(event.transport.joins) == ["#cup-t1", "#cup-t2", "#cup-t3"]
@@ -117,13 +126,7 @@ def test_an_ocuk_tournament_of_computers_runs_from_sign_up_to_the_final() -> Non
 
 def test_a_knockout_of_computers_plays_timed_games_to_a_champion() -> None:
     event = Event(scale=20 / 3600)  # 60-minute games as 20 s
-    open_with_computers(event, "knockout ko", 8)
-    event.say("op", ".tournament start", op=True)
-    event.run(600)
-    lines = event.lines()
-    assert event.over(), lines[-5:]
-    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
-    assert ko is not None and ko.status == "done"
+    ko, lines = play_out(event, "knockout ko", 8, 600)
     finals = [line for line in lines if line.startswith("Final (")]
     assert len(finals) == 1, lines
     champion = ko.standings()[0]
@@ -135,13 +138,7 @@ def test_a_knockout_of_computers_plays_timed_games_to_a_champion() -> None:
 
 def test_a_rotation_moves_the_lowest_down_and_the_highest_up_each_round() -> None:
     event = Event(scale=1 / 60)  # a 60-minute round as 60 s, its 15-minute warning as 15 s
-    open_with_computers(event, "rotation bac rounds=2 round=60m warning=15m", 8)
-    event.say("op", ".tournament start", op=True)
-    event.run(400)
-    lines = event.lines()
-    assert event.over(), lines[-5:]
-    bac = event.bot.director.find("bac")  # type: ignore[union-attr]
-    assert bac is not None
+    bac, _ = play_out(event, "rotation bac rounds=2 round=60m warning=15m", 8, 400)
     rounds = [r for r in bac.results.values()]
     assert len(rounds) == 4  # two tables, two rounds
     totals: dict[str, int] = {}
