@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from unobot.tournament.model import (
+    TABLE_LIMIT,
     Announce,
     Done,
     Game,
@@ -75,7 +76,6 @@ __all__ = ["Knockout", "KnockoutOptions", "game_sizes", "optimum"]
 RULES = "knockout"
 PRESET_MAX = 4
 """The ``knockout`` preset's ``max_players``."""
-TABLE_LIMIT = 10
 
 
 @dataclass(frozen=True, slots=True)

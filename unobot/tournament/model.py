@@ -22,6 +22,7 @@ from random import Random
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 __all__ = [
+    "TABLE_LIMIT",
     "Announce",
     "Done",
     "Format",
@@ -162,6 +163,8 @@ OptionsT = TypeVar("OptionsT")
 
 LINE = 290
 """Announce lines are kept under this many characters."""
+TABLE_LIMIT = 10
+"""The most players the engine seats at one table (``HouseRules.max_players``)."""
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(s|m|h)?$")
 

@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from unobot.tournament.model import (
+    TABLE_LIMIT,
     Announce,
     Done,
     Game,
@@ -77,8 +78,6 @@ __all__ = ["Ocuk", "table_sizes"]
 RULES = "ocuk-tournament"
 SEED_TARGET = 251
 """The preset's target; other targets are passed to the tables as ``target_score``."""
-TABLE_LIMIT = 10
-"""The most players the engine seats at one table (``HouseRules.max_players``)."""
 ONE_HAND = (("target_score", "0"), ("scoring", "own-points"), ("extra_hand_if_first", "off"))
 FINAL_OPTIONS = (*ONE_HAND, ("min_players", "2"))
 

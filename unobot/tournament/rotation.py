@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from unobot.tournament.model import (
+    TABLE_LIMIT,
     Announce,
     Done,
     Game,
@@ -80,7 +81,6 @@ RULES = "bac-tournament"
 PRESET_MIN = 4
 PRESET_MAX = 5
 """The ``bac-tournament`` preset's ``min_players`` and ``max_players``."""
-TABLE_LIMIT = 10
 FLOOR = 3
 """No table plays with fewer (unless fewer are left in all)."""
 
