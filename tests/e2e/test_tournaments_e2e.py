@@ -338,6 +338,14 @@ class Scene:
             )
             time.sleep(0.1)
 
+    def finish(self, name: str, timeout: float) -> tuple[str, float]:
+        """Until ``name`` is over, then every person must have played cleanly: the channel's
+        over line and the seconds it took since the start."""
+        over_line = self.wait_over(name, timeout)
+        took = time.monotonic() - self.started
+        self.check_people()
+        return over_line, took
+
     def overs(self) -> list[Over]:
         return [o for line in self.lines() if (o := parse_over(line)) is not None]
 
@@ -429,9 +437,7 @@ def open_tournament(
 
 def test_ocuk_tables_then_the_final(scene: Scene) -> None:
     name = open_tournament(scene, "ocuk", "target=100 grace=30m", people=2, computers=7, seed=3)
-    over_line = scene.wait_over(name, timeout=90)
-    took = time.monotonic() - scene.started
-    scene.check_people()
+    over_line, took = scene.finish(name, timeout=90)
     seatings = scene.seatings()
     tables = [s for s in seatings if s[0].startswith("Table ")]
     assert len(tables) == 3 and all(len(players) == 3 for _, players, _ in tables), seatings
@@ -466,9 +472,7 @@ def test_ocuk_tables_then_the_final(scene: Scene) -> None:
 
 def test_knockout_bracket(scene: Scene) -> None:
     name = open_tournament(scene, "knockout", "game=60m grace=30m", people=2, computers=6, seed=5)
-    over_line = scene.wait_over(name, timeout=120)
-    took = time.monotonic() - scene.started
-    scene.check_people()
+    over_line, took = scene.finish(name, timeout=120)
     overs = scene.overs()
     lines = scene.lines()
     # Each game's announced winner has the lowest total of its totals line.
@@ -503,9 +507,7 @@ def test_rotation_totals(scene: Scene) -> None:
         scene, "rotation", "rounds=2 round=60m warning=15m grace=30m", people=2, computers=6,
         seed=7,
     )  # fmt: skip
-    scene.wait_over(name, timeout=120)
-    took = time.monotonic() - scene.started
-    scene.check_people()
+    _, took = scene.finish(name, timeout=120)
     overs = scene.overs()
     rounds = sorted({o.stage.split(" table ")[0] for o in overs})
     assert rounds == ["Round 1", "Round 2"], overs
