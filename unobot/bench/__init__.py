@@ -1,5 +1,5 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
-``stats``, ``dealer``, ``computers``, ``capacity``).
+``stats``, ``dealer``, ``computers``, ``capacity``, ``ratings``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
@@ -16,7 +16,17 @@ __all__ = ["main"]
 def main(argv: list[str] | None = None) -> None:
     # Imported here, not at the top: ``python -m unobot.bench.irc`` (the benchmark's child
     # processes) imports this package first and must not import ``irc`` before running it.
-    from unobot.bench import capacity, computers, dealer, engine, irc, restore, soak, stats
+    from unobot.bench import (
+        capacity,
+        computers,
+        dealer,
+        engine,
+        irc,
+        ratings,
+        restore,
+        soak,
+        stats,
+    )
 
     parser = argparse.ArgumentParser(prog="python -m unobot.bench", description=__doc__)
     sub = parser.add_subparsers(dest="which", required=True)
@@ -35,6 +45,9 @@ def main(argv: list[str] | None = None) -> None:
     soak.add_arguments(sub.add_parser("soak", help="many channels under random faults"))
     capacity.add_arguments(
         sub.add_parser("capacity", help="the bot process on inspircd: games at once, fairness")
+    )
+    ratings.add_arguments(
+        sub.add_parser("ratings", help="rating models naming held-out games' winners")
     )
     args = parser.parse_args(argv)
     args.run(args)
