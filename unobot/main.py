@@ -314,6 +314,10 @@ def main(argv: list[str] | None = None) -> None:
         from unobot.tournament.export import main as tournament
 
         raise SystemExit(tournament(args_list[1:], database_url))
+    if args_list and args_list[0] == "ratings":
+        from unobot.stats.ratings_cli import main as ratings
+
+        raise SystemExit(ratings(args_list[1:], database_url))
     if args_list and args_list[0] == "arena":
         from unobot.ai.arena import main as arena
 

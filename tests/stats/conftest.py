@@ -53,6 +53,7 @@ def make_store(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Ite
             view = MemoryStatsStore(network=network, clock=clock)
             base = shared["store"]
             view._games, view._players, view._imported = base._games, base._players, base._imported
+            view._ratings = base._ratings
             return view
         store = SqlStatsStore(
             url, network=network, clock=clock, spool_path=tmp_path / f"spool{len(opened)}",

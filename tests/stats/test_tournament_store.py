@@ -303,7 +303,7 @@ def test_a_v2_database_migrates_to_v3_with_its_data(
     log = SqlTournamentLog.from_url(url)
     log.create("Cup", "ocuk", "#uno", T0)  # the first call migrates
     log.append("Cup", new())
-    assert schema.schema_version(log.db) == schema.SCHEMA_VERSION == 3
+    assert schema.schema_version(log.db) == schema.SCHEMA_VERSION >= 3
     log.close()
 
     store = SqlStatsStore(url, spool_path=tmp_path / "spool", clock=lambda: NOW)

@@ -18,9 +18,11 @@ from unobot.stats.model import (
     Period,
     PlayerStats,
     Ranking,
+    RatedPlayer,
     bucket_of,
     player_ident,
 )
+from unobot.stats.ratings import PlayerRating, rebuild, update
 from unobot.stats.records import normalized
 
 __all__ = ["MemoryStatsStore"]
@@ -64,6 +66,8 @@ class MemoryStatsStore:
         self._players: dict[tuple[str, str], _Player] = {}
         self._imported: dict[tuple[str, str, str, str], ImportedScore] = {}
         """(network, ident, channel or "", source) -> totals."""
+        self._ratings: dict[tuple[str, str], PlayerRating] = {}
+        """(network, ident) -> rating, updated as each game is recorded."""
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -88,6 +92,17 @@ class MemoryStatsStore:
         for result in game.results:
             player = self._player(game.network, result.ident, result.nick, game.ended)
             player.is_bot = result.is_bot
+        self._rate(game)
+
+    def _rate(self, game: GameRecord) -> None:
+        net = game.network
+        before = {
+            r.ident: self._ratings[(net, r.ident)]
+            for r in game.results
+            if (net, r.ident) in self._ratings
+        }
+        for ident, rating in update(before, game).items():
+            self._ratings[(net, ident)] = rating
 
     def import_scores(
         self,
@@ -230,3 +245,54 @@ class MemoryStatsStore:
         totals = self._totals(period, channel)
         ranked = self._ranked(totals, ranking, min_games, include_bots)[: max(0, limit)]
         return [self._stats(k, totals[k], n) for n, k in enumerate(ranked, 1)]
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    def rebuild_ratings(self) -> int:
+        """Recompute every rating from the games in the order they were recorded."""
+        self._ratings.clear()
+        by_net: dict[str, list[GameRecord]] = {}
+        for game in self._games.values():
+            by_net.setdefault(game.network, []).append(game)
+        for net, games in by_net.items():
+            for ident, rating in rebuild(games).items():
+                self._ratings[(net, ident)] = rating
+        return len(self._games)
+
+    def player_ratings(self) -> dict[tuple[str, str], PlayerRating]:
+        return {
+            k: r for k, r in self._ratings.items() if self.network is None or k[0] == self.network
+        }
+
+    def _rated(self, min_games: int, include_bots: bool) -> list[tuple[str, str]]:
+        def key(k: tuple[str, str]) -> tuple[float, int, int]:
+            r = self._ratings[k]
+            return (-(r.mu - 3.0 * r.sigma), -r.games, self._players[k].seq)
+
+        return sorted(
+            (
+                k
+                for k, r in self.player_ratings().items()
+                if r.games >= min_games and (include_bots or not self._players[k].is_bot)
+            ),
+            key=key,
+        )
+
+    def _rated_player(self, key: tuple[str, str], rank: int | None) -> RatedPlayer:
+        r, p = self._ratings[key], self._players[key]
+        return RatedPlayer(p.nick, r.mu, r.sigma, r.games, rank, p.is_bot)
+
+    def rating(
+        self, name: str, min_games: int = 5, include_bots: bool = False
+    ) -> RatedPlayer | None:
+        key = self.find(name)
+        if key is None or key not in self._ratings:
+            return None
+        ranked = self._rated(min_games, include_bots)
+        return self._rated_player(key, ranked.index(key) + 1 if key in ranked else None)
+
+    def rating_leaderboard(
+        self, limit: int, min_games: int = 5, include_bots: bool = False
+    ) -> list[RatedPlayer]:
+        ranked = self._rated(min_games, include_bots)[: max(0, limit)]
+        return [self._rated_player(k, n) for n, k in enumerate(ranked, 1)]

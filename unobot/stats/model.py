@@ -22,6 +22,7 @@ __all__ = [
     "PlayerResult",
     "PlayerStats",
     "Ranking",
+    "RatedPlayer",
     "StatsStore",
     "StatsUnavailable",
     "bucket_of",
@@ -133,6 +134,21 @@ class PlayerStats:
     @property
     def points_per_game(self) -> float:
         return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatedPlayer:
+    """A player's skill rating (``unobot.stats.ratings``): all-time only, since a rating is
+    the state after every game played, not a sum that a week or month could slice."""
+
+    nick: str
+    mu: float
+    sigma: float
+    games: int
+    """Rated games (with at least two players)."""
+    rank: int | None = None
+    """Position by conservative rating (mu - 3*sigma), None below the minimum games."""
+    is_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

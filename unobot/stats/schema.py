@@ -198,6 +198,21 @@ class TournamentScore(_Base):
     won = pee.BooleanField()
 
 
+class PlayerRating(_Base):
+    """Derived: a player's skill rating (``unobot.stats.ratings``: openskill Plackett-Luce),
+    updated in the same transaction as each game is written, in game id order, and rebuilt
+    from the game rows by ``unobot ratings rebuild``. ``ordinal`` is ``mu - 3*sigma``, kept so
+    an index can rank by it."""
+
+    player = pee.ForeignKeyField(Player, primary_key=True, on_delete="CASCADE")
+    network = pee.CharField(max_length=100, default="")
+    mu = pee.DoubleField()
+    sigma = pee.DoubleField()
+    ordinal = pee.DoubleField()
+    games = pee.IntegerField()
+    updated = pee.DateTimeField()
+
+
 class SchemaVersion(_Base):
     version = pee.IntegerField()
 
@@ -214,6 +229,7 @@ MODELS: list[type[pee.Model]] = [
     Tournament,
     TournamentEntry,
     TournamentScore,
+    PlayerRating,
     SchemaVersion,
 ]
 
@@ -242,12 +258,29 @@ def _v3_tournaments(db: pee.Database, migrator: SchemaMigrator) -> None:
     db.create_tables([Tournament, TournamentEntry, TournamentScore])
 
 
+def _v4_ratings(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Skill ratings, one row per player, computed from the games already stored."""
+    from unobot.stats.rating_rows import rebuild_rating_rows
+
+    db.create_tables([PlayerRating])
+    db.execute_sql(
+        "CREATE INDEX player_rating_rank ON player_rating "
+        "(network, ordinal DESC, games DESC, player_id)"
+    )
+    rebuild_rating_rows(db)
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
     _v3_tournaments,
+    _v4_ratings,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+RATINGS_VERSION = 4
+"""The version that added ``player_rating``: a store built for an older schema (a test's
+stand-in for the bot before ratings) writes games without rating them; the v4 migration and
+``unobot ratings rebuild`` rate every game from the rows."""
 
 
 def schema_version(db: pee.Database) -> int:

@@ -35,11 +35,14 @@ from unobot.stats.model import (
     Period,
     PlayerStats,
     Ranking,
+    RatedPlayer,
     StatsUnavailable,
     bucket_of,
     player_ident,
     utc_naive,
 )
+from unobot.stats.rating_rows import rate_game, rebuild_rating_rows
+from unobot.stats.ratings import PlayerRating
 from unobot.stats.records import normalized
 from unobot.stats.spool import Spool
 from unobot.stats.summaries import (
@@ -262,6 +265,8 @@ class SqlStatsStore:
                     for pid, r in pairs
                 ],
             )
+            if schema.SCHEMA_VERSION >= schema.RATINGS_VERSION:
+                rate_game(self.db, cur, game.network, game.ended, pairs)
         return True
 
     def _lock(self, cur: Any) -> None:
@@ -647,4 +652,79 @@ class SqlStatsStore:
         return [
             PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b))
             for n, (nick, g, w, p, s, b) in enumerate(rows, 1)
+        ]
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    def rebuild_ratings(self) -> int:
+        """Recompute every player's rating from the game rows (``unobot ratings rebuild``);
+        returns the number of games replayed."""
+        self._drain()
+        self._ensure_schema()
+        cur = self.db.cursor()
+        atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
+        with atomic:
+            self._lock(cur)
+            return rebuild_rating_rows(self.db)
+
+    def player_ratings(self) -> dict[tuple[str, str], PlayerRating]:
+        """Every stored rating, by (network, ident), of this store's network (all if None)."""
+        self._prepare()
+        net, args = self._net("p")
+        rows = self._query(
+            "SELECT p.network, p.ident, r.mu, r.sigma, r.games FROM player_rating r "
+            f"JOIN player p ON p.id = r.player_id WHERE 1 = 1{net}",
+            args,
+        )
+        return {(n, i): PlayerRating(float(mu), float(s), int(g)) for n, i, mu, s, g in rows}
+
+    def rating(
+        self, name: str, min_games: int = 5, include_bots: bool = False
+    ) -> RatedPlayer | None:
+        """A player's rating and rank by conservative rating (all-time)."""
+        self._prepare()
+        pid = self.find(name)
+        if pid is None:
+            return None
+        rows = self._query(
+            "SELECT p.nick, r.mu, r.sigma, r.ordinal, r.games, p.is_bot FROM player_rating r "
+            "JOIN player p ON p.id = r.player_id WHERE r.player_id = ?",
+            [pid],
+        )
+        if not rows:
+            return None
+        nick, mu, sigma, ordinal, games, is_bot = rows[0]
+        rank = None
+        if games >= min_games and (include_bots or not is_bot):
+            net, args = self._net("p")
+            bots = "" if include_bots else " AND p.is_bot = ?"
+            better = self._query(
+                "SELECT COUNT(*) FROM player_rating r JOIN player p ON p.id = r.player_id "
+                f"WHERE r.games >= ?{net}{bots} AND (r.ordinal > ? OR (r.ordinal = ? AND "
+                "(r.games > ? OR (r.games = ? AND r.player_id < ?))))",
+                [min_games, *args]
+                + ([] if include_bots else [False])
+                + [ordinal, ordinal, games, games, pid],
+            )
+            rank = int(better[0][0]) + 1
+        return RatedPlayer(nick, float(mu), float(sigma), int(games), rank, bool(is_bot))
+
+    def rating_leaderboard(
+        self, limit: int, min_games: int = 5, include_bots: bool = False
+    ) -> list[RatedPlayer]:
+        """The top ``limit`` players by conservative rating with at least ``min_games``."""
+        if limit <= 0:
+            return []
+        self._prepare()
+        net, args = self._net("p")
+        bots = "" if include_bots else " AND p.is_bot = ?"
+        rows = self._query(
+            "SELECT p.nick, r.mu, r.sigma, r.games, p.is_bot FROM player_rating r "
+            f"JOIN player p ON p.id = r.player_id WHERE r.games >= ?{net}{bots} "
+            "ORDER BY r.ordinal DESC, r.games DESC, r.player_id LIMIT ?",
+            [min_games, *args] + ([] if include_bots else [False]) + [limit],
+        )
+        return [
+            RatedPlayer(nick, float(mu), float(s), int(g), n, bool(b))
+            for n, (nick, mu, s, g, b) in enumerate(rows, 1)
         ]

@@ -1,0 +1,54 @@
+"""``unobot ratings rebuild [--database URL] [--config FILE]``: recompute every player's skill
+rating from the stored game rows (:func:`unobot.stats.rating_rows.rebuild_rating_rows`), e.g.
+after the rating model changes or rows were edited by hand. Safe while bots run: the rebuild
+takes the store's write lock, so no game is rated twice or missed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def main(argv: list[str], database_url: Callable[[str | None, str | None], str]) -> int:
+    """The exit status. ``database_url(config, database)`` resolves the two options as the bot
+    would (``unobot.main.database_url``); it raises ValueError for a bad config."""
+    parser = argparse.ArgumentParser(prog="unobot ratings", description="Skill ratings.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    rebuild = commands.add_parser(
+        "rebuild", help="recompute every rating from the game rows", description=__doc__
+    )
+    rebuild.add_argument("--database", metavar="URL", help="stats store (default: the bot's)")
+    rebuild.add_argument("--config", metavar="FILE", help="the bot's TOML settings")
+    args = parser.parse_args(argv)
+    prog = "unobot ratings rebuild"
+
+    import peewee as pw
+
+    from unobot.stats.sql import _DB_ERRORS, SqlStatsStore, open_database
+
+    try:
+        url = database_url(args.config, args.database)
+    except ValueError as err:  # unobot.config.ConfigError
+        print(f"{prog}: {err}", file=sys.stderr)
+        return 2
+    probe = open_database(url)
+    file = getattr(probe, "database", "")
+    probe.close()
+    if isinstance(probe, pw.SqliteDatabase) and file != ":memory:" and not Path(file).exists():
+        print(f"{prog}: no stats database {file} (--database URL, --config FILE)", file=sys.stderr)
+        return 2
+    try:
+        store = SqlStatsStore(url, connect_now=False)
+        try:
+            games = store.rebuild_ratings()
+        finally:
+            store.close()
+    except _DB_ERRORS as err:
+        print(f"{prog}: can't update the stats database: {err}", file=sys.stderr)
+        return 1
+    print(f"rebuilt ratings from {games} games")
+    return 0
