@@ -1,5 +1,12 @@
-"""Stats commands: ``.unostats`` / ``.unotop10`` (games are recorded by
+"""Stats commands: ``.unostats`` / ``.unotop10`` / ``.unorating`` (games are recorded by
 :class:`unobot.stats.recorder.GameRecorder`).
+
+Skill ratings (``rating`` in ``.unostats``/``.unotop10``, and ``.unorating``) are openskill
+Plackett-Luce ratings (:mod:`unobot.stats.ratings`), shown as the conservative number
+``(mu - 3*sigma) * 40`` with ``± 3*sigma*40``. They are all-time and network-wide, so
+``week``/``month``/``here`` are refused for them; the minimum games and the computer-player
+rule are the other rankings' (computer players are rated and can be looked up, but are not
+ranked among people).
 
 The commands read :class:`~unobot.stats.PlayerStats` from the same store. Answers follow the
 original bot: a list asked for in a channel goes to the channel, unless a game is being played
@@ -14,8 +21,9 @@ import logging
 import math
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from unobot.core.plugin import command, example
 from unobot.core.render_irc import LIMIT, Line
@@ -24,11 +32,13 @@ from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 from unobot.stats.background import ask
+from unobot.stats.model import RatedPlayer
+from unobot.stats.ratings import conservative, uncertainty
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
 
-__all__ = ["Cooldown", "StatsQuery", "parse_query"]
+__all__ = ["Cooldown", "StatsQuery", "parse_query", "rating_line", "rating_list_lines"]
 
 log = logging.getLogger(__name__)
 
@@ -105,32 +115,39 @@ class StatsQuery:
     nick: str | None = None
     period: Period = Period.ALL
     here: bool = False
+    rating: bool = False
+    """``rating``: the skill rating instead of ``ranking``."""
 
 
 def parse_query(args: str) -> StatsQuery:
-    """``pw``/``ppg``, a number, a nick, ``week``/``month``/``all`` and ``here``, in any order;
-    raises UnoError for anything else (a short reply, not a usage essay)."""
+    """``pw``/``ppg``/``rating``, a number, a nick, ``week``/``month``/``all`` and ``here``, in
+    any order; raises UnoError for anything else (a short reply, not a usage essay)."""
     ranking: Ranking | None = None
     count: int | None = None
     nick: str | None = None
     period = Period.ALL
     here = False
+    rating = False
     for word in args.split():
         low = word.lower()
         if low in _PERIODS:
             period = _PERIODS[low]
         elif low == "here":
             here = True
-        elif low in _RANKINGS and ranking is None:
+        elif low in _RANKINGS and ranking is None and not rating:
             ranking = _RANKINGS[low]
+        elif low == "rating" and ranking is None and not rating:
+            rating = True
         elif word.isdecimal() and count is None and nick is None:  # what int() takes
             count = int(word[:9])
         elif _NICK.fullmatch(word) and nick is None and count is None:
             nick = word
         else:
             shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])  # no formatting echoed back
-            raise UnoError(f"'{shown}' is not a nick, number, pw/ppg, week/month/all or here")
-    return StatsQuery(ranking, count, nick, period, here)
+            raise UnoError(
+                f"'{shown}' is not a nick, number, pw/ppg/rating, week/month/all or here"
+            )
+    return StatsQuery(ranking, count, nick, period, here, rating)
 
 
 # --- answers ---------------------------------------------------------------------------------
@@ -200,6 +217,35 @@ def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: st
     return lines
 
 
+def rating_line(rated: RatedPlayer, min_games: int) -> str:
+    """``alice: rating 612 ± 180, 42 rated games, rank 3 by rating``."""
+    if rated.is_bot:
+        rank = "a computer player (not ranked with people)"
+    elif rated.rank is not None:
+        rank = f"rank {rated.rank} by rating"
+    else:
+        rank = f"unranked (fewer than {min_games} games)"
+    return (
+        f"{_shown(rated.nick)}: rating {conservative(rated.mu, rated.sigma)} "
+        f"± {uncertainty(rated.sigma)}, {_plural(rated.games, 'rated game')}, {rank}"
+    )
+
+
+def rating_list_lines(board: list[RatedPlayer], count: int) -> list[str]:
+    """A header and ``1. alice 612 (42)`` entries, packed like :func:`list_lines`."""
+    head = f"Uno top {count} by rating (games):"
+    lines = [head]
+    for i, r in enumerate(board, 1):
+        entry = f"{r.rank or i}. {_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
+        glue = " " if lines[-1] == head else ", "
+        if len((lines[-1] + glue + entry).encode()) < LIMIT:
+            lines[-1] += glue + entry
+        else:
+            lines[-1] += ","
+            lines.append(entry)
+    return lines
+
+
 UNAVAILABLE = "Stats are unavailable right now."
 """The answer when the stats database does not answer (down, stalled or refusing)."""
 
@@ -252,6 +298,9 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
         log.warning("stats: %s asked and got no answer (%s)", ctx.nick, reason)
         ctx.reply(UNAVAILABLE)
 
+    if query.rating:
+        _answer_rating(ctx, store, query, listing=listing, unavailable=unavailable)
+        return
     ranking = query.ranking or DEFAULT_RANKING
     if listing:
         count = TOP if query.count is None else query.count
@@ -278,17 +327,69 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
     ask(store, player, lambda found: _show_player(ctx, query, found, ranking, scope), unavailable)
 
 
+def _answer_rating(
+    ctx: Context,
+    store: StatsStore,
+    query: StatsQuery,
+    *,
+    listing: bool,
+    unavailable: Callable[[str], None],
+) -> None:
+    cfg = ctx.bot.config
+    limits = _limits_of(ctx.bot)
+    if query.period is not Period.ALL or query.here:
+        raise UnoError("ratings are all-time and network-wide: no week, month or here")
+    if listing:
+        count = TOP if query.count is None else query.count
+        if count < 1:
+            raise UnoError(f"a list has 1 to {cfg.stats_max_list} players")
+        count = min(count, cfg.stats_max_list)
+        if _wait(limits.lists_by_user, ctx.ident, ctx, "One list at a time"):
+            return
+
+        def board(store: Any) -> list[RatedPlayer]:
+            return store.rating_leaderboard(count, min_games=cfg.stats_min_games)  # type: ignore[no-any-return]
+
+        def show(found: list[RatedPlayer]) -> None:
+            if not found:
+                ctx.reply(f"Nobody has played {cfg.stats_min_games} rated Uno games yet.")
+                return
+            _show_lines(ctx, rating_list_lines(found, count))
+
+        ask(store, board, show, unavailable)
+        return
+    if _wait(limits.lines_by_user, ctx.ident, ctx, "Not so fast"):
+        return
+    name = query.nick or ctx.ident
+
+    def player(store: Any) -> RatedPlayer | None:
+        return store.rating(name, min_games=cfg.stats_min_games)  # type: ignore[no-any-return]
+
+    def show_player(found: RatedPlayer | None) -> None:
+        if found is None:
+            ctx.reply(f"No rated Uno games recorded for {query.nick or 'you'}.")
+            return
+        line = rating_line(found, cfg.stats_min_games)
+        _send(ctx, [line], ctx.channel is not None and not _in_game_here(ctx))
+
+    ask(store, player, show_player, unavailable)
+
+
 def _show_list(
     ctx: Context, board: list[PlayerStats], ranking: Ranking, count: int, scope: str
 ) -> None:
     """The answer to a list, on the reactor once the store replied."""
     cfg = ctx.bot.config
-    limits = _limits_of(ctx.bot)
     if not board:
         where = f" {scope}" if scope else ""
         ctx.reply(f"Nobody has played {cfg.stats_min_games} Uno games yet{where}.")
         return
-    lines = list_lines(board, ranking, count, scope)
+    _show_lines(ctx, list_lines(board, ranking, count, scope))
+
+
+def _show_lines(ctx: Context, lines: list[str]) -> None:
+    """A list's lines: in the channel when short and no game is on there, else privately."""
+    limits = _limits_of(ctx.bot)
     public = ctx.channel is not None and not _in_game_here(ctx) and len(lines) <= _CHANNEL_LINES
     if public and _wait(
         limits.lists_by_channel,
@@ -320,21 +421,44 @@ def _show_player(
 @example(".unostats pw 10")
 @example(".unostats ppg alice")
 @example(".unostats pw 10 week here")
+@example(".unostats rating 10")
 def unostats(ctx: Context) -> None:
-    """Your line, a player's line (``<nick>``, ``pw <nick>``, ``ppg <nick>``), or a list
-    (``pw N``, ``ppg N``, ``pw``); ``week``/``month``/``all`` and ``here`` narrow any of them."""
+    """Your line, a player's line (``<nick>``, ``pw <nick>``, ``ppg <nick>``,
+    ``rating <nick>``), or a list (``pw N``, ``ppg N``, ``rating N``, ``pw``);
+    ``week``/``month``/``all`` and ``here`` narrow any but ratings (all-time only)."""
     _store_of(ctx)
     query = parse_query(ctx.args)
-    listing = query.count is not None or (query.ranking is not None and query.nick is None)
+    ranked = query.ranking is not None or query.rating
+    listing = query.count is not None or (ranked and query.nick is None)
     _answer(ctx, query, listing=listing)
 
 
 @command("unotop10")
 @example(".unotop10 month here")
+@example(".unotop10 rating")
 def unotop10(ctx: Context) -> None:
-    """The top 10 by points per game; ``week``/``month``/``all`` and ``here`` narrow it."""
+    """The top 10 by points per game, or by skill rating (``rating``); ``week``/``month``/
+    ``all`` and ``here`` narrow the points list."""
     _store_of(ctx)
     query = parse_query(ctx.args)
     if query.count is not None or query.nick is not None or query.ranking is not None:
-        raise UnoError(f"{ctx.prefix}unotop10 takes only week, month, all or here")
+        raise UnoError(f"{ctx.prefix}unotop10 takes only rating, week, month, all or here")
+    if query.rating:
+        _answer(ctx, StatsQuery(None, TOP, None, query.period, query.here, True), listing=True)
+        return
     _answer(ctx, StatsQuery(DEFAULT_RANKING, TOP, None, query.period, query.here), listing=True)
+
+
+@command("unorating")
+@example(".unorating")
+@example(".unorating alice")
+def unorating(ctx: Context) -> None:
+    """Your skill rating or a player's (``<nick>``): the conservative number, its ± and
+    rank; all-time, computer players included."""
+    _store_of(ctx)
+    query = parse_query(ctx.args)
+    if query.count is not None or query.ranking is not None or query.period is not Period.ALL:
+        raise UnoError(f"{ctx.prefix}unorating takes only a nick")
+    if query.here:
+        raise UnoError("ratings are all-time and network-wide: no week, month or here")
+    _answer(ctx, StatsQuery(None, None, query.nick, Period.ALL, False, True), listing=False)

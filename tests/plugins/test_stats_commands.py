@@ -227,16 +227,19 @@ def test_rate_limits_per_user_and_per_channel() -> None:
         (".unostats pw x", "No Uno games recorded for x."),
         (".unostats nosuchnick", "No Uno games recorded for nosuchnick."),
         (".unostats pw 0", "a list has 1 to 25 players"),
-        (".unostats -3", "'-3' is not a nick, number, pw/ppg, week/month/all or here"),
-        (".unostats bob carol", "'carol' is not a nick, number, pw/ppg, week/month/all or here"),
-        (".unostats #uno", "'#uno' is not a nick, number, pw/ppg, week/month/all or here"),
-        (".unostats a*", "'a*' is not a nick, number, pw/ppg, week/month/all or here"),
+        (".unostats -3", "'-3' is not a nick, number, pw/ppg/rating, week/month/all or here"),
+        (
+            ".unostats bob carol",
+            "'carol' is not a nick, number, pw/ppg/rating, week/month/all or here",
+        ),
+        (".unostats #uno", "'#uno' is not a nick, number, pw/ppg/rating, week/month/all or here"),
+        (".unostats a*", "'a*' is not a nick, number, pw/ppg/rating, week/month/all or here"),
         (
             ".unostats \x03" + "4red",
-            "'?4red' is not a nick, number, pw/ppg, week/month/all or here",
+            "'?4red' is not a nick, number, pw/ppg/rating, week/month/all or here",
         ),
-        (".unotop10 bob", ".unotop10 takes only week, month, all or here"),
-        (".unotop10 20", ".unotop10 takes only week, month, all or here"),
+        (".unotop10 bob", ".unotop10 takes only rating, week, month, all or here"),
+        (".unotop10 20", ".unotop10 takes only rating, week, month, all or here"),
     ],
 )
 def test_bad_input_gets_a_short_private_answer(text: str, answer: str) -> None:
