@@ -303,11 +303,8 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
         return
     ranking = query.ranking or DEFAULT_RANKING
     if listing:
-        count = TOP if query.count is None else query.count
-        if count < 1:
-            raise UnoError(f"a list has 1 to {cfg.stats_max_list} players")
-        count = min(count, cfg.stats_max_list)
-        if _wait(limits.lists_by_user, ctx.ident, ctx, "One list at a time"):
+        count = _list_count(ctx, query)
+        if count is None:
             return
 
         def board(store: StatsStore) -> list[PlayerStats]:
@@ -327,6 +324,18 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
     ask(store, player, lambda found: _show_player(ctx, query, found, ranking, scope), unavailable)
 
 
+def _list_count(ctx: Context, query: StatsQuery) -> int | None:
+    """How many players a list shows (``TOP`` unless asked, at most ``stats.max_list``);
+    None when this user must wait for their next list (they were told)."""
+    cfg = ctx.bot.config
+    count = TOP if query.count is None else query.count
+    if count < 1:
+        raise UnoError(f"a list has 1 to {cfg.stats_max_list} players")
+    if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, "One list at a time"):
+        return None
+    return min(count, cfg.stats_max_list)
+
+
 def _answer_rating(
     ctx: Context,
     store: StatsStore,
@@ -340,11 +349,8 @@ def _answer_rating(
     if query.period is not Period.ALL or query.here:
         raise UnoError("ratings are all-time and network-wide: no week, month or here")
     if listing:
-        count = TOP if query.count is None else query.count
-        if count < 1:
-            raise UnoError(f"a list has 1 to {cfg.stats_max_list} players")
-        count = min(count, cfg.stats_max_list)
-        if _wait(limits.lists_by_user, ctx.ident, ctx, "One list at a time"):
+        count = _list_count(ctx, query)
+        if count is None:
             return
 
         def board(store: Any) -> list[RatedPlayer]:

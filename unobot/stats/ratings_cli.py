@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 __all__ = ["main"]
 
@@ -26,9 +25,7 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
     args = parser.parse_args(argv)
     prog = "unobot ratings rebuild"
 
-    import peewee as pw
-
-    from unobot.stats.sql import _DB_ERRORS, SqlStatsStore, open_database
+    from unobot.stats.sql import _DB_ERRORS, SqlStatsStore, missing_sqlite_file, open_database
 
     try:
         url = database_url(args.config, args.database)
@@ -36,10 +33,12 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
         print(f"{prog}: {err}", file=sys.stderr)
         return 2
     probe = open_database(url)
-    file = getattr(probe, "database", "")
+    missing = missing_sqlite_file(probe)
     probe.close()
-    if isinstance(probe, pw.SqliteDatabase) and file != ":memory:" and not Path(file).exists():
-        print(f"{prog}: no stats database {file} (--database URL, --config FILE)", file=sys.stderr)
+    if missing is not None:
+        print(
+            f"{prog}: no stats database {missing} (--database URL, --config FILE)", file=sys.stderr
+        )
         return 2
     try:
         store = SqlStatsStore(url, connect_now=False)

@@ -71,6 +71,15 @@ _NEVER = datetime(1970, 1, 1)
 """last_seen of a player known only from an import: any real game is more recent."""
 
 
+def missing_sqlite_file(db: pw.Database) -> str | None:
+    """The file of a SQLite database that does not exist (yet), else None: a command-line
+    tool reports it instead of creating an empty store by connecting."""
+    file = str(getattr(db, "database", ""))
+    if isinstance(db, pw.SqliteDatabase) and file != ":memory:" and not Path(file).exists():
+        return file
+    return None
+
+
 def open_database(url: str, timeout: float = 5.0) -> pw.Database:
     """A peewee database for ``url``: ``sqlite:///stats.db`` (WAL, synchronous=NORMAL: a
     commit survives the bot crashing, the last few may be lost if the machine loses power),

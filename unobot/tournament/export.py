@@ -45,10 +45,7 @@ import csv
 import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TextIO
-
-import peewee as pw
 
 from unobot.tournament.store import Stored
 
@@ -181,7 +178,7 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
     args = parser.parse_args(argv)
     prog = "unobot tournament export"
 
-    from unobot.stats.sql import _DB_ERRORS
+    from unobot.stats.sql import _DB_ERRORS, missing_sqlite_file
     from unobot.tournament.store import SqlTournamentLog
 
     try:
@@ -190,9 +187,11 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
         print(f"{prog}: {err}", file=sys.stderr)
         return 2
     log = SqlTournamentLog.from_url(url)
-    file = getattr(log.db, "database", "")
-    if isinstance(log.db, pw.SqliteDatabase) and file != ":memory:" and not Path(file).exists():
-        print(f"{prog}: no stats database {file} (--database URL, --config FILE)", file=sys.stderr)
+    missing = missing_sqlite_file(log.db)
+    if missing is not None:
+        print(
+            f"{prog}: no stats database {missing} (--database URL, --config FILE)", file=sys.stderr
+        )
         return 2
     try:
         stored = log.load(args.name)
