@@ -98,5 +98,8 @@ def _record_hashes() -> None:
 setup(
     packages=[*find_packages(include=["unobot", "unobot.*"]), "unobot.plugins"],
     package_dir={"unobot.plugins": "plugins"},
+    # The stats site's templates and static files travel in the wheel (a non-editable install
+    # has no checkout to read them from).
+    package_data={"unobot.web": ["templates/*.html", "static/*"]},
     ext_modules=_extensions(),
 )

@@ -107,7 +107,8 @@ def load_settings(
         description="Uno for IRC channels. With no options: a local IRC server and the bot in "
         "#uno. Subcommands: play (a game against computer players in the terminal), demo (a "
         "hand in the terminal), arena (computer players against each other), check-config "
-        "FILE (validate a config and exit), tournament export NAME (a tournament as CSV).",
+        "FILE (validate a config and exit), tournament export NAME (a tournament as CSV), "
+        "ratings rebuild, replay ID (a recorded game in the terminal), web (the stats site).",
     )
     parser.add_argument("--version", action="version", version=version())
     config_mod.add_arguments(parser)
@@ -318,6 +319,14 @@ def main(argv: list[str] | None = None) -> None:
         from unobot.stats.ratings_cli import main as ratings
 
         raise SystemExit(ratings(args_list[1:], database_url))
+    if args_list and args_list[0] == "web":
+        from unobot.web.cli import main as web
+
+        raise SystemExit(web(args_list[1:], database_url))
+    if args_list and args_list[0] == "replay":
+        from unobot.replay.cli import main as replay
+
+        raise SystemExit(replay(args_list[1:], database_url))
     if args_list and args_list[0] == "arena":
         from unobot.ai.arena import main as arena
 
