@@ -5,6 +5,7 @@ state), and plays on identically."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from random import Random
 
@@ -14,9 +15,10 @@ from hypothesis import strategies as st
 
 from tests.engine.test_properties import snapshot as game_state
 from unobot.bench.soak import play_random_move
-from unobot.core.journal import Journal
+from unobot.core.journal import Journal, replay_text
 from unobot.core.table import Table, TableConfig
 from unobot.engine import PRESETS, preset
+from unobot.engine.cards import Card, parse_color
 
 
 class Clock:
@@ -194,8 +196,10 @@ def test_an_ended_table_leaves_no_journal(tmp_path: Path) -> None:
     assert Journal(tmp_path, clock).restore() == []
 
 
-def test_a_version_1_journal_still_replays(tmp_path: Path) -> None:
-    """Version 1 wrote cards and colours as tagged objects; a bot upgraded mid-game reads them."""
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_journal_still_replays(tmp_path: Path, version: int) -> None:
+    """Version 1 wrote cards and colours as tagged objects, version 2 as numbers (version 3
+    writes the notation); a bot upgraded mid-game reads them."""
     clock = Clock()
     journal = Journal(tmp_path, clock, wall=lambda: clock.t)
     table = opened(journal, clock, "official", 4, 21)
@@ -212,16 +216,44 @@ def test_a_version_1_journal_still_replays(tmp_path: Path) -> None:
     for line in path.read_text().splitlines():
         method, args = json.loads(line)
         if method == "open":
-            args["version"] = 1
+            assert args["version"] == 3
+            args["version"] = version
         if args.get("card") is not None:
-            args["card"] = {"$card": args["card"]}
+            code = Card.parse(args["card"]).code
+            args["card"] = {"$card": code} if version == 1 else code
         if args.get("color") is not None:
-            args["color"] = {"$color": args["color"]}
+            number = int(parse_color(args["color"]))
+            args["color"] = {"$color": number} if version == 1 else number
         old.append(json.dumps([method, args]))
-    assert any('"$card"' in line for line in old)
+    assert any('"card"' in line for line in old)
     path.write_text("\n".join(old) + "\n")
     (restored,) = Journal(tmp_path, clock, wall=lambda: clock.t).restore()
     assert snapshot(restored.table) == before
+
+
+def test_replay_text_rebuilds_the_game_from_its_moves(tmp_path: Path) -> None:
+    """A recorded game's move list is its journal: replayed without a Journal (no folder, no
+    clock), it gives back the same table, and cards read in the notation."""
+    clock = Clock()
+    journal = Journal(tmp_path, clock, wall=lambda: clock.t)
+    table = opened(journal, clock, "official", 3, 5)
+    rng = Random(3)
+    for _ in range(80):
+        if table.finished:
+            break
+        clock.t += 1
+        move(table, rng, clock)
+    text = journal.moves(table)
+    assert text is not None
+    assert re.search(r'"card":"(R|Y|G|B)(\d|S|R|D2)"|"card":"WD?4?"', text)
+    seen: list[object] = []
+    rebuilt = replay_text(text, lambda t, update: seen.append(update))
+    assert snapshot(rebuilt) == snapshot(table)
+    assert len(seen) == len(text.splitlines()) - 1
+    with pytest.raises(ValueError):
+        replay_text("")
+    with pytest.raises(ValueError):
+        replay_text('["open", {}]')
 
 
 def test_only_changes_are_journaled(tmp_path: Path) -> None:

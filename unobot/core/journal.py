@@ -43,15 +43,17 @@ from unobot.core.table import Table, TableConfig
 from unobot.core.updates import Update
 from unobot.engine.cards import CARDS, Color
 
-__all__ = ["Journal", "Restored", "TableLog"]
+__all__ = ["Journal", "Restored", "TableLog", "parse_records", "replay_text"]
 
 log = logging.getLogger(__name__)
 
-VERSION = 2
-"""Version 2 writes a card as its code and a colour as its number under the argument names
-``card`` and ``color``; version 1 wrote tagged objects (``{"$card": 5}``), still read."""
+VERSION = 3
+"""Version 3 writes a card in the card notation (``"B9"``, ``"WD4"``) and a colour as its
+letter (``"g"``), so the stored move list of a recorded game reads as the players typed it;
+version 2 wrote a card as its code and a colour as its number, version 1 tagged objects
+(``{"$card": 5}``): both still read."""
 
-_READS = frozenset({1, VERSION})
+_READS = frozenset({1, 2, VERSION})
 
 _TIME_ARGS = frozenset({"now", "since"})
 """Arguments that are scheduler times (moved onto the new clock when replayed)."""
@@ -60,15 +62,20 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 """One encoder for every line (``json.dumps`` with options builds a new one per call)."""
 
 
+_LETTERS = {color: color.letter.lower() for color in Color}
+_BY_LETTER = {letter: color for color, letter in _LETTERS.items()}
+_BY_TEXT = {card.text: card for card in CARDS}
+
+
 def _encode(arguments: dict[str, Any]) -> dict[str, Any]:
     """A call's arguments as JSON values. Only two arguments are not plain (``card``, a
     ``Card``; ``color``, a ``Color``, which JSON would write as a bare int anyway)."""
     card = arguments.get("card")
     if card is not None:
-        arguments = {**arguments, "card": card.code}
+        arguments = {**arguments, "card": card.text}
     color = arguments.get("color")
     if color is not None:
-        arguments = {**arguments, "color": int(color)}
+        arguments = {**arguments, "color": _LETTERS[color]}
     return arguments
 
 
@@ -82,10 +89,13 @@ def _decode(arguments: dict[str, Any]) -> dict[str, Any]:
                 value = Color(value["$color"])
             else:
                 raise ValueError(f"unknown journal value {value!r}")
-        elif key == "card" and type(value) is int:
-            value = CARDS[value]  # the deck's cards, indexed by their code
-        elif key == "color" and type(value) is int:
-            value = Color(value)
+        elif value is None:
+            pass
+        elif key == "card":
+            # version 3: notation; version 2: the deck's cards, indexed by their code
+            value = _BY_TEXT[value] if type(value) is str else CARDS[value]
+        elif key == "color":
+            value = _BY_LETTER[value] if type(value) is str else Color(value)
         args[key] = value
     return args
 
@@ -404,48 +414,98 @@ class Journal:
         return restored
 
     def _replay(self, path: Path, observe: Callable[[Table, Any], None] | None) -> Restored | None:
-        lines = path.read_bytes().split(b"\n")
-        records = []
-        for number, raw in enumerate(lines, 1):
-            if not raw.strip():
-                continue
-            try:
-                records.append(json.loads(raw))
-            except ValueError:
-                if number >= len(lines) - 1:  # a torn last line: the call was never answered
-                    break
-                raise
+        records = parse_records(path.read_bytes())
         if not records:
             return None
-        if records[0][0] != "open":
-            raise ValueError("no opening line")
-        head = records[0][1]
-        if head.get("version") not in _READS:
-            raise ValueError(f"journal version {head.get('version')}")
-        shift = head["clock_offset"] - self._offset()  # old clock -> this process's clock
-        table = Table(
-            head["channel"],
-            head["starter"],
-            head["ident"],
-            head["now"] + shift,
-            config_from_json(head["config"]),
-            Random(head["seed"]),
-            head.get("level", ""),
-        )
-        table.game_id = path.stem  # before the replay: the recorder names the game by it
-        last = head["now"] + shift
-        for method, arguments in records[1:]:
-            if method == "clock":  # written after an earlier restore: times on its clock
-                shift = arguments["offset"] - self._offset()
-                continue
-            args = _decode(arguments)
-            for key in _TIME_ARGS & args.keys():
-                args[key] = args[key] + shift
-                last = max(last, args[key])
-            update = getattr(table, method)(**args)
-            if observe is not None and isinstance(update, Update):
-                observe(table, update)
+        table, last = _rebuild(records, self._offset(), observe, path.stem)
         tlog = TableLog(path, self._offset())
         tlog.write(["clock", {"offset": tlog.clock_offset}])
         self.attach(table, tlog)
         return Restored(table, last, sum(1 for r in records if r[0] not in ("open", "clock")))
+
+    def moves(self, table: Table) -> str | None:
+        """``table``'s journal as text (its opening and every call it accepted): the move list
+        a recorded game keeps for its replay (:func:`replay_text`). Read back from the file
+        (a few kilobytes, in the page cache) rather than kept twice in memory; None when the
+        table has no journal or the file can't be read."""
+        tlog = self._logs.get(id(table))
+        if tlog is None or tlog.failed:
+            return None
+        try:
+            return tlog.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            log.warning("journal %s: can't read the moves back (%s)", tlog.path, err)
+            return None
+
+
+def parse_records(raw: bytes) -> list[list[Any]]:
+    """A journal's lines as ``[method, arguments]`` records; a torn last line (the process
+    killed while writing it: the call was never answered) is dropped, damage elsewhere raises
+    ValueError."""
+    lines = raw.split(b"\n")
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            if number >= len(lines) - 1:
+                break
+            raise
+    return records
+
+
+def _rebuild(
+    records: list[list[Any]],
+    offset: float,
+    observe: Callable[[Table, Any], None] | None,
+    game_id: str | None = None,
+) -> tuple[Table, float]:
+    """The table the records describe, its times moved onto a clock whose wall-clock offset is
+    ``offset``, and the time of its last call; ``observe`` gets each replayed call's update.
+    ``game_id`` is set before the replay: the stats recorder names the game by it."""
+    if records[0][0] != "open":
+        raise ValueError("no opening line")
+    head = records[0][1]
+    if head.get("version") not in _READS:
+        raise ValueError(f"journal version {head.get('version')}")
+    shift = head["clock_offset"] - offset  # old clock -> the target clock
+    table = Table(
+        head["channel"],
+        head["starter"],
+        head["ident"],
+        head["now"] + shift,
+        config_from_json(head["config"]),
+        Random(head["seed"]),
+        head.get("level", ""),
+    )
+    if game_id is not None:
+        table.game_id = game_id
+    last = head["now"] + shift
+    for method, arguments in records[1:]:
+        if method == "clock":  # written after an earlier restore: times on its clock
+            shift = arguments["offset"] - offset
+            continue
+        args = _decode(arguments)
+        for key in _TIME_ARGS & args.keys():
+            args[key] = args[key] + shift
+            last = max(last, args[key])
+        update = getattr(table, method)(**args)
+        if observe is not None and isinstance(update, Update):
+            observe(table, update)
+    return table, last
+
+
+def replay_text(text: str, observe: Callable[[Table, Update], None] | None = None) -> Table:
+    """Rebuild the table a journal text describes (a recorded game's move list), on the
+    clock of its first process, calling ``observe(table, update)`` for every replayed call:
+    the same replay the bot restores tables with, so a replay shows exactly what was
+    played. Raises ValueError for a text that is not a journal."""
+    records = parse_records(text.encode("utf-8"))
+    if not records:
+        raise ValueError("an empty move list")
+    try:
+        return _rebuild(records, records[0][1]["clock_offset"], observe)[0]
+    except (KeyError, TypeError, IndexError) as err:
+        raise ValueError(f"not a journal: {err!r}") from err
