@@ -211,3 +211,45 @@ def test_connections(tmp_path: Path) -> None:
     assert load(parse()).irc.connections == 1
     path = write(tmp_path, "[irc]\nconnections = 3\n")
     assert load(parse("--config", path)).irc.connections == 3
+
+
+def test_web_section_defaults_to_the_bots_database() -> None:
+    """``[web]`` unset: the site listens locally and reads the stats database."""
+    web = load(parse("--database", "sqlite:///x.db")).web
+    assert (web.host, web.port, web.public_url, web.root_path) == ("127.0.0.1", 8080, "", "")
+    assert web.database == "sqlite:///x.db"
+    assert web.forwarded_allow_ips == "127.0.0.1"
+
+
+def test_web_section_is_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[web]\nhost = "0.0.0.0"\nport = 8181\npublic_url = "https://example.net/uno/"\n'
+        'database = "sqlite:///site.db"\nroot_path = "/uno/"\n'
+        'forwarded_allow_ips = ["10.0.0.1", "::1"]\n',
+    )
+    web = load(parse("--config", path)).web
+    assert (web.host, web.port) == ("0.0.0.0", 8181)
+    assert web.public_url == "https://example.net/uno"  # no trailing slash: links append /game/
+    assert web.database == "sqlite:///site.db"
+    assert web.root_path == "/uno"
+    assert web.forwarded_allow_ips == "10.0.0.1,::1"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[web]\nport = 0\n", "web.port must be a port number"),
+        ('[web]\nport = "80"\n', "web.port must be int"),
+        ('[web]\npublic_url = "example.net"\n', "web.public_url 'example.net' must be an http"),
+        ('[web]\nroot_path = "uno"\n', "web.root_path 'uno' must start with"),
+        ("[web]\nforwarded_allow_ips = 3\n", "web.forwarded_allow_ips must be addresses"),
+        ('[web]\ndatabase = "mysql://u:secret@h/db"\n', "web.database must be a sqlite"),
+        ('[web]\nhots = "x"\n', "unknown setting web.hots (did you mean web.host?)"),
+    ],
+)
+def test_bad_web_settings_get_one_clear_message(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load(parse("--config", write(tmp_path, text)))
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert "secret" not in str(caught.value)

@@ -21,13 +21,37 @@ from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.irc.adapter import IrcSettings, ServerSettings
 
-__all__ = ["ConfigError", "Settings", "add_arguments", "load"]
+__all__ = ["ConfigError", "Settings", "WebSettings", "add_arguments", "load"]
 
 DEFAULT_DATABASE = "sqlite:///stats.db"
 
 
 class ConfigError(ValueError):
     """A setting that can't be used; the message names it and says what is expected."""
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """``[web]``: the read-only stats site (``unobot web``), read by the site and by the bot
+    (``.unogame`` links to ``public_url``), so both take it from the same section.
+
+    - ``host``, ``port``: where ``unobot web`` listens (127.0.0.1:8080; put a reverse proxy
+      in front to publish it).
+    - ``public_url``: the address people reach the site at (``https://example.net/uno``), ""
+      when it is not published: the bot then answers ``.unogame`` without a link.
+    - ``database``: the stats database the site reads, "" for the bot's (``[stats] database``).
+    - ``root_path``: the path prefix the reverse proxy serves the site under (``/uno``), so
+      its links carry it; "" at the root.
+    - ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For``/``-Proto`` headers are
+      believed (comma separated, ``*`` for any), as uvicorn's option of that name.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str = ""
+    database: str = ""
+    root_path: str = ""
+    forwarded_allow_ips: str = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -43,6 +67,8 @@ class Settings:
     db_timeout: float = 5.0
     """Seconds a database may take to answer before the bot says stats are unavailable (and
     PostgreSQL cancels the statement); games wait in the local spool meanwhile."""
+    web: WebSettings = WebSettings()
+    """``[web]``: the stats site; its ``database`` is filled in (the stats one when unset)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,6 +133,7 @@ KEYS: dict[str, tuple[str, ...]] = {
             "channel_presets", "plugins", "journal", "tournament_time_scale"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout"),
+    "web": ("host", "port", "public_url", "database", "root_path", "forwarded_allow_ips"),
     "log": ("level",),
 }  # fmt: skip
 """Every setting by section (``unobot.toml.example`` documents each). A key the file has and
@@ -282,7 +309,47 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     if not 0.5 <= db_timeout <= 60:
         raise ConfigError("stats.timeout must be 0.5 to 60 seconds")
     journal = _typed("bot", bot_cfg, "journal", str, "unobot-tables")
-    return Settings(irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal)
+    web = _web(_section(data, "web"), database)
+    return Settings(
+        irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal, web=web
+    )
+
+
+def _web(raw: dict[str, Any], stats_database: str) -> WebSettings:
+    """``[web]`` (keys checked by ``_section``); ``database`` defaults to the stats one."""
+    default = WebSettings()
+    port = _typed("web", raw, "port", int, default.port)
+    if isinstance(port, bool) or not 1 <= port <= 65535:
+        raise ConfigError("web.port must be a port number (1 to 65535)")
+    public_url = _typed("web", raw, "public_url", str, "").strip().rstrip("/")
+    if public_url and (
+        not public_url.startswith(("http://", "https://")) or any(c.isspace() for c in public_url)
+    ):
+        raise ConfigError(
+            f"web.public_url {public_url!r} must be an http:// or https:// address "
+            '(e.g. "https://example.net/uno"), or "" when the site is not published'
+        )
+    root_path = _typed("web", raw, "root_path", str, "").strip().rstrip("/")
+    if root_path and not root_path.startswith("/"):
+        raise ConfigError(f'web.root_path {root_path!r} must start with "/" (e.g. "/uno")')
+    allowed = raw.get("forwarded_allow_ips", default.forwarded_allow_ips)
+    if isinstance(allowed, list) and all(isinstance(a, str) for a in allowed):
+        allowed = ",".join(a.strip() for a in allowed)
+    if not isinstance(allowed, str):
+        raise ConfigError(
+            'web.forwarded_allow_ips must be addresses, e.g. "127.0.0.1" or ["10.0.0.1", "::1"]'
+        )
+    database = _typed("web", raw, "database", str, "") or stats_database
+    if "://" not in database or not database.partition("://")[0].startswith(("sqlite", "postgres")):
+        raise ConfigError("web.database must be a sqlite:/// or postgresql:// URL")
+    return WebSettings(
+        host=_typed("web", raw, "host", str, default.host).strip() or default.host,
+        port=port,
+        public_url=public_url,
+        database=database,
+        root_path=root_path,
+        forwarded_allow_ips=allowed.strip() or default.forwarded_allow_ips,
+    )
 
 
 def _check_service_identity(irc: IrcSettings) -> None:
