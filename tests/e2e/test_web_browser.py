@@ -1,0 +1,423 @@
+"""The stats site in a real browser: leaderboard, a player's charts, a replay stepped through.
+
+The site (``unobot web``) runs as its own process on a SQLite stats database seeded with real
+recorded games (simulated tables whose journals are the move lists) and a few hand-written
+games so several people pass the 5-game minimum. Headless Chromium (Debian's, through Selenium)
+visits it as a person would: follows links, switches rankings, steps a replay, turns on the
+colour-blind cards, and looks at every page at a phone's width.
+
+Screenshots of every page (desktop 1280x900 and phone 360x740) are written to the test's tmp
+dir and, when ``UNOBOT_ARTIFACTS`` is set, to ``$UNOBOT_ARTIFACTS/web/``. The README's pictures
+in docs/ are three of them: ``UNOBOT_ARTIFACTS=/tmp/a pytest tests/e2e/test_web_browser.py``,
+then copy ``/tmp/a/web/{leaderboard,player,game}-desktop.png`` (or -phone) to docs/web-*.png.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.browser import (
+    DESKTOP,
+    PHONE,
+    Screenshots,
+    Site,
+    browser_errors,
+    overflow,
+    require_browser,
+    set_viewport,
+    start_browser,
+    wait_until,
+)
+from unobot.stats.model import GameRecord, PlayerResult, player_ident
+
+NETWORK = "testnet"
+CHANNEL = "#uno"
+PEOPLE = ("Alice", "Bob", "Carol", "Dave", "[Zed]")
+"""People with enough games to be ranked; ``[Zed]`` has the brackets IRC nicks may have, which
+a player link must carry through the URL."""
+NEWCOMER = "Fay"
+"""Two games only: below the minimum, never on the leaderboard."""
+STEP = re.compile(r"Step\s+(\d+)\s+of\s+(\d+)")
+CARD_COLOURS = {"card-r", "card-y", "card-g", "card-b", "card-w"}
+
+
+@dataclass(frozen=True)
+class Seeded:
+    url: str
+    """The database's URL, for ``unobot web --database``."""
+    path: Path
+    replay_game: str
+    """Key (game id) of a recorded game that has its move list."""
+    replay_players: tuple[str, ...]
+
+
+def hand_written_games(now: datetime) -> list[GameRecord]:
+    """Games among PEOPLE over the last three weeks (so the week, month and all-time boards all
+    have rows), Alice winning more often than the rest so the rankings differ; and NEWCOMER's
+    two games."""
+    rng = random.Random(19)
+    games: list[GameRecord] = []
+    for number in range(16):
+        table = [PEOPLE[(number + k) % len(PEOPLE)] for k in range(3 + number % 2)]
+        if NEWCOMER not in table and number in (3, 11):
+            table.append(NEWCOMER)
+        weights = [3.0 if nick == "Alice" else 1.0 for nick in table]
+        order = []
+        pool = list(zip(table, weights, strict=True))
+        while pool:
+            pick = rng.choices(range(len(pool)), [w for _, w in pool])[0]
+            order.append(pool.pop(pick)[0])
+        left = {nick: rng.randint(3, 60) for nick in order[1:]}
+        results = [
+            PlayerResult(
+                ident=player_ident(nick),
+                nick=nick,
+                place=place,
+                won=place == 1,
+                points_won=sum(left.values()) if place == 1 else 0,
+                points_left=left.get(nick, 0),
+            )
+            for place, nick in enumerate(order, 1)
+        ]
+        ended = now - timedelta(days=20 - number * 1.25, minutes=rng.randint(0, 300))
+        games.append(
+            GameRecord(
+                game_id=f"{number:02d}" + "b" * 30,
+                network=NETWORK,
+                channel=CHANNEL,
+                preset="classic",
+                started=ended - timedelta(minutes=rng.randint(4, 25)),
+                ended=ended,
+                results=tuple(results),
+            )
+        )
+    return games
+
+
+def replayable_games() -> list[GameRecord]:
+    """Real games with move lists: tables played out by computer seats, their journals kept."""
+    from unobot.replay.simulate import recorded_games
+
+    return list(recorded_games(3, seed=19, network=NETWORK, channel=CHANNEL))
+
+
+def seed(path: Path) -> Seeded:
+    from unobot.stats.sql import SqlStatsStore
+
+    url = f"sqlite:///{path}"
+    store = SqlStatsStore(url, network=NETWORK)
+    try:
+        recorded = replayable_games()
+        for game in [*hand_written_games(datetime.now(UTC)), *recorded]:
+            store.record_game(game)
+        assert store.pending() == 0, "the seed games did not reach the database"
+    finally:
+        store.close()
+    with_moves = [g for g in recorded if g.moves]
+    assert with_moves, "recorded_games gave no game with a move list"
+    game = max(with_moves, key=lambda g: len(g.results))
+    return Seeded(url, path, game.game_id, tuple(r.nick for r in game.results))
+
+
+# -- fixtures ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Seeded:
+    return seed(tmp_path_factory.mktemp("webdb") / "stats.db")
+
+
+@pytest.fixture(scope="module")
+def site(seeded: Seeded, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    server = Site(seeded.url, tmp_path_factory.mktemp("web"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    require_browser()
+    driver = start_browser(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Screenshots:
+    return Screenshots(tmp_path_factory.mktemp("screenshots"))
+
+
+@pytest.fixture
+def page(browser: Any, site: Site) -> Iterator[Any]:
+    """The browser at desktop size, console cleared; after the test, no script errors and no
+    request to any other host (the site works offline and tells nobody who looks at it)."""
+    set_viewport(browser, DESKTOP, mobile=False)
+    browser.get("about:blank")
+    browser_errors(browser)
+    yield browser
+    errors = browser_errors(browser)
+    assert not errors, f"errors in the browser console: {errors}"
+
+
+def visit(driver: Any, site: Site, path: str) -> None:
+    driver.get(site.url(path))
+    foreign = driver.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(u => !u.startsWith(location.origin) && !u.startsWith('data:'))"
+    )
+    assert not foreign, f"{path} loads from other hosts: {foreign}"
+
+
+def css(driver: Any, selector: str) -> Any:
+    return wait_until(
+        lambda: driver.find_elements("css selector", selector), what=f"an element {selector}"
+    )[0]
+
+
+def player_path(nick: str) -> str:
+    return "/player/" + urllib.parse.quote(nick, safe="")
+
+
+def row_nicks(driver: Any) -> list[str]:
+    return [
+        link.text.strip()
+        for link in driver.find_elements("css selector", "#leaderboard tr.player-row a.player-link")
+    ]
+
+
+# -- leaderboard -------------------------------------------------------------------------------
+
+
+def test_leaderboard_rows_rankings_and_player_link(page: Any, site: Site, seeded: Seeded) -> None:
+    from unobot.stats.model import Ranking
+    from unobot.stats.sql import SqlStatsStore
+
+    visit(page, site, "/")
+    css(page, "#leaderboard tr.player-row")
+    assert "5" in css(page, "#min-games").text, "the min-games rule is not shown"
+    visit(page, site, "/leaderboard?ranking=pw&period=all")
+    css(page, "#leaderboard tr.player-row")
+    nicks = row_nicks(page)
+    assert set(PEOPLE) <= set(nicks), f"ranked people missing from the leaderboard: {nicks}"
+    assert NEWCOMER not in nicks, "a player below the minimum games is on the leaderboard"
+
+    store = SqlStatsStore(seeded.url, network=NETWORK)
+    try:
+        by_pw = [p.nick for p in store.leaderboard(Ranking.PERCENT_WINS, 50)]
+        by_rating = [p.nick for p in store.rating_leaderboard(50)]
+    finally:
+        store.close()
+    assert nicks == by_pw[: len(nicks)], f"percent-wins order {nicks} != {by_pw}"
+
+    page.find_element("css selector", "#ranking-rating").click()
+    wait_until(lambda: "ranking=rating" in page.current_url, what="the rating ranking's URL")
+    css(page, "#leaderboard tr.player-row")
+    rated = row_nicks(page)
+    assert rated == by_rating[: len(rated)] and rated, f"rating order {rated} != {by_rating}"
+    assert rated != nicks or by_rating == by_pw, "switching to rating changed nothing"
+
+    page.find_element("css selector", "#ranking-ppg").click()
+    wait_until(lambda: "ranking=ppg" in page.current_url, what="the ppg ranking's URL")
+
+    link = next(
+        a
+        for a in page.find_elements("css selector", "#leaderboard a.player-link")
+        if a.text.strip() == "[Zed]"
+    )
+    link.click()
+    assert css(page, "#player-name").text.strip() == "[Zed]"
+
+
+# -- player page -------------------------------------------------------------------------------
+
+CHART = """
+const svg = document.querySelector(arguments[0] + ' svg');
+if (!svg) return null;
+const box = svg.getBoundingClientRect();
+const lines = [];
+for (const p of svg.querySelectorAll('.series path, .series polyline, path.line')) {
+    const d = p.getAttribute('d') || p.getAttribute('points') || '';
+    const numbers = d.match(/-?\\d+(\\.\\d+)?(e-?\\d+)?/g) || [];
+    const b = p.getBoundingClientRect();
+    lines.push({points: Math.floor(numbers.length / 2), width: b.width, height: b.height});
+}
+return {width: box.width, height: box.height, lines: lines,
+        dots: svg.querySelectorAll('.series .dot, .series circle').length};
+"""
+
+
+def test_player_page_charts_opponents_and_games(page: Any, site: Site) -> None:
+    visit(page, site, player_path("Alice"))
+    assert css(page, "#player-name").text.strip() == "Alice"
+    for chart in ("#rating-chart", "#ppg-chart"):
+        css(page, chart + " svg")
+        drawn = page.execute_script(CHART, chart)
+        assert drawn and drawn["width"] > 100 and drawn["height"] > 50, f"{chart}: {drawn}"
+        plotted = [line for line in drawn["lines"] if line["points"] >= 2 and line["width"] > 0]
+        assert plotted, f"{chart} has no plotted line of 2+ points: {drawn}"
+
+    opponents = [li.text for li in page.find_elements("css selector", "#opponents li")]
+    assert opponents, "no opponents listed"
+    assert any(nick in text for text in opponents for nick in PEOPLE if nick != "Alice")
+
+    games = page.find_elements("css selector", "#recent-games a.game-link")
+    assert games, "no recent games listed"
+    games[0].click()
+    results = css(page, "#results")
+    assert "Alice" in results.text, "the game page does not list the player who played it"
+
+
+def test_player_page_unknown_nick_is_a_clear_not_found(page: Any, site: Site) -> None:
+    visit(page, site, player_path("nobody-like-this"))
+    body = page.find_element("css selector", "body").text
+    assert "Traceback" not in body and body.strip(), "an unknown player shows a crash or nothing"
+
+
+# -- game page: the replay ---------------------------------------------------------------------
+
+STATE = """
+const text = s => (document.querySelector(s) || {}).textContent || '';
+const hands = {};
+for (const h of document.querySelectorAll('#replay .hand')) {
+    hands[h.dataset.nick] = [...h.querySelectorAll('.card')].map(
+        c => c.getAttribute('aria-label'));
+}
+return {step: text('#replay-step').trim(), lines: text('#replay-lines').trim(),
+        top: (document.querySelector('#replay-top') || {}).innerHTML || '', hands: hands};
+"""
+
+RENDERING = """
+const out = [];
+for (const c of document.querySelectorAll('#replay .card')) {
+    const s = getComputedStyle(c), before = getComputedStyle(c, '::before'),
+        after = getComputedStyle(c, '::after');
+    out.push([c.className, c.innerText, s.backgroundColor, s.backgroundImage, s.color,
+              s.borderStyle, before.content, after.content, before.backgroundImage]);
+}
+return JSON.stringify(out);
+"""
+
+
+def step_of(state: dict[str, Any]) -> tuple[int, int]:
+    found = STEP.search(state["step"])
+    assert found, f"#replay-step reads {state['step']!r}, not 'Step N of M'"
+    return int(found.group(1)), int(found.group(2))
+
+
+def test_game_replay_steps_through_the_hands(page: Any, site: Site, seeded: Seeded) -> None:
+    visit(page, site, f"/game/{seeded.replay_game}")
+    results = css(page, "#results").text
+    for nick in seeded.replay_players:
+        assert nick in results, f"{nick} missing from the results table"
+    css(page, "#replay .hand .card")
+
+    def state() -> dict[str, Any]:
+        return page.execute_script(STATE)
+
+    first = wait_until(lambda: (s := state()) and STEP.search(s["step"]) and s, what="the step")
+    assert step_of(first)[0] == 1, first["step"]
+    total = step_of(first)[1]
+    assert total > 5, f"a whole game in {total} steps?"
+    assert set(first["hands"]) == set(seeded.replay_players), first["hands"].keys()
+    assert page.find_elements("css selector", "#replay-top .card"), "no top card shown"
+
+    seen = [first]
+    for n in range(2, 5):
+        page.find_element("css selector", "#replay-next").click()
+        now = wait_until(lambda n=n: (s := state()) and step_of(s)[0] == n and s, what=f"step {n}")
+        assert step_of(now) == (n, total)
+        assert now["lines"] and now["lines"] != seen[-1]["lines"], f"step {n}: same lines"
+        seen.append(now)
+    assert any(s["hands"] != first["hands"] for s in seen[1:]), "the hands never changed"
+
+    page.find_element("css selector", "#replay-prev").click()
+    back = wait_until(lambda: (s := state()) and step_of(s)[0] == 3 and s, what="step 3 again")
+    assert back == seen[2], "stepping back does not show the same step again"
+
+    page.find_element("css selector", "#replay-last").click()
+    last = wait_until(lambda: (s := state()) and step_of(s)[0] == total and s, what="last step")
+    assert step_of(last) == (total, total)
+    page.find_element("css selector", "#replay-first").click()
+    wait_until(lambda: step_of(state())[0] == 1, what="back to step 1")
+
+
+def test_cards_have_colours_labels_and_a_colour_blind_form(
+    page: Any, site: Site, seeded: Seeded
+) -> None:
+    visit(page, site, f"/game/{seeded.replay_game}")
+    cards = page.find_elements("css selector", "#replay .card")
+    assert cards, "no cards on the replay"
+    for card in cards:
+        classes = set((card.get_attribute("class") or "").split())
+        assert classes & CARD_COLOURS, f"a card without a colour class: {classes}"
+        assert (card.get_attribute("aria-label") or "").strip(), "a card without an aria-label"
+        size = card.size
+        assert size["width"] > 0 and size["height"] > 0, "an invisible card"
+
+    before = page.execute_script(RENDERING)
+    box = page.find_element("css selector", "input#colorblind")
+    was = box.is_selected()
+    if box.is_displayed():
+        box.click()
+    else:  # a styled switch: the visible part is its label
+        page.find_element("css selector", "label[for=colorblind]").click()
+    wait_until(lambda: box.is_selected() != was, what="the colour-blind box to change")
+    after = wait_until(
+        lambda: (r := page.execute_script(RENDERING)) != before and r,
+        what="the cards to look different in colour-blind mode",
+    )
+    assert after != before
+
+
+# -- phone width and screenshots ---------------------------------------------------------------
+
+
+def test_every_page_fits_a_phone_and_is_photographed(
+    page: Any, site: Site, seeded: Seeded, shots: Screenshots
+) -> None:
+    pages = {
+        "leaderboard": "/",
+        "leaderboard-rating": "/leaderboard?ranking=rating&period=all",
+        "player": player_path("Alice"),
+        "game": f"/game/{seeded.replay_game}",
+    }
+    problems = []
+    for name, path in pages.items():
+        set_viewport(page, DESKTOP, mobile=False)
+        visit(page, site, path)
+        if name == "game":
+            for _ in range(6):  # a few moves in: cards on the table, hands of different sizes
+                page.find_element("css selector", "#replay-next").click()
+        shots.take(page, f"{name}-desktop")
+
+        set_viewport(page, PHONE, mobile=True)
+        visit(page, site, path)
+        if name == "game":
+            for _ in range(6):
+                page.find_element("css selector", "#replay-next").click()
+        shots.take(page, f"{name}-phone")
+        viewport = page.execute_script(
+            "const m = document.querySelector('meta[name=viewport]'); return m && m.content"
+        )
+        measured = overflow(page, PHONE[0])
+        if "width=device-width" not in (viewport or ""):
+            problems.append(
+                f"{path}: no <meta name=viewport content=width=device-width> ({viewport!r}): "
+                f"a phone lays it out {measured['innerWidth']} px wide and zooms out"
+            )
+        elif max(measured["scrollWidth"], measured["innerWidth"]) > PHONE[0] + 1:
+            problems.append(
+                f"{path}: {measured['scrollWidth']} px wide on a {PHONE[0]} px phone, "
+                f"sticking out: {measured['widest']}"
+            )
+    assert not problems, "\n".join(problems)
+    assert all(p.stat().st_size > 1000 for p in shots.taken), "an empty screenshot"
