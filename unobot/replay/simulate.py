@@ -243,7 +243,7 @@ class _Simulation:
         def new_id() -> str:
             return f"{ids.getrandbits(128):032x}"
 
-        tee = _Tee(recorder, self.store, self.seats, self.journal.moves, new_id)
+        tee = _Tee(recorder, self.store, self.seats, _journal_text, new_id)
         self.config = BotConfig(
             stats_cooldown=0.0,
             network=network,
@@ -355,6 +355,13 @@ class _Simulation:
         if plays and self.rng.random() < 0.8:
             return plays[int(self.rng.random() * len(plays))]
         return legal[int(self.rng.random() * len(legal))]
+
+
+def _journal_text(table: Table) -> str | None:
+    """The table's journal text (``Table.moves``, set by the journal), for a recorder that
+    gave the record none."""
+    moves = getattr(table, "moves", None)
+    return moves() if callable(moves) else None
 
 
 def _command(action: Action, names: Sequence[str]) -> str:
