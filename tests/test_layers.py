@@ -25,8 +25,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unobot.core",),  # tables, bot, plugin API, dispatch, rendering, computer seats
     ("unobot.stats.recorder",),  # reads the tables' updates into the store
     ("unobot.tournament.director",),  # runs tournaments' games at tables
+    ("unobot.replay",),  # recorded games replayed from their journals, as the channel saw them
     ("unobot.plugins",),  # command plugins: the core never imports them, it loads them by name
     ("unobot.config", "unobot.terminal"),
+    ("unobot.web",),  # the read-only stats site
     ("unobot.main",),  # the composition root: builds stores, recorder, plugins, adapter, bot
     ("unobot.bench",),
 )

@@ -142,6 +142,19 @@ class TableLog:
     def call(self, method: str, arguments: dict[str, Any]) -> None:
         self.write([method, _encode(arguments)])
 
+    def text(self) -> str | None:
+        """The journal so far (its opening and every call accepted): the move list a recorded
+        game keeps for its replay (:func:`replay_text`). Read back from the file (a few
+        kilobytes, in the page cache) rather than kept twice in memory; None when the file
+        can't be read or missed a line."""
+        if self.failed:
+            return None
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            log.warning("journal %s: can't read the moves back (%s)", self.path, err)
+            return None
+
     def sync_later(self, syncer: Syncer) -> None:
         """fsync on the syncer's thread: an fsync can take milliseconds, which the reactor must
         not wait for (a SIGKILL loses nothing without it; a power cut is what it is for)."""
@@ -346,13 +359,13 @@ class Journal:
                 },
             ]
         )
-        self._logs[id(table)] = tlog
-        table.journal = tlog.call
+        self.attach(table, tlog)
         table.game_id = path.stem  # the game's id in the stats: the same after a restore
 
     def attach(self, table: Table, tlog: TableLog) -> None:
         self._logs[id(table)] = tlog
         table.journal = tlog.call
+        table.moves = tlog.text
 
     def sync(self, table: Table) -> None:
         """Make what ``table`` wrote safe from a power cut too (at a hand's end), on the
@@ -363,7 +376,7 @@ class Journal:
 
     def closed(self, table: Table) -> None:
         """``table`` is over (or dropped): its journal goes."""
-        table.journal = None
+        table.journal = table.moves = None
         tlog = self._logs.pop(id(table), None)
         if tlog is not None:
             self._recycle(tlog)
@@ -422,20 +435,6 @@ class Journal:
         tlog.write(["clock", {"offset": tlog.clock_offset}])
         self.attach(table, tlog)
         return Restored(table, last, sum(1 for r in records if r[0] not in ("open", "clock")))
-
-    def moves(self, table: Table) -> str | None:
-        """``table``'s journal as text (its opening and every call it accepted): the move list
-        a recorded game keeps for its replay (:func:`replay_text`). Read back from the file
-        (a few kilobytes, in the page cache) rather than kept twice in memory; None when the
-        table has no journal or the file can't be read."""
-        tlog = self._logs.get(id(table))
-        if tlog is None or tlog.failed:
-            return None
-        try:
-            return tlog.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            log.warning("journal %s: can't read the moves back (%s)", tlog.path, err)
-            return None
 
 
 def parse_records(raw: bytes) -> list[list[Any]]:

@@ -200,6 +200,9 @@ class Table:
         self.journal: Journal | None = None
         """Told every accepted change (``unobot.core.journal``); None: not journaled."""
         self._journal_depth = 0
+        self.moves: Callable[[], str | None] | None = None
+        """The journal's text so far (its move list, kept with the recorded game for its
+        replay); None: not journaled."""
 
     def open_update(self) -> Update:
         """What to announce when the table opens."""

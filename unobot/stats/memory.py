@@ -19,10 +19,13 @@ from unobot.stats.model import (
     PlayerStats,
     Ranking,
     RatedPlayer,
+    StoredGame,
+    StoredResult,
     bucket_of,
+    game_key,
     player_ident,
 )
-from unobot.stats.ratings import PlayerRating, rebuild, update
+from unobot.stats.ratings import PlayerRating, update
 from unobot.stats.records import normalized
 
 __all__ = ["MemoryStatsStore"]
@@ -68,6 +71,8 @@ class MemoryStatsStore:
         """(network, ident, channel or "", source) -> totals."""
         self._ratings: dict[tuple[str, str], PlayerRating] = {}
         """(network, ident) -> rating, updated as each game is recorded."""
+        self._after: dict[str, dict[str, PlayerRating]] = {}
+        """game_id -> its players' ratings after it (the SQL store's result columns)."""
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -101,7 +106,9 @@ class MemoryStatsStore:
             for r in game.results
             if (net, r.ident) in self._ratings
         }
-        for ident, rating in update(before, game).items():
+        after = update(before, game)
+        self._after[game.game_id] = after
+        for ident, rating in after.items():
             self._ratings[(net, ident)] = rating
 
     def import_scores(
@@ -251,13 +258,39 @@ class MemoryStatsStore:
     def rebuild_ratings(self) -> int:
         """Recompute every rating from the games in the order they were recorded."""
         self._ratings.clear()
-        by_net: dict[str, list[GameRecord]] = {}
+        self._after.clear()
         for game in self._games.values():
-            by_net.setdefault(game.network, []).append(game)
-        for net, games in by_net.items():
-            for ident, rating in rebuild(games).items():
-                self._ratings[(net, ident)] = rating
+            self._rate(game)
         return len(self._games)
+
+    def game(self, key: str) -> StoredGame | None:
+        found = game_key(key)
+        if found is None:
+            return None
+        if isinstance(found, int):  # the SQL row id: order of recording, from 1
+            games = list(self._games.values())[found - 1 : found] if found > 0 else []
+        else:
+            games = [g for g in self._games.values() if g.game_id.startswith(found)]
+        if len(games) != 1 or (self.network is not None and games[0].network != self.network):
+            return None
+        game = games[0]
+        after = self._after.get(game.game_id, {})
+        lines = []
+        for r in sorted(game.results, key=lambda r: r.place):
+            rating = after.get(r.ident)
+            nick = self._players[(game.network, r.ident)].nick
+            lines.append(
+                StoredResult(
+                    nick, r.place, r.won, r.points_won, r.points_left, r.finished, r.is_bot,
+                    rating.mu if rating else None, rating.sigma if rating else None,
+                )
+            )  # fmt: skip
+        seconds = max(0, int((game.ended - game.started).total_seconds()))
+        row = list(self._games).index(game.game_id) + 1
+        return StoredGame(
+            row, game.game_id, game.network, game.channel, game.preset, game.started,
+            game.ended, seconds, tuple(lines), game.moves,
+        )  # fmt: skip
 
     def player_ratings(self) -> dict[tuple[str, str], PlayerRating]:
         return {

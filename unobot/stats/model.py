@@ -25,7 +25,10 @@ __all__ = [
     "RatedPlayer",
     "StatsStore",
     "StatsUnavailable",
+    "StoredGame",
+    "StoredResult",
     "bucket_of",
+    "game_key",
     "player_ident",
     "utc_naive",
 ]
@@ -111,6 +114,66 @@ class GameRecord:
     started: datetime
     ended: datetime
     results: tuple[PlayerResult, ...]
+    moves: str | None = None
+    """The game's move list: its table journal (``unobot.core.journal``, JSON lines, cards in
+    the notation), which :func:`unobot.core.journal.replay_text` replays call by call. None
+    when the bot kept no journal."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    """One player's line of a stored game, with their rating right after it."""
+
+    nick: str
+    """The player's current nick (they may have finished the game under another)."""
+    place: int
+    won: bool
+    points_won: int
+    points_left: int
+    finished: bool
+    is_bot: bool
+    mu: float | None = None
+    sigma: float | None = None
+    """The player's rating after this game (None: not rated, e.g. a game of one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A recorded game as read back (``.unogame``, ``unobot replay``, the web site)."""
+
+    id: int
+    """The store's row id (also accepted as a key)."""
+    game_id: str
+    network: str
+    channel: str
+    preset: str
+    started: datetime
+    ended: datetime
+    seconds: int
+    results: tuple[StoredResult, ...]
+    """In place order."""
+    moves: str | None = None
+
+    @property
+    def short_id(self) -> str:
+        """What people type and links carry: the first 8 characters of the game id."""
+        return self.game_id[:SHORT_ID]
+
+
+SHORT_ID = 8
+"""Characters of a game id shown to people; a key needs at least :data:`MIN_KEY`."""
+MIN_KEY = 6
+
+
+def game_key(text: str) -> str | int | None:
+    """What a typed game reference means: a row id (digits, at most 12) or a game-id prefix
+    (6 to 32 hex characters, folded to lower case); None for anything else."""
+    text = text.strip().lstrip("#").lower()
+    if text.isdigit() and len(text) <= 12 and text.isascii():
+        return int(text)
+    if MIN_KEY <= len(text) <= 32 and all(c in "0123456789abcdef" for c in text):
+        return text
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +257,23 @@ class StatsStore(Protocol):
         include_bots: bool = False,
     ) -> list[PlayerStats]:
         """The top ``limit`` players with at least ``min_games`` games, ranked 1..limit."""
+        ...
+
+    def rating(
+        self, name: str, min_games: int = 5, include_bots: bool = False
+    ) -> RatedPlayer | None:
+        """A player's skill rating and rank by conservative rating (all-time)."""
+        ...
+
+    def rating_leaderboard(
+        self, limit: int, min_games: int = 5, include_bots: bool = False
+    ) -> list[RatedPlayer]:
+        """The top ``limit`` players by conservative rating with at least ``min_games``."""
+        ...
+
+    def game(self, key: str) -> StoredGame | None:
+        """A recorded game by row id or game-id prefix (:func:`game_key`), with its move list;
+        None when no game (or more than one) matches."""
         ...
 
     def close(self) -> None: ...

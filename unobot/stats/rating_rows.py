@@ -68,8 +68,10 @@ def rate_game(
     network: str,
     ended: datetime,
     lines: Sequence[tuple[int, PlayerResult]],
-) -> None:
-    """Rate one just-written game: ``lines`` its (player id, result) pairs."""
+) -> dict[str, PlayerRating]:
+    """Rate one game being written: ``lines`` its (player id, result) pairs. Returns the new
+    ratings by player id (as a string; empty for a game of one), which the result rows keep as
+    the rating history."""
     results = tuple(
         PlayerResult(str(pid), "", r.place, r.won, 0, 0, r.finished) for pid, r in lines
     )
@@ -78,32 +80,42 @@ def rate_game(
     after = update(before, game)
     if after:
         save_ratings(db, cur, after, network, ended)
+    return after
 
 
-def rebuild_rating_rows(db: pw.Database) -> int:
-    """Recompute every ``player_rating`` row from the game rows (call inside a transaction);
-    returns the number of games replayed."""
+def rebuild_rating_rows(db: pw.Database, *, history: bool = True) -> int:
+    """Recompute every ``player_rating`` row from the game rows (call inside a transaction),
+    and with ``history`` (schema v5) every result's rating after its game; returns the number
+    of games replayed."""
     cur = db.cursor()
     cur.execute(
-        "SELECT g.id, g.network, g.ended, r.player_id, r.place, r.won, r.finished "
+        "SELECT g.id, g.network, g.ended, r.player_id, r.place, r.won, r.finished, r.id "
         "FROM game g JOIN game_result r ON r.game_id = g.id ORDER BY g.id, r.id"
     )
-    games: list[tuple[str, Any, list[PlayerResult]]] = []
+    games: list[tuple[str, Any, list[PlayerResult], list[int]]] = []
     last = None
-    for gid, network, ended, pid, place, won, finished in cur.fetchall():
+    for gid, network, ended, pid, place, won, finished, rid in cur.fetchall():
         if gid != last:
-            games.append((network, ended, []))
+            games.append((network, ended, [], []))
             last = gid
         games[-1][2].append(PlayerResult(str(pid), "", int(place), bool(won), 0, 0, bool(finished)))
+        games[-1][3].append(int(rid))
     ratings: dict[str, PlayerRating] = {}
     nets: dict[str, tuple[str, Any]] = {}
-    for network, ended, results in games:
+    rows: list[tuple[float | None, float | None, int]] = []
+    for network, ended, results, rids in games:
         when = ended if isinstance(ended, datetime) else datetime.fromisoformat(ended)
         record = GameRecord("", network, "", "", when, when, tuple(results))
         after = update(ratings, record)
         ratings.update(after)
         for pid in after:
             nets[pid] = (network, when)
+        if history:
+            for result, rid in zip(results, rids, strict=True):
+                new = after.get(result.ident)
+                rows.append((new.mu, new.sigma, rid) if new else (None, None, rid))
+    if history:
+        cur.executemany(sql_for(db, "UPDATE game_result SET mu = ?, sigma = ? WHERE id = ?"), rows)
     cur.execute("DELETE FROM player_rating")
     stamp = stamp_for(db)
     cur.executemany(

@@ -239,7 +239,20 @@ class GameRecorder:
             started=game.started,
             ended=self.wall_clock(),
             results=tuple(results),
+            moves=self._moves(table),
         )
+
+    @staticmethod
+    def _moves(table: Table) -> str | None:
+        """The game's own journal (``Table.moves``) as its move list, so a replay shows exactly
+        what was played and nothing is stored twice; None for a table without a journal."""
+        if table.moves is None:
+            return None
+        try:
+            return table.moves()
+        except Exception:  # a replay is a nicety: the game is recorded without it
+            log.exception("stats: no move list for the game in %s", table.channel)
+            return None
 
 
 def _ident(seat: _Seat) -> str:

@@ -51,4 +51,5 @@ def from_json(line: str) -> GameRecord:
         started=datetime.fromisoformat(data["started"]),
         ended=datetime.fromisoformat(data["ended"]),
         results=tuple(PlayerResult(**r) for r in data["results"]),
+        moves=data.get("moves"),
     )

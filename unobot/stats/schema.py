@@ -96,9 +96,21 @@ class GameResult(_Base):
     finished = pee.BooleanField()
     """False when they left or were removed before the end."""
     is_bot = pee.BooleanField(default=False)
+    mu = pee.DoubleField(null=True)
+    sigma = pee.DoubleField(null=True)
+    """The player's skill rating right after this game (schema v5): a player's rating over
+    time is their results in game order. None for a game nobody was rated in."""
 
     class Meta:
         indexes = ((("game", "player"), True),)
+
+
+class GameMoves(_Base):
+    """A game's move list (schema v5): its table journal, zlib-compressed UTF-8 (a game of four
+    is ~1-2 KB). Kept apart from ``game`` so leaderboard and player queries never read it."""
+
+    game = pee.ForeignKeyField(Game, primary_key=True, on_delete="CASCADE")
+    data = pee.BlobField()
 
 
 class ImportedScore(_Base):
@@ -230,6 +242,7 @@ MODELS: list[type[pee.Model]] = [
     TournamentEntry,
     TournamentScore,
     PlayerRating,
+    GameMoves,
     SchemaVersion,
 ]
 
@@ -267,6 +280,24 @@ def _v4_ratings(db: pee.Database, migrator: SchemaMigrator) -> None:
         "CREATE INDEX player_rating_rank ON player_rating "
         "(network, ordinal DESC, games DESC, player_id)"
     )
+    rebuild_rating_rows(db, history=False)  # v5 adds the history columns
+
+
+def _v5_replays(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Ratings over time (each result's rating after the game, filled by rebuilding the
+    ratings), a player's games by index, and each game's move list for replays."""
+    from unobot.stats.rating_rows import rebuild_rating_rows
+
+    have = {c.name for c in db.get_columns("game_result")}  # a new store's v1 made them
+    run_migrations(
+        *(
+            migrator.add_column("game_result", name, field)
+            for name, field in (("mu", GameResult.mu), ("sigma", GameResult.sigma))
+            if name not in have
+        ),
+        migrator.add_index("game_result", ("player_id", "game_id"), False),
+    )
+    db.create_tables([GameMoves])
     rebuild_rating_rows(db)
 
 
@@ -275,8 +306,12 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v2_summaries,
     _v3_tournaments,
     _v4_ratings,
+    _v5_replays,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+REPLAYS_VERSION = 5
+"""The version that added the rating history and move lists (``game_result.mu``/``sigma``,
+``game_moves``)."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
 stand-in for the bot before ratings) writes games without rating them; the v4 migration and

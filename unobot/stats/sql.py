@@ -29,6 +29,7 @@ from playhouse.db_url import connect
 
 from unobot.irc.casemap import irc_lower
 from unobot.stats import schema
+from unobot.stats.game_rows import find_game, pack_moves
 from unobot.stats.model import (
     GameRecord,
     ImportedScore,
@@ -37,7 +38,9 @@ from unobot.stats.model import (
     Ranking,
     RatedPlayer,
     StatsUnavailable,
+    StoredGame,
     bucket_of,
+    game_key,
     player_ident,
     utc_naive,
 )
@@ -134,6 +137,10 @@ _INSERT_RESULT = (
     "INSERT INTO game_result (game_id, player_id, place, won, points_won, points_left, "
     "finished, is_bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+_INSERT_RATED_RESULT = (
+    "INSERT INTO game_result (game_id, player_id, place, won, points_won, points_left, "
+    "finished, is_bot, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 _ADD = "player_summary.{0} + excluded.{0}"
 _UPSERT_SUMMARY = (
     "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, points, "
@@ -146,6 +153,10 @@ _UPSERT_SUMMARY = (
     "is_bot = excluded.is_bot"
 )
 _SYNC_BOT = "UPDATE player_summary SET is_bot = ? WHERE player_id = ? AND is_bot <> ?"
+
+
+def _mu_sigma(rating: PlayerRating | None) -> tuple[float | None, float | None]:
+    return (rating.mu, rating.sigma) if rating is not None else (None, None)
 
 
 class SqlStatsStore:
@@ -267,15 +278,33 @@ class SqlStatsStore:
                 self._s(_UPSERT_NICK),
                 [(pid, r.nick, irc_lower(r.nick), ended) for pid, r in pairs],
             )
+            version = schema.SCHEMA_VERSION  # lower only in tests standing in for an older bot
+            if version < schema.REPLAYS_VERSION:
+                cur.executemany(
+                    self._s(_INSERT_RESULT),
+                    [
+                        (gid, pid, r.place, r.won, r.points_won, r.points_left, r.finished,
+                         r.is_bot)
+                        for pid, r in pairs
+                    ],
+                )  # fmt: skip
+                if version >= schema.RATINGS_VERSION:
+                    rate_game(self.db, cur, game.network, game.ended, pairs)
+                return True
+            after = rate_game(self.db, cur, game.network, game.ended, pairs)
             cur.executemany(
-                self._s(_INSERT_RESULT),
+                self._s(_INSERT_RATED_RESULT),
                 [
-                    (gid, pid, r.place, r.won, r.points_won, r.points_left, r.finished, r.is_bot)
+                    (gid, pid, r.place, r.won, r.points_won, r.points_left, r.finished, r.is_bot,
+                     *_mu_sigma(after.get(str(pid))))
                     for pid, r in pairs
                 ],
-            )
-            if schema.SCHEMA_VERSION >= schema.RATINGS_VERSION:
-                rate_game(self.db, cur, game.network, game.ended, pairs)
+            )  # fmt: skip
+            if game.moves:
+                cur.execute(
+                    self._s("INSERT INTO game_moves (game_id, data) VALUES (?, ?)"),
+                    (gid, pack_moves(game.moves)),
+                )
         return True
 
     def _lock(self, cur: Any) -> None:
@@ -662,6 +691,20 @@ class SqlStatsStore:
             PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b))
             for n, (nick, g, w, p, s, b) in enumerate(rows, 1)
         ]
+
+    # -- games -----------------------------------------------------------------------------
+
+    def game(self, key: str) -> StoredGame | None:
+        """A recorded game by row id or game-id prefix, with its move list."""
+        found = game_key(key)
+        if found is None:
+            return None
+        self._prepare()
+        try:
+            return find_game(self.db, found, self.network)
+        except _DB_ERRORS as err:
+            self._down()
+            raise StatsUnavailable(str(err)) from err
 
     # -- ratings ---------------------------------------------------------------------------
 

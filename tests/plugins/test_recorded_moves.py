@@ -1,0 +1,59 @@
+"""A recorded game keeps its move list: the table's own journal, which replays to the very
+game that was played (same hands, same result), with cards in the notation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from random import Random
+
+from tests.plugins.fakes import Harness
+from tests.plugins.test_restore import journaled
+from unobot.bench.soak import command_for
+from unobot.core.journal import replay_text
+from unobot.stats.memory import MemoryStatsStore
+from unobot.stats.recorder import GameRecorder
+
+
+def play_out(h: Harness, seed: int) -> None:
+    table = h.bot.tables["#uno"]
+    rng = Random(seed)
+    for _ in range(3000):
+        if table.finished:
+            return
+        h.clock.time += 2
+        nick, text = command_for(table, rng)
+        h.say(nick, text)
+    raise AssertionError("the game did not end")
+
+
+def test_a_recorded_game_keeps_its_journal_as_its_move_list(tmp_path: Path) -> None:
+    h, store = journaled(tmp_path, seed=3, start=1_000.0)
+    h.start(["alice", "bob", "carol"])
+    table = h.bot.tables["#uno"]
+    play_out(h, 5)
+    (record,) = store._games.values()
+    assert record.moves is not None
+    lines = [json.loads(line) for line in record.moves.splitlines()]
+    assert lines[0][0] == "open" and lines[0][1]["version"] == 3
+    played = [args["card"] for method, args in lines if method == "play"]
+    assert played and all(isinstance(card, str) for card in played)
+    replayed = replay_text(record.moves)
+    assert replayed.finished
+    assert replayed.names == table.names
+    assert replayed.match is not None and table.match is not None
+    assert replayed.match.totals == table.match.totals
+    got = store.game(record.game_id)
+    assert got is not None and got.moves == record.moves
+    assert not list(tmp_path.glob("*.jsonl"))  # the journal file itself is gone (or a spare)
+
+
+def test_without_a_journal_a_game_is_recorded_without_moves() -> None:
+    h = Harness(seed=3)
+    store = MemoryStatsStore(network="")
+    h.bot.store = store
+    h.bot.recorder = GameRecorder.following(store, "", h.clock)
+    h.start(["alice", "bob"])
+    play_out(h, 2)
+    (record,) = store._games.values()
+    assert record.moves is None

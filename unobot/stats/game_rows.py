@@ -1,0 +1,89 @@
+"""Recorded games read back whole (SQL stores): the game, its result lines with each player's
+rating after it, and its move list.
+
+Shared by the store's :meth:`~unobot.stats.sql.SqlStatsStore.game` (``.unogame``), ``unobot
+replay`` and the web site, which open the database themselves. Move lists are stored
+zlib-compressed (:func:`pack_moves`): a journal's JSON lines repeat the same few keys, and
+compress to about a quarter.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import datetime
+from typing import Any
+
+import peewee as pw
+
+from unobot.stats.model import StoredGame, StoredResult, game_key
+from unobot.stats.summaries import sql_for
+
+__all__ = ["find_game", "pack_moves", "unpack_moves"]
+
+
+def pack_moves(moves: str) -> bytes:
+    return zlib.compress(moves.encode("utf-8"), 6)
+
+
+def unpack_moves(data: Any) -> str:
+    """``data`` as the driver returns a BLOB/bytea (bytes or memoryview)."""
+    return zlib.decompress(bytes(data)).decode("utf-8")
+
+
+def _time(value: Any) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+_GAME = "SELECT id, game_id, network, channel, preset, started, ended, seconds FROM game WHERE "
+
+
+def find_game(
+    db: pw.Database, key: int | str, network: str | None = None, *, moves: bool = True
+) -> StoredGame | None:
+    """The game whose row id is ``key`` (an int) or whose game id starts with ``key`` (hex
+    text, see :func:`unobot.stats.model.game_key`); None when none, or several, match.
+    ``network``: only that network's games. ``moves``: also read the move list."""
+    if isinstance(key, str):
+        folded = game_key(key)
+        if folded is None:
+            return None
+        key = folded
+    net, args = ("", []) if network is None else (" AND network = ?", [network])
+    cur = db.cursor()
+    if isinstance(key, int):
+        cur.execute(sql_for(db, _GAME + "id = ?" + net), (key, *args))
+    else:
+        # a prefix range on the unique index: hex digits sort before "g"
+        cur.execute(
+            sql_for(db, _GAME + "game_id >= ? AND game_id < ?" + net + " ORDER BY game_id LIMIT 2"),
+            (key, key + "g", *args),
+        )
+    rows = cur.fetchall()
+    if len(rows) != 1:
+        return None
+    gid, game_id, network_, channel, preset, started, ended, seconds = rows[0]
+    cur.execute(
+        sql_for(
+            db,
+            "SELECT p.nick, r.place, r.won, r.points_won, r.points_left, r.finished, r.is_bot, "
+            "r.mu, r.sigma FROM game_result r JOIN player p ON p.id = r.player_id "
+            "WHERE r.game_id = ? ORDER BY r.place, r.id",
+        ),
+        (gid,),
+    )
+    results = tuple(
+        StoredResult(
+            nick, int(place), bool(won), int(pw_), int(pl), bool(fin), bool(bot),
+            None if mu is None else float(mu), None if sigma is None else float(sigma),
+        )
+        for nick, place, won, pw_, pl, fin, bot, mu, sigma in cur.fetchall()
+    )  # fmt: skip
+    text = None
+    if moves:
+        cur.execute(sql_for(db, "SELECT data FROM game_moves WHERE game_id = ?"), (gid,))
+        row = cur.fetchone()
+        text = unpack_moves(row[0]) if row is not None else None
+    return StoredGame(
+        int(gid), game_id, network_, channel, preset, _time(started), _time(ended),
+        int(seconds), results, text,
+    )  # fmt: skip
