@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unobot.config", "unobot.terminal"),
     ("unobot.web",),  # the read-only stats site
     ("unobot.main",),  # the composition root: builds stores, recorder, plugins, adapter, bot
-    ("unobot.bench",),
+    ("unobot.bench", "unobot.stats.example"),  # tools: benchmarks, the example store
 )
 """Bottom first. A module belongs to the layer of its longest matching prefix."""
 
