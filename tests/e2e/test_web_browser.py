@@ -103,11 +103,20 @@ def hand_written_games(now: datetime) -> list[GameRecord]:
     return games
 
 
-def replayable_games() -> list[GameRecord]:
-    """Real games with move lists: tables played out by computer seats, their journals kept."""
+def replayable_games(now: datetime) -> list[GameRecord]:
+    """Real games with move lists among PEOPLE (the bot's tables played out with its plugins,
+    journaled and recorded as it does), the most recent games of the seed."""
     from unobot.replay.simulate import recorded_games
 
-    return list(recorded_games(3, seed=19, network=NETWORK, channel=CHANNEL))
+    return recorded_games(
+        4,
+        19,
+        players=PEOPLE,
+        network=NETWORK,
+        channel=CHANNEL,
+        start=now - timedelta(days=1),
+        gap=3600.0,
+    )
 
 
 def seed(path: Path) -> Seeded:
@@ -116,10 +125,11 @@ def seed(path: Path) -> Seeded:
     url = f"sqlite:///{path}"
     store = SqlStatsStore(url, network=NETWORK)
     try:
-        recorded = replayable_games()
-        for game in [*hand_written_games(datetime.now(UTC)), *recorded]:
+        now = datetime.now(UTC)
+        recorded = replayable_games(now)
+        for game in [*hand_written_games(now), *recorded]:
             store.record_game(game)
-        assert store.pending() == 0, "the seed games did not reach the database"
+        assert store.pending == 0, "the seed games did not reach the database"
     finally:
         store.close()
     with_moves = [g for g in recorded if g.moves]
