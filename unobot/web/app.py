@@ -1,0 +1,482 @@
+"""The stats site as an ASGI application (Starlette): routes, pages, errors, timing.
+
+Every page has its JSON twin under ``/api``. Endpoints are plain functions, so Starlette runs
+them in its thread pool (a few threads: the database, not Python, is the work) and a slow
+query never blocks the event loop. The database is only read (:mod:`unobot.web.queries`);
+a schema older than v5 gets a page saying to run the bot once (which migrates it), never a
+migration from here.
+
+Links are root-relative paths built from the route names plus the request's ``root_path``, so
+the site works behind a reverse proxy under a sub-path (``unobot web --root-path /uno``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import anyio.to_thread
+import jinja2
+import peewee as pw
+from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from unobot.irc.casemap import irc_lower
+from unobot.stats.model import Period, game_key
+from unobot.stats.ratings import conservative
+from unobot.stats.summaries import period_start
+from unobot.web import charts
+from unobot.web.pages import board_json, game_json, player_json, replay_view
+from unobot.web.params import (
+    PERIOD_NAMES,
+    RANKING_NAMES,
+    BadParameter,
+    LeaderboardQuery,
+    leaderboard_query,
+)
+from unobot.web.queries import DB_ERRORS, NEEDED_VERSION, Choices, Reader
+
+__all__ = ["Problem", "ServerTiming", "create_app"]
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+THREADS = 8
+"""Worker threads for the endpoints (each keeps its own database connection)."""
+CHOICES_SECONDS = 60.0
+"""How long the leaderboard form's channel and network lists are reused."""
+SECURITY_HEADERS = {
+    # pygal's SVG carries its own <style>: inline styles allowed, inline scripts not.
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+class Problem(Exception):
+    """A request the site answers with an error page (or JSON under /api): ``status`` and a
+    sentence for the reader."""
+
+    def __init__(self, status: int, title: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.title, self.message = status, title, message
+
+
+class ServerTiming:
+    """ASGI middleware: ``Server-Timing: app;dur=<ms>`` on every response, the time from the
+    request's arrival to its response's start (what ``python -m unobot.bench web`` reads)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                took = (time.perf_counter() - start) * 1000
+                headers = MutableHeaders(scope=message)
+                headers.append("Server-Timing", f"app;dur={took:.2f}")
+                for name, value in SECURITY_HEADERS.items():
+                    if name not in headers:
+                        headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, timed)
+
+
+def _static_version() -> str:
+    """A digest of the static files, appended to their links so a new release's CSS and
+    script are fetched, not taken from a browser's cache."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def _duration(seconds: int | None) -> str:
+    seconds = int(seconds or 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h {minutes:02d}m"
+    if minutes:
+        return f"{minutes}m {secs:02d}s"
+    return f"{secs}s"
+
+
+def _percent(share: float | None) -> str:
+    return "–" if share is None else f"{share * 100:.1f} %"
+
+
+class Site:
+    """The application's state: the reader, the templates, and the cached form choices."""
+
+    def __init__(self, reader: Reader, min_games: int) -> None:
+        self.reader = reader
+        self.min_games = min_games
+        self._version_ok = False
+        self._choices: tuple[float, Choices] | None = None
+        self._lock = threading.Lock()
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        env.filters["duration"] = _duration
+        env.filters["percent"] = _percent
+        self.static_version = _static_version()
+        env.globals["PERIOD_NAMES"] = PERIOD_NAMES
+        env.globals["RANKING_NAMES"] = RANKING_NAMES
+        self.templates = Jinja2Templates(env=env)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def read(self, fn: Callable[[Reader], Any]) -> Any:
+        """``fn(reader)`` once the schema is known to be new enough; database trouble is a
+        503 page, not a traceback."""
+        try:
+            if not self._version_ok:
+                version = self._schema_version()
+                if version < NEEDED_VERSION:
+                    what = "has no stats tables yet" if version == 0 else f"is at v{version}"
+                    raise Problem(
+                        503,
+                        "Database not ready",
+                        f"The stats database {what}; the site needs v{NEEDED_VERSION}. Run the "
+                        "bot once to upgrade the database, then reload this page.",
+                    )
+                self._version_ok = True
+            return fn(self.reader)
+        except DB_ERRORS as err:
+            self.reader.reset()
+            log.warning("stats database unavailable: %s", err)
+            raise Problem(
+                503, "Stats unavailable", "The stats database can't be reached right now."
+            ) from None
+
+    def _schema_version(self) -> int:
+        try:
+            rows = self.reader._rows("SELECT MAX(version) FROM schema_version")
+        except DB_ERRORS:
+            self.reader.reset()
+            if self._table_missing():
+                return 0
+            raise
+        return int(rows[0][0] or 0) if rows else 0
+
+    def _table_missing(self) -> bool:
+        try:
+            return not self.reader.db.table_exists("schema_version")
+        except DB_ERRORS:
+            return False
+
+    def choices(self) -> Choices:
+        now = time.monotonic()
+        with self._lock:
+            cached = self._choices
+        if cached is not None and now - cached[0] < CHOICES_SECONDS:
+            return cached[1]
+        fresh = self.reader.choices()
+        with self._lock:
+            self._choices = (now, fresh)
+        return fresh
+
+    # -- links -----------------------------------------------------------------------------
+
+    @staticmethod
+    def link(
+        request: Request, name: str, query: dict[str, str] | None = None, **params: str
+    ) -> str:
+        """The root-relative URL of route ``name`` (path parameters quoted, so any nick
+        makes a working link), under the request's root path."""
+        quoted = {k: quote(str(v), safe="") for k, v in params.items()}
+        path = request.scope.get("root_path", "") + str(request.app.url_path_for(name, **quoted))
+        return f"{path}?{urlencode(query)}" if query else path
+
+    def player_link(self, request: Request) -> Callable[[str, str], str]:
+        def link(nick: str, network: str) -> str:
+            query = {"network": network} if network else None
+            return self.link(request, "player", query, nick=nick)
+
+        return link
+
+    def game_link(self, request: Request) -> Callable[[str], str]:
+        return lambda key: self.link(request, "game", key=key)
+
+    def render(
+        self, request: Request, template: str, status: int = 200, **context: Any
+    ) -> Response:
+        def link(name: str, query: dict[str, str] | None = None, **params: str) -> str:
+            return self.link(request, name, query, **params)
+
+        def static(path: str) -> str:
+            return self.link(request, "static", {"v": self.static_version}, path=path)
+
+        context.setdefault("api_url", None)
+        return self.templates.TemplateResponse(
+            request,
+            template,
+            {
+                "link": link,
+                "static": static,
+                "player_link": self.player_link(request),
+                "game_link": self.game_link(request),
+                **context,
+            },
+            status_code=status,
+        )
+
+
+def _site(request: Request) -> Site:
+    return request.app.state.site
+
+
+def _leaderboard_query(request: Request, site: Site) -> LeaderboardQuery:
+    try:
+        return leaderboard_query(request.query_params, site.min_games)
+    except BadParameter as err:
+        raise Problem(400, "Bad request", str(err)) from None
+
+
+def leaderboard_page(request: Request) -> Response:
+    site = _site(request)
+    query = _leaderboard_query(request, site)
+
+    def read(reader: Reader) -> tuple[Any, Choices]:
+        board = reader.leaderboard(
+            query.ranking, query.period, query.channel, query.network, query.min_games,
+            query.limit, query.bots,
+        )  # fmt: skip
+        return board, site.choices()
+
+    board, choices = site.read(read)
+    selected = irc_lower(query.channel)
+    channels = list(choices.channels)
+    if selected and selected not in channels:  # asked for, no data yet: still shown chosen
+        channels.insert(0, selected)
+    networks = list(choices.networks)
+    if query.network and query.network not in networks:
+        networks.insert(0, query.network)
+    return site.render(
+        request,
+        "leaderboard.html",
+        board=board,
+        query=query,
+        channels=channels,
+        networks=networks,
+        selected_channel=selected,
+        week_start=_period_start(query.period, site.reader.clock()),
+        api_url=site.link(request, "api_leaderboard", query.params()),
+    )
+
+
+def _period_start(period: Period, now: datetime) -> str:
+    """ "Monday 16 November 2026": when this week or month began (UTC)."""
+    if period is Period.ALL:
+        return ""
+    start = period_start(period, now)
+    return f"{start:%A} {start.day} {start:%B %Y}"
+
+
+def leaderboard_api(request: Request) -> Response:
+    site = _site(request)
+    query = _leaderboard_query(request, site)
+    board = site.read(
+        lambda reader: reader.leaderboard(
+            query.ranking, query.period, query.channel, query.network, query.min_games,
+            query.limit, query.bots,
+        )
+    )  # fmt: skip
+    data = board_json(board, site.player_link(request))
+    data["limit"] = query.limit
+    return JSONResponse(data)
+
+
+def _network_param(request: Request) -> str:
+    network = request.query_params.get("network", "").strip()
+    if len(network) > 100 or not network.isprintable():
+        raise Problem(400, "Bad request", "network is not a network name")
+    return network
+
+
+def _player(request: Request) -> Any:
+    site = _site(request)
+    nick = request.path_params["nick"]
+    network = _network_param(request)
+    if not nick or len(nick) > 255 or not nick.isprintable():
+        raise Problem(404, "No such player", "No player goes by that name.")
+
+    def read(reader: Reader) -> Any:
+        row = reader.find_player(nick, network)
+        return None if row is None else reader.player(row, site.min_games)
+
+    page = site.read(read)
+    if page is None:
+        where = f" on {network}" if network else ""
+        raise Problem(404, "No such player", f"No player called {nick!r} has played here{where}.")
+    return page
+
+
+def player_page(request: Request) -> Response:
+    site = _site(request)
+    page = _player(request)
+    p = page.player
+    return site.render(
+        request,
+        "player.html",
+        page=page,
+        rating_svg=charts.rating_chart(page.rating_history),
+        rating_text=charts.rating_summary(page.rating_history),
+        ppg_svg=charts.ppg_chart(page.weeks),
+        ppg_text=charts.ppg_summary(page.weeks),
+        min_games=site.min_games,
+        api_url=site.link(
+            request, "api_player", {"network": p.network} if p.network else None, nick=p.nick
+        ),
+    )
+
+
+def player_api(request: Request) -> Response:
+    site = _site(request)
+    page = _player(request)
+    return JSONResponse(player_json(page, site.player_link(request), site.game_link(request)))
+
+
+def _game(request: Request) -> Any:
+    site = _site(request)
+    key = request.path_params["key"]
+    if game_key(key) is None:
+        raise Problem(
+            404, "No such game", "A game is named by its number or the 8 characters of its id."
+        )
+    game = site.read(lambda reader: reader.game(key))
+    if game is None:
+        raise Problem(404, "No such game", f"No recorded game is called {key!r}.")
+    return game
+
+
+def game_page(request: Request) -> Response:
+    site = _site(request)
+    game = _game(request)
+    replay = replay_view(game.moves)
+    return site.render(
+        request,
+        "game.html",
+        game=game,
+        replay=replay,
+        replay_data={"steps": replay.steps, "cards": replay.cards},
+        ratings=[
+            None if r.mu is None or r.sigma is None else conservative(r.mu, r.sigma)
+            for r in game.results
+        ],
+        api_url=site.link(request, "api_game", key=game.short_id),
+    )
+
+
+def game_api(request: Request) -> Response:
+    site = _site(request)
+    game = _game(request)
+    return JSONResponse(game_json(game, replay_view(game.moves), site.player_link(request)))
+
+
+def _wants_json(request: Request) -> bool:
+    root = request.scope.get("root_path", "")
+    path = request.url.path
+    path = path[len(root) :] if root and path.startswith(root) else path
+    return path.startswith("/api/")
+
+
+def _problem_response(request: Request, status: int, title: str, message: str) -> Response:
+    if _wants_json(request):
+        return JSONResponse({"error": message, "status": status}, status_code=status)
+    site = _site(request)
+    return site.render(request, "error.html", status, title=title, message=message)
+
+
+async def _on_problem(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Problem)
+    return _problem_response(request, exc.status, exc.title, exc.message)
+
+
+async def _on_http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        return _problem_response(request, 404, "Not found", "There is no page at this address.")
+    if exc.status_code == 405:
+        return _problem_response(
+            request, 405, "Not allowed", "This site only answers GET and HEAD requests."
+        )
+    return _problem_response(request, exc.status_code, "Error", str(exc.detail))
+
+
+async def _on_error(request: Request, exc: Exception) -> Response:
+    log.error("error answering %s", request.url.path, exc_info=exc)
+    return _problem_response(
+        request, 500, "Something went wrong", "The page could not be made; the error is logged."
+    )
+
+
+def create_app(
+    db: pw.Database,
+    *,
+    min_games: int = 5,
+    clock: Callable[[], datetime] | None = None,
+    threads: int = THREADS,
+) -> ASGIApp:
+    """The site reading ``db`` (opened by :func:`unobot.stats.sql.open_database`).
+    ``min_games``: games to be ranked unless a link asks otherwise; ``clock``: "now" for
+    the week and month (UTC), for tests."""
+    site = Site(Reader(db, clock or (lambda: datetime.now(UTC))), min_games)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        yield
+        with contextlib.suppress(*DB_ERRORS):
+            db.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", leaderboard_page, name="home"),
+            Route("/leaderboard", leaderboard_page, name="leaderboard"),
+            Route("/player/{nick}", player_page, name="player"),
+            Route("/game/{key}", game_page, name="game"),
+            Route("/api/leaderboard", leaderboard_api, name="api_leaderboard"),
+            Route("/api/player/{nick}", player_api, name="api_player"),
+            Route("/api/game/{key}", game_api, name="api_game"),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={
+            Problem: _on_problem,
+            HTTPException: _on_http,
+            Exception: _on_error,
+        },
+        lifespan=lifespan,
+    )
+    app.state.site = site
+    return ServerTiming(app)

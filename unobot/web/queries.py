@@ -1,0 +1,513 @@
+"""The stats site's reads: plain SQL over the stats database, never a write.
+
+Why not the store's own methods: :class:`~unobot.stats.sql.SqlStatsStore` brings the derived
+``player_summary`` rows up to date before answering (a write, and a lock the bots share), drains
+its spool and migrates the schema. The site is a separate read-only process, so it reads
+``player_summary`` as it is: period figures are as fresh as the bots' last catch-up (their
+upkeep runs every 30 s, and before every IRC query). The SQL is the store's (same indexes, same
+tie-breaks), so the site and ``.unotop10`` agree on the same rows.
+
+Every query is bounded by an index: the leaderboards walk ``player_summary_rank_*`` and
+``player_rating_rank`` (merging one walk per network when no network is chosen); a player's
+games come from ``game_result (player_id, game_id)`` newest first, at most
+:data:`HISTORY_GAMES`; the channel and network lists skip along the leading column of an
+index (a recursive query, a handful of index seeks per distinct value, not a scan).
+Placeholders are ``?``, turned into ``%s`` for PostgreSQL by :func:`sql_for`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import peewee as pw
+
+from unobot.irc.casemap import irc_lower
+from unobot.stats.game_rows import find_game
+from unobot.stats.model import Period, StoredGame, bucket_of
+from unobot.stats.ratings import conservative, uncertainty
+from unobot.stats.schema import schema_version
+from unobot.stats.summaries import sql_for
+
+__all__ = [
+    "DB_ERRORS",
+    "HISTORY_GAMES",
+    "NEEDED_VERSION",
+    "Board",
+    "BoardLine",
+    "Choices",
+    "Opponent",
+    "PlayerPage",
+    "PlayerRow",
+    "Reader",
+    "RecentGame",
+]
+
+NEEDED_VERSION = 5
+"""The schema with rating history and move lists (``unobot.stats.schema`` v5)."""
+HISTORY_GAMES = 2_000
+"""A player page reads at most this many of the player's latest games (the points chart and
+the favourite opponents); the rating chart shows the last :data:`RATING_POINTS` of them."""
+RATING_POINTS = 500
+RECENT_GAMES = 20
+OPPONENTS = 10
+
+DB_ERRORS: tuple[type[BaseException], ...] = (pw.PeeweeException, sqlite3.Error)
+try:
+    import psycopg2
+
+    DB_ERRORS += (psycopg2.Error,)
+except ImportError:  # pragma: no cover - SQLite-only installs
+    pass
+
+
+def _time(value: Any) -> datetime:
+    """A naive UTC datetime from either driver (SQLite gives text)."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One ranked player. ``pw`` is a fraction (0.5 = half their games won)."""
+
+    rank: int
+    nick: str
+    network: str
+    games: int
+    wins: int
+    points: int
+    seconds: int
+    pw: float
+    ppg: float
+    rating: int | None
+    uncertainty: int | None
+    rated_games: int
+    is_bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A leaderboard as asked for (see :meth:`Reader.leaderboard`)."""
+
+    ranking: str
+    period: str
+    channel: str
+    network: str
+    min_games: int
+    bots: bool
+    lines: tuple[BoardLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """What the leaderboard form offers: the channels and networks present in the data."""
+
+    channels: tuple[str, ...]
+    networks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    id: int
+    nick: str
+    network: str
+    is_bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    short_id: str
+    id: int
+    channel: str
+    ended: datetime
+    seconds: int
+    players: int
+    place: int
+    won: bool
+    points: int
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """Someone met often: ``games`` together (in the games read), and the share of those
+    games the page's player won."""
+
+    nick: str
+    network: str
+    games: int
+    wins: int
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    game: int
+    """The game's row id (games are rated in that order)."""
+    ended: datetime
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class WeekPoints:
+    week: str
+    """The Monday (ISO date) the week starts on, UTC."""
+    games: int
+    points: int
+
+    @property
+    def ppg(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPage:
+    player: PlayerRow
+    games: int
+    wins: int
+    points: int
+    seconds: int
+    rating: int | None
+    uncertainty: int | None
+    rated_games: int
+    rating_rank: int | None
+    """Rank by rating among the network's people with at least ``min_games`` rated games."""
+    rating_history: tuple[RatingPoint, ...]
+    weeks: tuple[WeekPoints, ...]
+    opponents: tuple[Opponent, ...]
+    recent: tuple[RecentGame, ...]
+    games_read: int
+    """How many of the latest games the charts and opponents are drawn from."""
+
+
+class Reader:
+    """Read-only queries on one open database (peewee keeps a connection per thread, so the
+    web server's worker threads may share a reader)."""
+
+    def __init__(self, db: pw.Database, clock: Any = None) -> None:
+        self.db = db
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self._sql: dict[str, str] = {}
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        text = self._sql.get(sql)
+        if text is None:
+            text = self._sql[sql] = sql_for(self.db, sql)
+        cur = self.db.cursor()
+        cur.execute(text, params)
+        return list(cur.fetchall())
+
+    def reset(self) -> None:
+        """After a database error: drop this thread's connection, the next query reconnects
+        (a PostgreSQL server that restarted leaves a dead one behind)."""
+        with contextlib.suppress(*DB_ERRORS):
+            self.db.close()
+
+    def version(self) -> int:
+        return schema_version(self.db)
+
+    # -- leaderboards ------------------------------------------------------------------------
+
+    def choices(self) -> Choices:
+        """The channels (folded, as stored) and networks with games, by index skip-scan."""
+        channels = self._distinct("player_summary", "channel")
+        networks = self._distinct("player", "network")
+        return Choices(tuple(c for c in channels if c), tuple(networks))
+
+    def _distinct(self, table: str, column: str) -> list[str]:
+        """The distinct values of ``column``, the leading column of one of ``table``'s
+        indexes: one index seek per value (a recursive query), however many rows there are."""
+        rows = self._rows(
+            f"WITH RECURSIVE v(x) AS (SELECT MIN({column}) FROM {table} UNION ALL "
+            f"SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > v.x) FROM v "
+            "WHERE v.x IS NOT NULL) SELECT x FROM v WHERE x IS NOT NULL"
+        )
+        return [str(r[0]) for r in rows]
+
+    def leaderboard(
+        self,
+        ranking: str,
+        period: Period,
+        channel: str = "",
+        network: str = "",
+        min_games: int = 5,
+        limit: int = 50,
+        bots: bool = False,
+    ) -> Board:
+        """The top ``limit`` by ``ranking`` (``pw``, ``ppg`` over ``period`` and ``channel``
+        "" = all; ``rating``: all-time, all channels), players with at least ``min_games``;
+        computer players only with ``bots``. ``network`` "" = every network."""
+        if ranking == "rating":
+            lines = self._rating_lines(network, min_games, limit, bots)
+        else:
+            lines = self._summary_lines(ranking, period, channel, network, min_games, limit, bots)
+        return Board(ranking, period.value, channel, network, min_games, bots, tuple(lines))
+
+    def _summary_lines(
+        self,
+        ranking: str,
+        period: Period,
+        channel: str,
+        network: str,
+        min_games: int,
+        limit: int,
+        bots: bool,
+    ) -> list[BoardLine]:
+        col = "pw" if ranking == "pw" else "ppg"
+        where, args = "", []
+        if network:
+            where, args = " AND s.network = ?", [network]
+        if not bots:
+            where += " AND s.is_bot = ?"
+            args.append(False)
+        # As SqlStatsStore.leaderboard: the rank index's order, walked from the top.
+        rows = self._rows(
+            "SELECT s.player_id, p.nick, p.network, s.games, s.wins, s.points, s.seconds, "
+            "s.is_bot, r.mu, r.sigma, r.games FROM player_summary s "
+            "JOIN player p ON p.id = s.player_id "
+            "LEFT JOIN player_rating r ON r.player_id = s.player_id "
+            f"WHERE s.channel = ? AND s.bucket = ? AND s.games >= ?{where} "
+            f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
+            (irc_lower(channel), bucket_of(period, self.clock()), min_games, *args, limit),
+        )
+        return [
+            _line(n, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated)
+            for n, (_, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated)
+            in enumerate(rows, 1)
+        ]  # fmt: skip
+
+    def _rating_lines(
+        self, network: str, min_games: int, limit: int, bots: bool
+    ) -> list[BoardLine]:
+        """As SqlStatsStore.rating_leaderboard, per network (``player_rating_rank`` starts
+        with the network), the networks' tops merged when none is chosen."""
+        networks = [network] if network else self._distinct("player_rating", "network")
+        bot = "" if bots else " AND p.is_bot = ?"
+        tops: list[list[tuple[Any, ...]]] = []
+        for net in networks:
+            tops.append(
+                self._rows(
+                    "SELECT r.ordinal, r.games, r.player_id, p.nick, p.network, r.mu, r.sigma, "
+                    "p.is_bot, s.games, s.wins, s.points, s.seconds FROM player_rating r "
+                    "JOIN player p ON p.id = r.player_id "
+                    "LEFT JOIN player_summary s ON s.player_id = r.player_id "
+                    "AND s.channel = '' AND s.bucket = 'all' "
+                    f"WHERE r.network = ? AND r.games >= ?{bot} "
+                    "ORDER BY r.ordinal DESC, r.games DESC, r.player_id LIMIT ?",
+                    (net, min_games, *([] if bots else [False]), limit),
+                )
+            )
+        merged = heapq.merge(*tops, key=lambda r: (-r[0], -r[1], r[2]))
+        lines = []
+        for n, row in enumerate(merged, 1):
+            if n > limit:
+                break
+            _, rated, _, nick, net, mu, sigma, is_bot, games, wins, points, seconds = row
+            lines.append(
+                _line(n, nick, net, games or 0, wins or 0, points or 0, seconds or 0, is_bot,
+                      mu, sigma, rated)
+            )  # fmt: skip
+        return lines
+
+    # -- players ---------------------------------------------------------------------------
+
+    def find_player(self, name: str, network: str = "") -> PlayerRow | None:
+        """The player ``name`` means, as the bot resolves it (SqlStatsStore.find): an ident
+        (``$a:account`` or folded nick); else whoever uses that nick now (a person before a
+        computer player, most recently seen first), whose ident it is, or who used it last."""
+        folded = irc_lower(name)
+        net, args = (" AND p.network = ?", (network,)) if network else ("", ())
+        order = " ORDER BY p.is_bot, p.last_seen DESC, p.id DESC LIMIT 1"
+        cols = "SELECT p.id, p.nick, p.network, p.is_bot FROM player p"
+        tries = (
+            [f"{cols} WHERE p.ident = ?{net}{order}"]
+            if folded.startswith("$a:")
+            else [
+                f"{cols} WHERE p.nick_folded = ?{net}{order}",
+                f"{cols} WHERE p.ident = ?{net}{order}",
+                f"{cols} JOIN player_nick n ON p.id = n.player_id WHERE n.nick_folded = ?{net} "
+                "ORDER BY n.last_seen DESC, p.id DESC LIMIT 1",
+            ]
+        )
+        for sql in tries:
+            rows = self._rows(sql, (folded, *args))
+            if rows:
+                pid, nick, network_, is_bot = rows[0]
+                return PlayerRow(int(pid), str(nick), str(network_), bool(is_bot))
+        return None
+
+    def player(self, row: PlayerRow, min_games: int = 5) -> PlayerPage:
+        """Everything the player page shows, from at most :data:`HISTORY_GAMES` games."""
+        summary = self._rows(
+            "SELECT games, wins, points, seconds FROM player_summary "
+            "WHERE player_id = ? AND channel = '' AND bucket = 'all'",
+            (row.id,),
+        )
+        games, wins, points, seconds = summary[0] if summary else (0, 0, 0, 0)
+        rated = self._rows(
+            "SELECT mu, sigma, ordinal, games FROM player_rating WHERE player_id = ?", (row.id,)
+        )
+        rating = spread = rank = None
+        rated_games = 0
+        if rated:
+            mu, sigma, ordinal, rated_games = rated[0]
+            rating, spread = conservative(mu, sigma), uncertainty(sigma)
+            if rated_games >= min_games and not row.is_bot:
+                rank = self._rating_rank(row, float(ordinal), int(rated_games), min_games)
+        history = self._rows(
+            "SELECT g.id, g.game_id, g.channel, g.ended, g.seconds, r.place, r.won, "
+            "r.points_won, r.finished, r.mu, r.sigma FROM game_result r "
+            "JOIN game g ON g.id = r.game_id WHERE r.player_id = ? "
+            "ORDER BY r.player_id DESC, r.game_id DESC LIMIT ?",
+            (row.id, HISTORY_GAMES),
+        )
+        return PlayerPage(
+            player=row,
+            games=int(games),
+            wins=int(wins),
+            points=int(points),
+            seconds=int(seconds),
+            rating=rating,
+            uncertainty=spread,
+            rated_games=int(rated_games),
+            rating_rank=rank,
+            rating_history=_rating_history(history),
+            weeks=_weeks(history),
+            opponents=self._opponents(row, [int(h[0]) for h in history], history),
+            recent=self._recent(history[:RECENT_GAMES]),
+            games_read=len(history),
+        )
+
+    def _rating_rank(self, row: PlayerRow, ordinal: float, games: int, min_games: int) -> int:
+        """As SqlStatsStore.rating, within the player's network, people only."""
+        better = self._rows(
+            "SELECT COUNT(*) FROM player_rating r JOIN player p ON p.id = r.player_id "
+            "WHERE r.network = ? AND r.ordinal >= ? AND r.games >= ? AND p.is_bot = ? AND "
+            "(r.ordinal > ? OR r.games > ? OR (r.games = ? AND r.player_id < ?))",
+            (row.network, ordinal, min_games, False, ordinal, games, games, row.id),
+        )
+        return int(better[0][0]) + 1
+
+    def _opponents(
+        self, row: PlayerRow, game_ids: list[int], history: list[tuple[Any, ...]]
+    ) -> tuple[Opponent, ...]:
+        """The players met most in ``game_ids``: one lookup per game on the results' unique
+        (game, player) index, counted here."""
+        if not game_ids:
+            return ()
+        won = {int(h[0]): bool(h[6]) for h in history}
+        met: Counter[int] = Counter()
+        beaten: Counter[int] = Counter()
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for gid, pid in self._rows(
+                f"SELECT game_id, player_id FROM game_result WHERE game_id IN ({marks})",
+                tuple(chunk),
+            ):
+                if pid != row.id:
+                    met[pid] += 1
+                    beaten[pid] += won[int(gid)]
+        top = met.most_common(OPPONENTS)
+        if not top:
+            return ()
+        marks = ", ".join("?" for _ in top)
+        names = {
+            int(pid): (str(nick), str(net))
+            for pid, nick, net in self._rows(
+                f"SELECT id, nick, network FROM player WHERE id IN ({marks})",
+                tuple(pid for pid, _ in top),
+            )
+        }
+        return tuple(
+            Opponent(*names[pid], games, beaten[pid]) for pid, games in top if pid in names
+        )
+
+    def _recent(self, history: list[tuple[Any, ...]]) -> tuple[RecentGame, ...]:
+        if not history:
+            return ()
+        marks = ", ".join("?" for _ in history)
+        counts = dict(
+            self._rows(
+                f"SELECT game_id, COUNT(*) FROM game_result WHERE game_id IN ({marks}) "
+                "GROUP BY game_id",
+                tuple(int(h[0]) for h in history),
+            )
+        )
+        return tuple(
+            RecentGame(
+                str(game_id)[:8], int(gid), str(channel), _time(ended), int(seconds),
+                int(counts.get(gid, 1)), int(place), bool(won), int(points), bool(finished),
+            )
+            for gid, game_id, channel, ended, seconds, place, won, points, finished, _, _
+            in history
+        )  # fmt: skip
+
+    # -- games -----------------------------------------------------------------------------
+
+    def game(self, key: str) -> StoredGame | None:
+        """A game by row id or game-id prefix (``unobot.stats.game_rows.find_game``)."""
+        return find_game(self.db, key)
+
+
+def _line(
+    rank: int,
+    nick: Any,
+    network: Any,
+    games: Any,
+    wins: Any,
+    points: Any,
+    seconds: Any,
+    is_bot: Any,
+    mu: Any,
+    sigma: Any,
+    rated: Any,
+) -> BoardLine:
+    games, wins, points = int(games), int(wins), int(points)
+    return BoardLine(
+        rank=rank,
+        nick=str(nick),
+        network=str(network),
+        games=games,
+        wins=wins,
+        points=points,
+        seconds=int(seconds),
+        pw=wins / games if games else 0.0,
+        ppg=points / games if games else 0.0,
+        rating=None if mu is None else conservative(float(mu), float(sigma)),
+        uncertainty=None if sigma is None else uncertainty(float(sigma)),
+        rated_games=int(rated or 0),
+        is_bot=bool(is_bot),
+    )
+
+
+def _rating_history(history: list[tuple[Any, ...]]) -> tuple[RatingPoint, ...]:
+    """The displayed rating after each of the last :data:`RATING_POINTS` rated games, oldest
+    first (``history`` is newest first)."""
+    points = []
+    for gid, _, _, ended, _, _, _, _, _, mu, sigma in history:
+        if mu is not None and sigma is not None:
+            points.append(RatingPoint(int(gid), _time(ended), conservative(mu, sigma)))
+            if len(points) == RATING_POINTS:
+                break
+    return tuple(reversed(points))
+
+
+def _weeks(history: list[tuple[Any, ...]]) -> tuple[WeekPoints, ...]:
+    """Points per game in each UTC week (Monday start) of ``history``, oldest first."""
+    games: Counter[str] = Counter()
+    points: Counter[str] = Counter()
+    for _, _, _, ended, _, _, _, won_points, _, _, _ in history:
+        day = _time(ended).date()
+        week = (day - timedelta(days=day.weekday())).isoformat()
+        games[week] += 1
+        points[week] += int(won_points)
+    return tuple(WeekPoints(w, games[w], points[w]) for w in sorted(games))
