@@ -1,5 +1,10 @@
-"""Stats commands: ``.unostats`` / ``.unotop10`` / ``.unorating`` (games are recorded by
-:class:`unobot.stats.recorder.GameRecorder`).
+"""Stats commands: ``.unostats`` / ``.unotop10`` / ``.unorating`` / ``.unogame`` (games are
+recorded by :class:`unobot.stats.recorder.GameRecorder`).
+
+``.unogame <id>`` answers with a link to the game's page on the stats site when the site's
+public address is configured (``[web] public_url``, see :func:`public_url`), else with a short
+summary sent privately (players by place with their points, hands played, duration) and the
+``unobot replay`` command that prints the whole game.
 
 Skill ratings (``rating`` in ``.unostats``/``.unotop10``, and ``.unorating``) are openskill
 Plackett-Luce ratings (:mod:`unobot.stats.ratings`), shown as the conservative number
@@ -32,13 +37,21 @@ from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 from unobot.stats.background import ask
-from unobot.stats.model import RatedPlayer
+from unobot.stats.model import RatedPlayer, StoredGame, game_key
 from unobot.stats.ratings import conservative, uncertainty
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
 
-__all__ = ["Cooldown", "StatsQuery", "parse_query", "rating_line", "rating_list_lines"]
+__all__ = [
+    "Cooldown",
+    "StatsQuery",
+    "game_lines",
+    "parse_query",
+    "public_url",
+    "rating_line",
+    "rating_list_lines",
+]
 
 log = logging.getLogger(__name__)
 
@@ -468,3 +481,108 @@ def unorating(ctx: Context) -> None:
     if query.here:
         raise UnoError("ratings are all-time and network-wide: no week, month or here")
     _answer(ctx, StatsQuery(None, None, query.nick, Period.ALL, False, True), listing=False)
+
+
+# --- .unogame --------------------------------------------------------------------------------
+
+
+def public_url(bot: BotApi) -> str:
+    """The stats site's public address (``[web] public_url``, no trailing slash), "" when the
+    site is not published.
+
+    Hook: read from ``bot.config.web_public_url`` when the bot's configuration carries it
+    (``BotConfig`` has no such field yet: until the composition root passes
+    ``Settings.web.public_url`` there, ``.unogame`` answers with the summary)."""
+    url = getattr(bot.config, "web_public_url", "")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return ""
+    return url.rstrip("/")
+
+
+def _duration(seconds: int) -> str:
+    minutes, secs = divmod(max(0, seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+def _hands_played(moves: str | None) -> int | None:
+    """Hands dealt in a recorded game, from its move list (replayed: the journal holds the
+    calls, not the hands); None without one or when it does not replay."""
+    if moves is None:
+        return None
+    from unobot.core.journal import replay_text
+
+    try:
+        return replay_text(moves).hand_number
+    except ValueError:
+        return None
+
+
+def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
+    """The answer to ``.unogame``: the link when ``url`` is set, else the summary lines."""
+    short = game.short_id
+    when = game.started.strftime("%Y-%m-%d %H:%M")
+    if url:
+        return [f"Game {short} ({game.channel}, {when} UTC): {url}/game/{short}"]
+    head = f"Game {short} in {game.channel} ({game.preset}), {when} UTC, {_duration(game.seconds)}"
+    if hands is not None:
+        head += f", {_plural(hands, 'hand')}"
+    entries = []
+    for r in game.results:
+        notes = [n for n, on in (("won", r.won), ("left", not r.finished)) if on]
+        extra = f" ({', '.join(notes)})" if notes else ""
+        entries.append(f"{r.place}. {_shown(r.nick)} {r.points_won}{extra}")
+    lines = [head + ":"]
+    for i, entry in enumerate(entries):
+        glue = " " if i == 0 else ", "
+        if len((lines[-1] + glue + entry).encode()) < LIMIT:
+            lines[-1] += glue + entry
+        else:
+            lines[-1] += ","
+            lines.append(entry)
+    tail = f"Every move: unobot replay {short}" if game.moves else "No move list was kept."
+    return [*lines, tail]
+
+
+@command("unogame")
+@example(".unogame 1a2b3c4d")
+@example(".unogame 42")
+def unogame(ctx: Context) -> None:
+    """A recorded game by its number or id (as the web site and the replay show it): a link
+    to its replay, or a short summary sent to you."""
+    store = _store_of(ctx)
+    words = ctx.args.split()
+    key = words[0] if len(words) == 1 else ""
+    if game_key(key) is None:
+        raise UnoError(f"usage: {ctx.prefix}unogame <id>, a game's number or its 8-character id")
+    if not callable(getattr(store, "game", None)):
+        raise UnoError("Game look-ups are not available on this bot.")
+    if _wait(_limits_of(ctx.bot).lines_by_user, ctx.ident, ctx, "Not so fast"):
+        return
+    url = public_url(ctx.bot)
+
+    def find(store: Any) -> tuple[StoredGame | None, int | None]:
+        # On the database worker: the replay that counts the hands stays off the reactor.
+        found: StoredGame | None = store.game(key)
+        if found is None or url:
+            return found, None
+        return found, _hands_played(found.moves)
+
+    def show(answer: tuple[StoredGame | None, int | None]) -> None:
+        found, hands = answer
+        if found is None:
+            ctx.reply("No recorded game has that id (or several do: give more of it).")
+            return
+        lines = game_lines(found, hands, url)
+        if url:  # one short line: where everyone can see it, unless a game is on here
+            _send(ctx, lines, ctx.channel is not None and not _in_game_here(ctx))
+        else:
+            _send(ctx, lines, False)
+
+    def unavailable(reason: str) -> None:
+        log.warning("stats: %s asked for a game and got no answer (%s)", ctx.nick, reason)
+        ctx.reply(UNAVAILABLE)
+
+    ask(store, find, show, unavailable)

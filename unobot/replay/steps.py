@@ -16,6 +16,7 @@ on."; replies to commands that changed nothing (``.cards``, refused moves) were 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Sequence
@@ -89,6 +90,7 @@ def steps(moves: str) -> list[Step]:
     return builder.steps
 
 
+@functools.lru_cache(maxsize=64)
 def _yields_update(method: str) -> bool:
     """Whether a journaled table call returns an Update (the replay observes only those):
     ``catch_up`` and ``rename`` don't. Read from the method's annotation, so a call added to
