@@ -24,7 +24,9 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
     """The exit status: 0 printed, 1 no such game or nothing to replay, 2 bad arguments or
     no database. ``database_url(config, database)`` resolves the two options as the bot would
     (``unobot.main.database_url``); it raises ValueError for a bad config."""
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="A recorded game, hand by hand, as its channel saw it."
+    )
     parser.add_argument("id", help="the game's number or id, as .unogame shows it")
     parser.add_argument("--reveal", action="store_true", help="show every hand after each step")
     parser.add_argument("--database", metavar="URL", help="stats store (default: the bot's)")

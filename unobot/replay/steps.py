@@ -11,7 +11,10 @@ the test suite checks that against a live game.
 What a replay can't know, because the journal doesn't hold it, is said as well as it can be:
 the line a channel gets when the bot comes back after a disconnect or a kick (``catch_up``) is
 written as after a restart when the journal shows one, else as the generic "Back: the game goes
-on."; replies to commands that changed nothing (``.cards``, refused moves) were never journaled.
+on." (exact when the call carries its ``why``). Replies to commands that changed nothing
+(``.cards``, refused moves) were never journaled, so a replay doesn't show them; nor does it
+know the bot's prefix and colour settings (it writes lines with ``.`` and cuts them as the bot
+does in colour, the defaults).
 """
 
 from __future__ import annotations
@@ -160,7 +163,7 @@ class _Builder:
             if _yields_update(method):
                 return record
             if method == "catch_up":
-                self._resumed()
+                self._resumed(record)
         raise ValueError("the replay made more updates than the move list has calls")
 
     def observe(self, table: Table, update: Update) -> None:
@@ -194,7 +197,7 @@ class _Builder:
             if method == "clock":
                 self.restarted = True
             elif method == "catch_up":
-                self._resumed()
+                self._resumed(self.calls[self.next - 1])
             elif isinstance(method, str) and _yields_update(method):
                 raise ValueError("a move list call was not replayed")
         if not self.dealt:
@@ -203,10 +206,14 @@ class _Builder:
 
     # --- steps ---------------------------------------------------------------------------
 
-    def _resumed(self) -> None:
-        """``catch_up``: the bot back in the channel (after a restart when a clock line came
-        since the last call), saying the game goes on; after a restart, hands sent again."""
-        why = "restart" if self.restarted else ""
+    def _resumed(self, record: list[Any]) -> None:
+        """``catch_up``: the bot back in the channel, saying the game goes on; after a
+        restart, hands sent again. Why it was away is the call's ``why`` when the journal
+        has it, else a restart when a clock line came since the last call, else unknown."""
+        args = record[1] if len(record) > 1 and isinstance(record[1], dict) else {}
+        why = args.get("why")
+        if not isinstance(why, str):
+            why = "restart" if self.restarted else ""
         self.restarted = False
         seen = self.seen
         lobby = None if seen.status else seen.lobby
