@@ -386,3 +386,61 @@ def _command(action: Action, names: Sequence[str]) -> str:
         return ".unocall"
     assert isinstance(action, Catch)
     return f".catch {names[action.target]}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m unobot.replay.simulate URL [--games N] [--seed S] ...``: fill a stats
+    database with simulated games (a demo site, screenshots, trying ``unobot replay``)."""
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(
+        prog="python -m unobot.replay.simulate",
+        description="Record simulated games (real bot games, made-up players) into a stats "
+        "database.",
+    )
+    parser.add_argument("database", help="e.g. sqlite:///demo.db (created if missing)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--network", default="")
+    parser.add_argument("--channel", action="append", help="repeat for several (default #uno)")
+    parser.add_argument("--preset", action="append", help="rules to choose from (irc-classic)")
+    parser.add_argument("--computers", action="store_true", help="seat computer players too")
+    args = parser.parse_args(argv)
+    if args.games < 0:
+        parser.error("--games is 0 or more")
+    from unobot.stats.sql import SqlStatsStore
+
+    channels = args.channel or ["#uno"]
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    try:
+        for n, channel in enumerate(channels):
+            share = args.games // len(channels) + (n < args.games % len(channels))
+            records += recorded_games(
+                share,
+                args.seed + n,
+                network=args.network,
+                channel=channel,
+                presets=args.preset or ("irc-classic",),
+                computers=args.computers,
+            )
+    except ValueError as err:
+        parser.error(str(err))
+    played = time.perf_counter() - started
+    store = SqlStatsStore(args.database)
+    try:
+        for record in sorted(records, key=lambda r: r.ended):
+            store.record_game(record)
+        store.flush_pending()
+    finally:
+        store.close()
+    print(
+        f"{len(records)} games recorded into {args.database} "
+        f"(played in {played:.1f} s, {played / max(1, len(records)) * 1000:.0f} ms a game)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
