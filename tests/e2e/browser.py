@@ -163,13 +163,21 @@ def wait_until(
 @dataclass
 class Screenshots:
     """Full-page PNGs of the pages tested, kept as test artefacts: always in ``directory`` (the
-    test's tmp dir), and copied to ``$UNOBOT_ARTIFACTS/web/`` when that variable is set (CI
-    uploads that folder)."""
+    test's tmp dir), and copied to ``copy_to`` when given (:meth:`artefacts`)."""
 
     directory: Path
+    copy_to: Path | None = None
     taken: list[Path] = field(default_factory=list)
 
+    @classmethod
+    def artefacts(cls, directory: Path) -> Screenshots:
+        """Shots in ``directory``, also copied to ``$UNOBOT_ARTIFACTS/web/`` when that variable
+        is set (the folder CI keeps)."""
+        target = os.environ.get("UNOBOT_ARTIFACTS")
+        return cls(directory, Path(target) / "web" if target else None)
+
     def take(self, driver: Any, name: str, max_height: int = 3000) -> Path:
+        """``name``.png of the whole page (its top ``max_height`` pixels)."""
         size = driver.execute_script(
             "return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
         )
@@ -182,14 +190,13 @@ class Screenshots:
                 "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
             },
         )
+        self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / f"{name}.png"
         path.write_bytes(base64.b64decode(shot["data"]))
         self.taken.append(path)
-        target = os.environ.get("UNOBOT_ARTIFACTS")
-        if target:
-            folder = Path(target) / "web"
-            folder.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, folder / path.name)
+        if self.copy_to is not None:
+            self.copy_to.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, self.copy_to / path.name)
         return path
 
 

@@ -8,12 +8,13 @@ colour-blind cards, and looks at every page at a phone's width.
 
 Screenshots of every page (desktop 1280x900 and phone 360x740) are written to the test's tmp
 dir and, when ``UNOBOT_ARTIFACTS`` is set, to ``$UNOBOT_ARTIFACTS/web/``. The README's pictures
-in docs/ are three of them: ``UNOBOT_ARTIFACTS=/tmp/a pytest tests/e2e/test_web_browser.py``,
-then copy ``/tmp/a/web/{leaderboard,player,game}-desktop.png`` (or -phone) to docs/web-*.png.
+in docs/ are three of them, cut to size: ``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py
+-k phone`` writes docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import urllib.parse
@@ -163,7 +164,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Screenshots:
-    return Screenshots(tmp_path_factory.mktemp("screenshots"))
+    return Screenshots.artefacts(tmp_path_factory.mktemp("screenshots"))
 
 
 @pytest.fixture
@@ -286,10 +287,21 @@ def test_player_page_charts_opponents_and_games(page: Any, site: Site) -> None:
     assert "Alice" in results.text, "the game page does not list the player who played it"
 
 
-def test_player_page_unknown_nick_is_a_clear_not_found(page: Any, site: Site) -> None:
-    visit(page, site, player_path("nobody-like-this"))
+@pytest.mark.parametrize(
+    "path",
+    [player_path("nobody-like-this"), "/game/zzzz", "/game/999999", "/leaderboard?period=x"],
+)
+def test_a_bad_address_gets_a_short_page_with_a_way_back(page: Any, site: Site, path: str) -> None:
+    """What a visitor with a stale or mistyped link sees: a heading saying what is wrong, no
+    traceback, and a link back that leads to the leaderboard."""
+    visit(page, site, path)
+    heading = css(page, "h1").text.strip()
     body = page.find_element("css selector", "body").text
-    assert "Traceback" not in body and body.strip(), "an unknown player shows a crash or nothing"
+    assert heading and "Traceback" not in body, f"{path}: {body[:300]!r}"
+    expected = [e for e in browser_errors(page) if re.search(r"status of 40[04]", e)]
+    assert expected, f"{path} was not answered 404/400"
+    page.find_element("css selector", "main a[href*='leaderboard']").click()
+    css(page, "#leaderboard tr.player-row")
 
 
 # -- game page: the replay ---------------------------------------------------------------------
@@ -374,21 +386,38 @@ def test_cards_have_colours_labels_and_a_colour_blind_form(
         assert size["width"] > 0 and size["height"] > 0, "an invisible card"
 
     before = page.execute_script(RENDERING)
+    assert not page.find_element("css selector", "input#colorblind").is_selected()
+    after = toggle_colour_blind(page, before)
+    assert after != before
+
+    page.refresh()  # the choice is remembered by the browser
+    css(page, "#replay .card")
+    assert page.find_element("css selector", "input#colorblind").is_selected()
+    assert page.execute_script(RENDERING) == after, "the colour-blind choice was not kept"
+    assert toggle_colour_blind(page, after) == before, "turning it off left the cards changed"
+
+
+def toggle_colour_blind(page: Any, rendering: str) -> str:
+    """Click the colour-blind box (or its label, if the box is styled away) and wait for the
+    cards to look different from ``rendering``; the new rendering."""
     box = page.find_element("css selector", "input#colorblind")
     was = box.is_selected()
     if box.is_displayed():
         box.click()
-    else:  # a styled switch: the visible part is its label
+    else:
         page.find_element("css selector", "label[for=colorblind]").click()
     wait_until(lambda: box.is_selected() != was, what="the colour-blind box to change")
-    after = wait_until(
-        lambda: (r := page.execute_script(RENDERING)) != before and r,
-        what="the cards to look different in colour-blind mode",
+    return wait_until(
+        lambda: (r := page.execute_script(RENDERING)) != rendering and r,
+        what="the cards to look different",
     )
-    assert after != before
 
 
 # -- phone width and screenshots ---------------------------------------------------------------
+
+
+DOCS_SHOTS = {"leaderboard-desktop": 900, "player-desktop": 1320, "game-desktop": 3000}
+"""The README's pictures (docs/web-*.png) and how much of each page they show, in pixels."""
 
 
 def test_every_page_fits_a_phone_and_is_photographed(
@@ -396,38 +425,45 @@ def test_every_page_fits_a_phone_and_is_photographed(
 ) -> None:
     pages = {
         "leaderboard": "/",
-        "leaderboard-rating": "/leaderboard?ranking=rating&period=all",
+        "leaderboard-week": "/leaderboard?ranking=pw&period=week",
         "player": player_path("Alice"),
         "game": f"/game/{seeded.replay_game}",
     }
+    docs = os.environ.get("UNOBOT_WEB_DOCS")
     problems = []
     for name, path in pages.items():
-        set_viewport(page, DESKTOP, mobile=False)
-        visit(page, site, path)
-        if name == "game":
-            for _ in range(6):  # a few moves in: cards on the table, hands of different sizes
-                page.find_element("css selector", "#replay-next").click()
-        shots.take(page, f"{name}-desktop")
-
-        set_viewport(page, PHONE, mobile=True)
-        visit(page, site, path)
-        if name == "game":
-            for _ in range(6):
-                page.find_element("css selector", "#replay-next").click()
-        shots.take(page, f"{name}-phone")
-        viewport = page.execute_script(
-            "const m = document.querySelector('meta[name=viewport]'); return m && m.content"
-        )
-        measured = overflow(page, PHONE[0])
-        if "width=device-width" not in (viewport or ""):
-            problems.append(
-                f"{path}: no <meta name=viewport content=width=device-width> ({viewport!r}): "
-                f"a phone lays it out {measured['innerWidth']} px wide and zooms out"
-            )
-        elif max(measured["scrollWidth"], measured["innerWidth"]) > PHONE[0] + 1:
-            problems.append(
-                f"{path}: {measured['scrollWidth']} px wide on a {PHONE[0]} px phone, "
-                f"sticking out: {measured['widest']}"
-            )
+        for size, mobile in ((DESKTOP, False), (PHONE, True)):
+            set_viewport(page, size, mobile=mobile)
+            visit(page, site, path)
+            if name == "game":  # a few moves in: cards played, hands of different sizes
+                for _ in range(6):
+                    page.find_element("css selector", "#replay-next").click()
+                wait_until(lambda: "Step 7 " in page.execute_script(STATE)["step"])
+            shot = f"{name}-{'phone' if mobile else 'desktop'}"
+            shots.take(page, shot)
+            if docs and shot in DOCS_SHOTS:
+                Screenshots(Path(docs)).take(page, f"web-{name}", DOCS_SHOTS[shot])
+            if mobile:
+                problems += phone_problems(page, path)
     assert not problems, "\n".join(problems)
     assert all(p.stat().st_size > 1000 for p in shots.taken), "an empty screenshot"
+
+
+def phone_problems(page: Any, path: str) -> list[str]:
+    """What keeps the page from fitting a phone: no viewport declaration (the phone would lay
+    it out 980 px wide and zoom out), or content wider than the screen."""
+    viewport = page.execute_script(
+        "const m = document.querySelector('meta[name=viewport]'); return m && m.content"
+    )
+    measured = overflow(page, PHONE[0])
+    if "width=device-width" not in (viewport or ""):
+        return [
+            f"{path}: no <meta name=viewport content=width=device-width> ({viewport!r}): "
+            f"a phone lays it out {measured['innerWidth']} px wide and zooms out"
+        ]
+    if max(measured["scrollWidth"], measured["innerWidth"]) > PHONE[0] + 1:
+        return [
+            f"{path}: {measured['scrollWidth']} px wide on a {PHONE[0]} px phone, "
+            f"sticking out: {measured['widest']}"
+        ]
+    return []
