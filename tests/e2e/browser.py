@@ -41,6 +41,7 @@ __all__ = [
     "require_browser",
     "set_viewport",
     "start_browser",
+    "unreachable",
     "wait_until",
 ]
 
@@ -128,6 +129,35 @@ def overflow(driver: Any, width: int) -> dict[str, Any]:
         wide.sort((a, b) => b[0] - a[0]);
         return {innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth,
                 widest: wide.slice(0, 5).map(w => w[1] + ' ' + Math.round(w[0]))};
+        """,
+        width,
+    )
+
+
+def unreachable(driver: Any, width: int) -> list[str]:
+    """Elements reaching past ``width`` that no horizontally scrolling box inside the screen
+    holds: content a phone user can neither see nor swipe to (a wide table is fine in a
+    ``overflow-x: auto`` box; cut off by ``overflow: hidden`` or the screen's edge is not)."""
+    return driver.execute_script(
+        """
+        const vw = arguments[0], out = [];
+        for (const el of document.body.querySelectorAll('*')) {
+            const r = el.getBoundingClientRect();
+            if (r.right <= vw + 1 || r.width === 0 || r.height === 0) continue;
+            let box = el.parentElement, held = false;
+            while (box && box !== document.body) {
+                const o = getComputedStyle(box).overflowX;
+                if (o === 'auto' || o === 'scroll') {
+                    held = box.getBoundingClientRect().right <= vw + 1;
+                    break;
+                }
+                if (o === 'hidden' || o === 'clip') break;
+                box = box.parentElement;
+            }
+            if (!held) out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+                + ' right=' + Math.round(r.right));
+        }
+        return out.slice(0, 8);
         """,
         width,
     )

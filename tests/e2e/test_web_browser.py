@@ -36,6 +36,7 @@ from tests.e2e.browser import (
     require_browser,
     set_viewport,
     start_browser,
+    unreachable,
     wait_until,
 )
 from unobot.stats.model import GameRecord, PlayerResult, player_ident
@@ -451,7 +452,8 @@ def test_every_page_fits_a_phone_and_is_photographed(
 
 def phone_problems(page: Any, path: str) -> list[str]:
     """What keeps the page from fitting a phone: no viewport declaration (the phone would lay
-    it out 980 px wide and zoom out), or content wider than the screen."""
+    it out 980 px wide and zoom out), a page wider than the screen, or content cut off where
+    no box scrolls to it (a wide table in its own scrolling box is fine)."""
     viewport = page.execute_script(
         "const m = document.querySelector('meta[name=viewport]'); return m && m.content"
     )
@@ -466,4 +468,7 @@ def phone_problems(page: Any, path: str) -> list[str]:
             f"{path}: {measured['scrollWidth']} px wide on a {PHONE[0]} px phone, "
             f"sticking out: {measured['widest']}"
         ]
+    hidden = unreachable(page, PHONE[0])
+    if hidden:
+        return [f"{path}: cut off on a phone, no way to scroll to it: {hidden}"]
     return []
