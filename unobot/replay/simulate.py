@@ -2,7 +2,7 @@
 
 For seeded stats databases (the web site's tests, its benchmark, screenshots) and for the replay
 tests. Nothing here imitates the bot: a real :class:`~unobot.core.bot.Bot` with its plugins runs
-on a manual clock (``unobot.bench.soak.Clock``) and a transport that drops what it is given; the
+on a manual clock (:class:`Clock`) and a transport that drops what it is given; the
 players type the commands a person would (``.uno``, ``.join``, ``.deal``, ``.p g5``, ...), so
 the tables journal every call into a real :class:`~unobot.core.journal.Journal` and the real
 :class:`~unobot.stats.recorder.GameRecorder` builds each :class:`GameRecord` from the updates the
@@ -22,6 +22,8 @@ by one drawn from the seed; a journal text does not contain its id).
 from __future__ import annotations
 
 import dataclasses
+import heapq
+import itertools
 import logging
 import tempfile
 from collections.abc import Callable, Sequence
@@ -30,7 +32,6 @@ from pathlib import Path
 from random import Random
 
 from unobot.ai import Observer, Strategy, make_strategy
-from unobot.bench.soak import Clock
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
@@ -127,6 +128,40 @@ def recorded_games(
             return records
     finally:
         quiet.setLevel(level)
+
+
+class Clock:
+    """The bot's scheduler here: time moves only when :meth:`advance` says, running the timers
+    that come due in order (as ``unobot.bench.soak.Clock``, which sits in the tools layer
+    above this one; a heap, as the bot re-arms a timer on nearly every move)."""
+
+    def __init__(self, start: float = _EPOCH) -> None:
+        self.time = start
+        self._heap: list[tuple[float, int]] = []
+        self._timers: dict[int, Callable[[], None]] = {}
+        self._ids = itertools.count(1)
+
+    def now(self) -> float:
+        return self.time
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+        ident = next(self._ids)
+        self._timers[ident] = callback
+        heapq.heappush(self._heap, (self.time + max(0.0, delay), ident))
+        return ident
+
+    def cancel(self, handle: object) -> None:
+        self._timers.pop(handle, None)  # type: ignore[call-overload]
+
+    def advance(self, seconds: float) -> None:
+        target = self.time + seconds
+        while self._heap and self._heap[0][0] <= target:
+            when, ident = heapq.heappop(self._heap)
+            callback = self._timers.pop(ident, None)
+            if callback is not None:
+                self.time = max(self.time, when)
+                callback()
+        self.time = target
 
 
 class _Sink:
