@@ -92,6 +92,7 @@ class ServerTiming:
             await self.app(scope, receive, send)
             return
         start = time.perf_counter()
+        scope = _unprefixed(scope)
 
         async def timed(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -104,6 +105,26 @@ class ServerTiming:
             await send(message)
 
         await self.app(scope, receive, timed)
+
+
+def _unprefixed(scope: Scope) -> Scope:
+    """``scope`` with its root path once, whether or not the reverse proxy stripped it.
+
+    uvicorn's ``root_path`` means the proxy removed the prefix (nginx ``proxy_pass
+    http://127.0.0.1:8080/;``) and prepends it to the path again; a proxy that passes the path
+    as is (``proxy_pass http://127.0.0.1:8080;``) would then give ``/uno/uno/...``, which no
+    route matches. Both set-ups work: a doubled prefix loses one copy."""
+    root = scope.get("root_path", "")
+    path = scope.get("path", "")
+    if not root or not path.startswith(root + root):
+        return scope
+    rest = path[len(root) * 2 :]
+    if rest and not rest.startswith("/"):
+        return scope
+    raw = scope.get("raw_path")
+    if isinstance(raw, bytes) and raw.startswith(root.encode() * 2):
+        raw = raw[len(root.encode()) :]
+    return {**scope, "path": path[len(root) :], "raw_path": raw}
 
 
 def _static_version() -> str:
@@ -464,10 +485,10 @@ def create_app(
         routes=[
             Route("/", leaderboard_page, name="home"),
             Route("/leaderboard", leaderboard_page, name="leaderboard"),
-            Route("/player/{nick}", player_page, name="player"),
+            Route("/player/{nick:path}", player_page, name="player"),
             Route("/game/{key}", game_page, name="game"),
             Route("/api/leaderboard", leaderboard_api, name="api_leaderboard"),
-            Route("/api/player/{nick}", player_api, name="api_player"),
+            Route("/api/player/{nick:path}", player_api, name="api_player"),
             Route("/api/game/{key}", game_api, name="api_game"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],

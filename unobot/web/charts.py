@@ -35,11 +35,15 @@ STYLE = Style(
 _DOTS_UP_TO = 60
 """Points shown as dots (each with its hover title) up to this many; a line beyond."""
 _SVG_OPEN = re.compile(r"<svg\b")
+_DROPPED = re.compile(r"<script\b.*?</script>|<!--.*?-->", re.S)
+"""pygal writes its tooltip configuration as an inline script even with ``js=[]``: dropped
+(no script runs in a chart, and the site's Content-Security-Policy forbids inline ones), with
+its comments (a generator banner and links)."""
 
 
 def _render(chart: pygal.graph.graph.Graph, label: str) -> str:
     """The chart's SVG element, named ``label`` for assistive technology."""
-    svg = chart.render(is_unicode=True)
+    svg = _DROPPED.sub("", chart.render(is_unicode=True))
     return _SVG_OPEN.sub(
         f'<svg role="img" aria-label="{_attr(label)}" focusable="false"', svg, count=1
     )

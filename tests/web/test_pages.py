@@ -1,0 +1,308 @@
+"""The site's pages and their JSON twins, against the store's own answers on the same rows."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections import Counter
+from urllib.parse import quote
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.web.conftest import NASTY, NOW, Seeded
+from unobot.irc.casemap import irc_lower
+from unobot.replay.steps import steps
+from unobot.stats.model import Period, Ranking
+from unobot.stats.ratings import conservative, uncertainty
+from unobot.stats.sql import SqlStatsStore
+
+ROW = re.compile(r'<tr class="player-row">.*?</tr>', re.S)
+PLAYER_LINK = re.compile(r'<a class="player-link" href="([^"]*)">([^<]*)</a>')
+
+
+def rows(page: str) -> list[tuple[str, str]]:
+    """(href, nick) of each ranked row of a leaderboard page, in order."""
+    found = []
+    for row in ROW.findall(page):
+        match = PLAYER_LINK.search(row)
+        assert match, row
+        found.append((html.unescape(match.group(1)), html.unescape(match.group(2))))
+    return found
+
+
+@pytest.mark.parametrize("period", [Period.ALL, Period.WEEK, Period.MONTH])
+@pytest.mark.parametrize("ranking", [Ranking.PERCENT_WINS, Ranking.POINTS_PER_GAME])
+def test_summary_leaderboards_match_the_store(
+    client: TestClient, store: SqlStatsStore, ranking: Ranking, period: Period
+) -> None:
+    expected = store.leaderboard(ranking, 50, period, min_games=2)
+    assert expected, "the seed has no ranked players for this board"
+    query = f"ranking={ranking.value}&period={period.value}&min=2"
+    api = client.get(f"/api/leaderboard?{query}").json()
+    assert [(p["nick"], p["games"], p["wins"], p["points"], p["rank"]) for p in api["players"]] == [
+        (p.nick, p.games, p.wins, p.points, p.rank) for p in expected
+    ]
+    assert api["ranking"] == ranking.value and api["period"] == period.value
+    assert api["min_games"] == 2
+    page = client.get(f"/leaderboard?{query}")
+    assert page.status_code == 200
+    assert [nick for _, nick in rows(page.text)] == [p.nick for p in expected]
+    assert "at least 2 games" in page.text
+
+
+def test_rating_leaderboard_matches_the_store_across_networks(
+    client: TestClient, store: SqlStatsStore
+) -> None:
+    expected = store.rating_leaderboard(50)
+    assert {p["network"] for p in client.get("/api/leaderboard").json()["players"]} == {
+        "net", "other",
+    }  # fmt: skip
+    api = client.get("/api/leaderboard?ranking=rating").json()["players"]
+    assert [(p["nick"], p["rating"], p["uncertainty"], p["rated_games"]) for p in api] == [
+        (p.nick, conservative(p.mu, p.sigma), uncertainty(p.sigma), p.games) for p in expected
+    ]
+    page = client.get("/").text  # the rating board is the home page
+    assert [nick for _, nick in rows(page)] == [p.nick for p in expected]
+    current = 'id="ranking-rating" href="/leaderboard?ranking=rating&amp;min=5" aria-current="page"'
+    assert current in page
+
+
+def test_network_and_channel_filters(client: TestClient, store: SqlStatsStore) -> None:
+    other = SqlStatsStore(store.url, network="other", clock=lambda: NOW, connect_now=False)
+    try:
+        expected = [p.nick for p in other.rating_leaderboard(50, min_games=1)]
+        by_pw = [p.nick for p in other.leaderboard(Ranking.PERCENT_WINS, 50, min_games=1)]
+    finally:
+        other.close()
+    api = client.get("/api/leaderboard?ranking=rating&network=other&min=1").json()["players"]
+    assert [p["nick"] for p in api] == expected
+    assert {p["network"] for p in api} == {"other"}
+    api = client.get("/api/leaderboard?ranking=pw&network=other&min=1").json()["players"]
+    assert [p["nick"] for p in api] == by_pw
+    side = store.leaderboard(Ranking.POINTS_PER_GAME, 50, channel="#side", min_games=1)
+    # A channel as typed, in any IRC case: ``#SIDE`` is ``#side``.
+    api = client.get("/api/leaderboard?ranking=ppg&channel=%23SIDE&min=1").json()["players"]
+    assert [(p["nick"], p["games"]) for p in api] == [(p.nick, p.games) for p in side]
+    page = client.get("/leaderboard?ranking=ppg").text
+    assert '<option value="#side">#side</option>' in page
+    assert '<option value="#uno">#uno</option>' in page
+    assert '<option value="other">other</option>' in page
+
+
+def test_min_games_rule_and_limit(client: TestClient, store: SqlStatsStore) -> None:
+    page = client.get("/leaderboard?ranking=pw&period=week&min=3").text
+    rule = re.search(r'<p id="min-games"[^>]*>(.*?)</p>', page, re.S)
+    assert rule and "at least 3 games this week are ranked" in " ".join(rule.group(1).split())
+    ranked = [p.nick for p in store.leaderboard(Ranking.PERCENT_WINS, 50, Period.WEEK, None, 3)]
+    assert [n for _, n in rows(page)] == ranked
+    assert len(client.get("/api/leaderboard?ranking=pw&min=1&limit=3").json()["players"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("ranking=rating&period=week", "rating rankings are all-time"),
+        ("ranking=rating&channel=%23uno", "ratings are kept per network"),
+        ("ranking=best", "ranking must be pw"),
+        ("period=year", "period must be week, month or all"),
+        ("min=0", "min must be a whole number from 1"),
+        ("min=five", "min must be a whole number"),
+        ("limit=1000", "limit must be a whole number from 1 to 100"),
+        ("ranking=pw&channel=uno", "channel must be a channel name"),
+        ("network=a%0Ab", "network is not a network name"),
+        ("bots=maybe", "bots must be 1"),
+    ],
+)
+def test_bad_parameters_are_400_with_a_reason(client: TestClient, query: str, says: str) -> None:
+    api = client.get(f"/api/leaderboard?{query}")
+    assert api.status_code == 400
+    assert says in api.json()["error"]
+    page = client.get(f"/leaderboard?{query}")
+    assert page.status_code == 400
+    assert says in html.unescape(page.text) and "Traceback" not in page.text
+
+
+def player_path(nick: str, network: str = "net") -> str:
+    return f"/player/{quote(nick, safe='')}?network={network}"
+
+
+def test_player_page_figures_match_the_store(
+    client: TestClient, store: SqlStatsStore, seeded: Seeded
+) -> None:
+    for nick in ("alice", "bob", "Caro"):
+        api = client.get("/api" + player_path(nick)).json()
+        net = SqlStatsStore(store.url, network="net", clock=lambda: NOW, connect_now=False)
+        try:
+            stats = net.player(nick)
+            rated = net.rating(nick)
+        finally:
+            net.close()
+        assert stats is not None and rated is not None
+        assert api["nick"] == stats.nick
+        assert (api["games"], api["wins"], api["points"], api["seconds"]) == (
+            stats.games, stats.wins, stats.points, stats.seconds,
+        )  # fmt: skip
+        assert api["rating"] == conservative(rated.mu, rated.sigma)
+        assert api["uncertainty"] == uncertainty(rated.sigma)
+        assert api["rating_rank"] == rated.rank
+        # The chart's last point is the rating now; one point per rated game.
+        assert api["rating_history"][-1]["rating"] == api["rating"]
+        assert len(api["rating_history"]) == rated.games
+        assert sum(w["games"] for w in api["weeks"]) == stats.games
+        assert sum(w["points"] for w in api["weeks"]) == stats.points
+
+
+def test_favourite_opponents_and_recent_games_from_the_records(
+    client: TestClient, seeded: Seeded
+) -> None:
+    mine = [g for g in seeded.games if g.network == "net" and "bob" in {r.ident for r in g.results}]
+    met: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for game in mine:
+        bob_won = next(r.won for r in game.results if r.ident == "bob")
+        for r in game.results:
+            if r.ident != "bob":
+                met[r.ident] += 1
+                won[r.ident] += bob_won
+    api = client.get("/api" + player_path("bob")).json()
+    seen = {irc_lower(o["nick"]) if o["nick"] != "Caro" else "carol": o for o in api["opponents"]}
+    top = met.most_common(1)[0]
+    assert seen[top[0]]["games"] == top[1]
+    for ident, o in seen.items():
+        assert (o["games"], o["wins"]) == (met[ident], won[ident]), ident
+    newest = sorted(mine, key=lambda g: g.ended, reverse=True)[:20]
+    assert [g["id"] for g in api["recent"]] == [g.game_id[:8] for g in newest]
+    assert api["recent"][0]["players"] == len(newest[0].results)
+    page = client.get(player_path("bob")).text
+    assert '<h1 id="player-name">bob</h1>' in page
+    assert f'<a class="game-link" href="/game/{newest[0].game_id[:8]}">' in page
+    assert page.count('class="game-link"') == len(newest)
+    assert '<ul id="opponents"' in page
+
+
+def test_player_page_has_both_charts_as_inline_svg(client: TestClient) -> None:
+    page = client.get(player_path("alice")).text
+    for section in ("rating-chart", "ppg-chart"):
+        body = page.split(f'<section id="{section}"', 1)[1].split("</section>", 1)[0]
+        assert '<svg role="img" aria-label="' in body
+        assert "<script" not in body  # pygal's tooltip script is left out: no request anywhere
+    assert "Rating over the last" in page
+
+
+@pytest.mark.parametrize(
+    ("name", "nick"),
+    [("carol", "Caro"), ("CARO", "Caro"), ("ALICE", "alice"), ("$a:nobody", None)],
+)
+def test_a_nick_is_resolved_as_the_bot_does(
+    client: TestClient, name: str, nick: str | None
+) -> None:
+    answer = client.get("/api" + player_path(name))
+    if nick is None:
+        assert answer.status_code == 404
+    else:
+        assert answer.json()["nick"] == nick
+
+
+def test_unknown_player_is_a_404_page(client: TestClient) -> None:
+    page = client.get("/player/nobody-at-all")
+    assert page.status_code == 404
+    assert "No player called" in html.unescape(page.text)
+    assert '<html lang="en">' in page.text
+    api = client.get("/api/player/nobody-at-all")
+    assert api.status_code == 404 and "No player called" in api.json()["error"]
+
+
+def test_a_nasty_nick_is_escaped_everywhere(client: TestClient) -> None:
+    board = client.get("/leaderboard?ranking=pw&min=1").text
+    assert NASTY not in board
+    assert html.escape(NASTY) in board
+    link = next(href for href, nick in rows(board) if nick == NASTY)
+    assert link == f"/player/{quote(NASTY, safe='')}?network=net"
+    page = client.get(link)
+    assert page.status_code == 200 and NASTY not in page.text
+    assert f'<h1 id="player-name">{html.escape(NASTY)}</h1>' in page.text
+    assert client.get("/api" + link).json()["nick"] == NASTY
+    game = client.get("/game/ffffffff").text
+    assert NASTY not in game and html.escape(NASTY) in game
+
+
+def test_game_page_results_and_first_step(client: TestClient, seeded: Seeded) -> None:
+    game = max((g for g in seeded.games if g.moves), key=lambda g: len(g.results))
+    replayed = steps(game.moves or "")
+    short = game.game_id[:8]
+    api = client.get(f"/api/game/{short}").json()
+    assert api["game_id"] == game.game_id and api["short_id"] == short
+    now_called = {"carol": "Caro"}  # results show each player's current nick
+    assert [(r["nick"], r["place"], r["points_won"]) for r in api["results"]] == sorted(
+        ((now_called.get(r.ident, r.nick), r.place, r.points_won) for r in game.results),
+        key=lambda t: t[1],
+    )
+    assert len(api["steps"]) == len(replayed)
+    assert api["steps"][-1]["lines"] == list(replayed[-1].lines)
+    assert client.get(f"/api/game/{api['id']}").json()["game_id"] == game.game_id
+    page = client.get(f"/game/{short}").text
+    assert '<table id="results"' in page
+    assert f"Step 1 of {len(replayed)}" in page
+    for nick, cards in replayed[0].hands:
+        hand = page.split(f'data-nick="{html.escape(nick)}"', 1)[1].split('<div class="hand', 1)[0]
+        assert hand.count('class="card card-') == len(cards)
+    assert re.search(r'<span class="card card-[rygbw]" role="img" aria-label="[a-z0-9 ]+"', page)
+    data = page.split('<script type="application/json" id="replay-data">', 1)[1]
+    embedded = json.loads(data.split("</script>", 1)[0])
+    assert embedded["steps"] == api["steps"]
+    every = {c for s in api["steps"] for h in s["hands"] for c in h["cards"]}
+    assert every <= set(embedded["cards"])
+    assert embedded["cards"]["WD4"]["label"] == "wild draw four" if "WD4" in every else True
+
+
+def test_game_without_moves_says_so(client: TestClient) -> None:
+    page = client.get("/game/dddddddd")
+    assert page.status_code == 200
+    assert "recorded without its move list" in html.unescape(page.text)
+    assert 'id="replay-data"' not in page.text
+    assert client.get("/api/game/dddddddd").json()["steps"] == []
+
+
+@pytest.mark.parametrize("key", ["00000000", "99999999999", "not-a-game", "abc", "%00"])
+def test_unknown_or_malformed_game_is_a_404(client: TestClient, key: str) -> None:
+    page = client.get(f"/game/{key}")
+    assert page.status_code == 404 and "Traceback" not in page.text
+    assert client.get(f"/api/game/{key}").status_code == 404
+
+
+def test_unknown_paths_and_methods(client: TestClient) -> None:
+    assert client.get("/nothing/here").status_code == 404
+    assert client.get("/api/nothing").json()["status"] == 404
+    assert client.post("/leaderboard").status_code == 405
+    assert client.get("/static/missing.css").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/leaderboard?ranking=pw", "/api/leaderboard", "/player/nobody", "/nope",
+             "/static/site.css", "/leaderboard?min=x"],
+)  # fmt: skip
+def test_every_response_has_server_timing(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    timing = answer.headers["server-timing"]
+    match = re.fullmatch(r"app;dur=(\d+\.\d+)", timing)
+    assert match and 0 <= float(match.group(1)) < 10_000
+    assert "default-src 'self'" in answer.headers["content-security-policy"]
+
+
+def test_links_carry_the_root_path(client: TestClient) -> None:
+    under = TestClient(client.app, root_path="/uno")
+    page = under.get("/uno/leaderboard?ranking=pw&min=1").text
+    hrefs = re.findall(r'(?:href|src|action)="([^"]*)"', page)
+    local = [h for h in hrefs if not h.startswith("#")]
+    assert local and all(h.startswith("/uno/") for h in local), local
+    assert '<link rel="stylesheet" href="/uno/static/site.css?v=' in page
+    link = next(href for href, nick in rows(page) if nick == "alice")
+    player = under.get(html.unescape(link)).text
+    game = re.search(r'<a class="game-link" href="(/uno/game/[0-9a-f]{8})">', player)
+    assert game, "no game link under the root path"
+    assert under.get(game.group(1)).status_code == 200
+    api = under.get("/uno/api/leaderboard").json()
+    assert all(p["url"].startswith("/uno/player/") for p in api["players"])
+    assert under.get("/uno/static/replay.js").status_code == 200
