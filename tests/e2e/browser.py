@@ -11,7 +11,6 @@ started by the installed ``unobot`` console script, as a user starts it.
 from __future__ import annotations
 
 import base64
-import json
 import os
 import shutil
 import signal
@@ -260,10 +259,6 @@ class Site:
     def output(self) -> str:
         self._log.flush()
         return self.log_path.read_text(errors="replace")
-
-    def get_json(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url(path), timeout=10) as answer:
-            return json.loads(answer.read())
 
     def _wait_answering(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout

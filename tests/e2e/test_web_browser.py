@@ -372,6 +372,14 @@ def test_game_replay_steps_through_the_hands(page: Any, site: Site, seeded: Seed
     page.find_element("css selector", "#replay-first").click()
     wait_until(lambda: step_of(state())[0] == 1, what="back to step 1")
 
+    # Without a mouse: the arrow keys step once a replay button has the focus.
+    from selenium.webdriver.common.keys import Keys
+
+    page.find_element("css selector", "#replay-next").send_keys(Keys.ARROW_RIGHT)
+    wait_until(lambda: step_of(state())[0] == 2, what="step 2 by the right arrow key")
+    page.find_element("css selector", "#replay-next").send_keys(Keys.ARROW_LEFT)
+    wait_until(lambda: step_of(state())[0] == 1, what="step 1 by the left arrow key")
+
 
 def test_cards_have_colours_labels_and_a_colour_blind_form(
     page: Any, site: Site, seeded: Seeded
