@@ -1,5 +1,5 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
-``stats``, ``dealer``, ``computers``, ``capacity``, ``ratings``).
+``stats``, ``dealer``, ``computers``, ``capacity``, ``ratings``, ``web``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> None:
         restore,
         soak,
         stats,
+        web,
     )
 
     parser = argparse.ArgumentParser(prog="python -m unobot.bench", description=__doc__)
@@ -48,6 +49,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     ratings.add_arguments(
         sub.add_parser("ratings", help="rating models naming held-out games' winners")
+    )
+    web.add_arguments(
+        sub.add_parser("web", help="the stats site's pages on the 1M-result store: p99 per page")
     )
     args = parser.parse_args(argv)
     args.run(args)

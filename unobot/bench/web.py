@@ -1,0 +1,278 @@
+"""Stats site benchmark: ``python -m unobot.bench web [--players N --results N]``.
+
+Builds the stats benchmark's store (:func:`unobot.bench.stats.fill`: 100,000 players and
+1,000,000 results by default, 2-6 players a game over 180 days), where a few heavy players
+have thousands of games each (part of the results total), then:
+
+- ratings by ``rebuild_rating_rows`` (``SqlStatsStore.rebuild_ratings``): openskill over every
+  game in order, filling ``player_rating`` and each result's ``mu``/``sigma`` (the rating
+  history the player pages chart), as the v5 migration does on a real store;
+- real games with move lists (:func:`unobot.replay.simulate.recorded_games`, the bot core's
+  tables played out) written with ``record_game`` as the bot writes them;
+
+and serves the real application with uvicorn on a free loopback port in a thread, requests
+every kind of page (leaderboards of each ranking and period, one channel's, player pages of
+heavy and light players, game pages with and without a replay, and their JSON) ``--requests``
+times each, one at a time, with urllib, and prints the median and p99 of the server's own
+``Server-Timing`` figure per kind. Target: every kind's p99 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from random import Random
+from urllib.parse import quote
+
+from unobot.bench.stats import CHANNELS, NOW, fill
+from unobot.stats.sql import SqlStatsStore, open_database
+
+__all__ = ["add_arguments", "bench_web"]
+
+TARGET_MS = 100.0
+
+
+def add_heavy(store: SqlStatsStore, first_game: int, players: int, heavy: int, games: int,
+              seed: int) -> int:  # fmt: skip
+    """Games of four where one of players 1..``heavy`` always sits (each heavy player in
+    ``games`` games), numbered from ``first_game``; returns the results written."""
+    rng = Random(seed)
+    db, stamp, sql = store.db, store._stamp, store._s
+    cur = db.cursor()
+    rows: list[tuple[object, ...]] = []
+    game_rows: list[tuple[object, ...]] = []
+    gid = first_game - 1
+    for who in range(1, heavy + 1):
+        for _ in range(games):
+            gid += 1
+            others = rng.sample(range(heavy + 1, players + 1), 3)
+            seated = [who, *others]
+            rng.shuffle(seated)
+            seconds = rng.randint(60, 1800)
+            ended = NOW - timedelta(seconds=rng.randint(0, 180 * 86400))
+            game_rows.append(
+                (gid, f"heavy{gid}", "bench", rng.choice(CHANNELS), "official",
+                 stamp(ended - timedelta(seconds=seconds)), stamp(ended), seconds, seated[0])
+            )  # fmt: skip
+            for place, pid in enumerate(seated, 1):
+                won = place == 1
+                rows.append((gid, pid, place, won, rng.randint(20, 300) if won else 0,
+                             0 if won else rng.randint(0, 120), True, False))  # fmt: skip
+    with db.atomic():
+        cur.executemany(
+            sql(
+                "INSERT INTO game (id, game_id, network, channel, preset, started, ended, "
+                "seconds, winner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            game_rows,
+        )
+        cur.executemany(
+            sql(
+                "INSERT INTO game_result (game_id, player_id, place, won, points_won, "
+                "points_left, finished, is_bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            rows,
+        )
+        if not store._sqlite:
+            cur.execute(sql("SELECT setval('game_id_seq', ?)"), (gid,))
+    return len(rows)
+
+
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def _timing(header: str) -> float:
+    """The ``app;dur=`` figure of a Server-Timing header, in ms."""
+    for part in header.split(","):
+        name, _, rest = part.strip().partition(";")
+        if name == "app" and rest.startswith("dur="):
+            return float(rest[4:])
+    raise ValueError(f"no app timing in {header!r}")
+
+
+def _fetch(url: str) -> tuple[float, float]:
+    """(server ms, client ms) of one GET, which must answer 200."""
+    start = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        answer.read()
+        if answer.status != 200:
+            raise RuntimeError(f"{url}: {answer.status}")
+        header = answer.headers.get("Server-Timing", "")
+    return _timing(header), (time.perf_counter() - start) * 1000
+
+
+def _serve(url: str, min_games: int) -> tuple[object, threading.Thread, int]:
+    """The site on a free loopback port, in a thread; returns (server, thread, port)."""
+    import uvicorn
+
+    from unobot.web.app import create_app
+    from unobot.web.cli import listen
+
+    app = create_app(open_database(url), min_games=min_games, clock=lambda: NOW)
+    sock = listen("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the site did not start")
+        time.sleep(0.02)
+    return server, thread, int(sock.getsockname()[1])
+
+
+def bench_web(args: argparse.Namespace) -> None:
+    from unobot.replay.simulate import recorded_games
+
+    tmp = None
+    url = args.database
+    if url is None:
+        tmp = tempfile.TemporaryDirectory(prefix="unobot-bench-web-")
+        url = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
+    spool = Path(tmp.name if tmp else ".") / "bench-web.spool"
+    store = SqlStatsStore(url, network="bench", clock=lambda: NOW, spool_path=spool)
+    heavy_results = args.heavy * args.heavy_games * 4
+    start = time.perf_counter()
+    games = fill(store, args.players, max(0, args.results - heavy_results), args.seed)
+    written = add_heavy(store, games + 1, args.players, args.heavy, args.heavy_games, args.seed)
+    store.rebuild_summaries()
+    games += args.heavy * args.heavy_games
+    filled = time.perf_counter() - start
+    print(f"database: {url.split('@')[-1]}")
+    print(
+        f"filled: {args.players} players, {args.results} results in {games} games "
+        f"({args.heavy} heavy players with {args.heavy_games} games each, {written} of the "
+        f"results), {filled:.1f} s"
+    )
+    start = time.perf_counter()
+    nicks = [f"P{i}" for i in range(args.heavy + 1, args.heavy + 13)]
+    replays = recorded_games(
+        args.replays, args.seed, players=nicks, network="bench", channel="#uno",
+        start=NOW - timedelta(days=20), gap=3 * 3600.0,
+    )  # fmt: skip
+    store.catch_up_every = 0
+    for record in replays:
+        store.record_game(record)
+    assert store.pending == 0, "games were queued: the database failed during the benchmark"
+    simulated = time.perf_counter() - start
+    start = time.perf_counter()
+    rated = store.rebuild_ratings()
+    store.maintain()  # the summaries caught up, as the bot's upkeep does
+    rating_time = time.perf_counter() - start
+    print(
+        f"replays: {len(replays)} games played by the bot core and recorded with their move "
+        f"lists, {simulated:.1f} s"
+    )
+    print(
+        f"ratings: rebuild_rating_rows over {rated} games (player_rating and every result's "
+        f"mu/sigma), {rating_time:.1f} s"
+    )
+    short_ids = [r.game_id[:8] for r in replays]
+    store.close()
+
+    server, thread, port = _serve(url, args.min_games)
+    base = f"http://127.0.0.1:{port}"
+    rng = Random(args.seed)
+    heavy = [f"P{i}" for i in range(1, args.heavy + 1)] or ["P1"]
+
+    def player(names: list[str] | None = None) -> str:
+        nick = rng.choice(names) if names else f"P{rng.randint(args.heavy + 1, args.players)}"
+        return quote(nick, safe="")
+
+    kinds: list[tuple[str, Callable[[], str]]] = [
+        ("leaderboard rating", lambda: "/leaderboard?ranking=rating"),
+        ("leaderboard pw all", lambda: "/leaderboard?ranking=pw&period=all"),
+        ("leaderboard pw week", lambda: "/leaderboard?ranking=pw&period=week"),
+        ("leaderboard pw month", lambda: "/leaderboard?ranking=pw&period=month"),
+        ("leaderboard ppg all", lambda: "/leaderboard?ranking=ppg&period=all"),
+        ("leaderboard ppg week", lambda: "/leaderboard?ranking=ppg&period=week"),
+        ("leaderboard ppg month", lambda: "/leaderboard?ranking=ppg&period=month"),
+        ("leaderboard ppg #uno month", lambda: "/leaderboard?ranking=ppg&period=month"
+                                               "&channel=%23uno&min=2"),
+        ("api leaderboard pw", lambda: "/api/leaderboard?ranking=pw"),
+        ("player heavy", lambda: f"/player/{player(heavy)}"),
+        ("player light", lambda: f"/player/{player()}"),
+        ("api player heavy", lambda: f"/api/player/{player(heavy)}"),
+        ("game with replay", lambda: f"/game/{rng.choice(short_ids)}"),
+        ("api game with replay", lambda: f"/api/game/{rng.choice(short_ids)}"),
+        ("game without moves", lambda: f"/game/{rng.randint(1, games)}"),
+    ]  # fmt: skip
+    if not short_ids:
+        kinds = [k for k in kinds if "replay" not in k[0]]
+    print(
+        f"served: the real app under uvicorn on 127.0.0.1:{port}, {args.requests} requests of "
+        "each page kind one at a time (after one warm-up each); Server-Timing, then client"
+    )
+    worst = (0.0, "")
+    try:
+        for _, path in kinds:
+            _fetch(base + path())
+        for label, path in kinds:
+            server_ms, client_ms = [], []
+            for _ in range(args.requests):
+                s, c = _fetch(base + path())
+                server_ms.append(s)
+                client_ms.append(c)
+            median, p99 = _percentiles(server_ms)
+            client_median, client_p99 = _percentiles(client_ms)
+            print(
+                f"{label}: median {median:.1f} ms, p99 {p99:.1f} ms "
+                f"(client median {client_median:.1f} ms, p99 {client_p99:.1f} ms)"
+            )
+            worst = max(worst, (p99, label))
+    finally:
+        server.should_exit = True  # type: ignore[attr-defined]
+        thread.join(10)
+        if tmp is not None:
+            tmp.cleanup()
+    verdict = "under" if worst[0] < TARGET_MS else "OVER"
+    print(
+        f"web: worst page p99 {worst[0]:.1f} ms ({worst[1]}), {verdict} the "
+        f"{TARGET_MS:.0f} ms target, {len(kinds)} page kinds on {args.results} results"
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--results", type=int, default=1_000_000, help="game results to fill")
+    parser.add_argument("--heavy", type=int, default=5, help="players with many games")
+    parser.add_argument("--heavy-games", type=int, default=5_000, help="games of each heavy one")
+    parser.add_argument("--replays", type=int, default=100, help="games with move lists")
+    parser.add_argument("--requests", type=int, default=200, help="timed requests per page kind")
+    parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--database", default=None, help="URL (default: a SQLite file in a temp directory)"
+    )
+    parser.add_argument(
+        "--small",
+        action="store_true",
+        help="a quick run: 2,000 players, 20,000 results, 2 heavy players of 1,000 games, "
+        "20 replays, 30 requests",
+    )
+    parser.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> None:
+    if args.small:
+        args.players, args.results, args.heavy, args.heavy_games = 2_000, 20_000, 2, 1_000
+        args.replays, args.requests = 20, 30
+    if args.players <= args.heavy + 12 or args.heavy < 0 or args.requests < 1:
+        raise SystemExit("bench web: need more players than heavy ones + 12, and 1+ requests")
+    bench_web(args)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m unobot.bench.web", description=__doc__)
+    add_arguments(parser)
+    ns = parser.parse_args()
+    ns.run(ns)
