@@ -51,9 +51,16 @@ def _game(
 
 def seed(path: Path) -> Seeded:
     url = f"sqlite:///{path}"
+    return Seeded(url, seed_store(url, path.parent))
+
+
+def seed_store(url: str, spool_dir: Path, replays: int = 36) -> tuple[GameRecord, ...]:
+    """Write the test games to the store at ``url``; returns them in the order written."""
     games: list[GameRecord] = []
-    # Real games, three weeks up to "now": some in this week and month, most before.
-    games += recorded_games(36, 19, network="net", channel="#uno", start=NOW - timedelta(days=12))
+    # Real games, up to 12 days before "now": some in this week and month, most before.
+    games += recorded_games(
+        replays, 19, network="net", channel="#uno", start=NOW - timedelta(days=12)
+    )
     games += recorded_games(
         12, 5, network="other", channel="#uno", start=NOW - timedelta(days=30),
         players=("alice", "mallory", "oscar", "peggy"),
@@ -71,7 +78,7 @@ def seed(path: Path) -> Seeded:
         ),
     )  # fmt: skip
     games.append(renamed)
-    store = SqlStatsStore(url, clock=lambda: NOW, spool_path=path.with_suffix(".spool"))
+    store = SqlStatsStore(url, clock=lambda: NOW, spool_path=spool_dir / "seed.spool")
     try:
         for game in games:
             store.record_game(game)
@@ -79,7 +86,7 @@ def seed(path: Path) -> Seeded:
         store.maintain()  # the summaries caught up, as the bot's upkeep does
     finally:
         store.close()
-    return Seeded(url, tuple(games))
+    return tuple(games)
 
 
 @pytest.fixture(scope="package")

@@ -41,7 +41,7 @@ _DROPPED = re.compile(r"<script\b.*?</script>|<!--.*?-->", re.S)
 its comments (a generator banner and links)."""
 
 
-def _render(chart: pygal.graph.graph.Graph, label: str) -> str:
+def _render(chart: pygal.XY, label: str) -> str:
     """The chart's SVG element, named ``label`` for assistive technology."""
     svg = _DROPPED.sub("", chart.render(is_unicode=True))
     return _SVG_OPEN.sub(
@@ -55,8 +55,14 @@ def _attr(text: str) -> str:
     )
 
 
-def _line(title: str, count: int, y_title: str) -> pygal.Line:
-    return pygal.Line(
+def _series(
+    title: str, y_title: str, labels: Sequence[str], values: Sequence[float], unit: str
+) -> pygal.XY:
+    """A line of ``values`` over their ``labels`` (dates, oldest first), as an XY chart on the
+    values' positions: a handful of the labels are printed (pygal's ``Line`` lays out every
+    label, blank or not: twice the time for 500 games), each point's hover title says its
+    label and value."""
+    chart = pygal.XY(
         js=[],
         disable_xml_declaration=True,
         style=STYLE,
@@ -65,7 +71,7 @@ def _line(title: str, count: int, y_title: str) -> pygal.Line:
         width=800,
         height=320,
         show_legend=False,
-        show_dots=count <= _DOTS_UP_TO,
+        show_dots=len(values) <= _DOTS_UP_TO,
         dots_size=3,
         stroke_style={"width": 2.5},
         x_label_rotation=0,
@@ -73,18 +79,26 @@ def _line(title: str, count: int, y_title: str) -> pygal.Line:
         no_data_text="No games yet",
         margin=8,
         margin_right=48,
+        show_x_guides=False,
     )
+    chart.x_labels = _ticks(len(labels))
+    chart.x_value_formatter = lambda x: _label(labels, x)
+    chart.value_formatter = lambda v: f"{v:{unit}}"
+    chart.add(y_title, list(enumerate(values)))
+    return chart
 
 
-def _sparse(labels: Sequence[str], most: int = 5) -> list[str]:
-    """``labels`` with all but ``most`` evenly spaced ones blanked: pygal prints every label,
-    and dates repeat (several games a day), so choosing "major" labels by value can't thin
-    them."""
-    if len(labels) <= most:
-        return list(labels)
-    step = (len(labels) - 1) / (most - 1)
-    keep = {round(i * step) for i in range(most)}
-    return [label if i in keep else "" for i, label in enumerate(labels)]
+def _ticks(count: int, most: int = 5) -> list[int]:
+    """Up to ``most`` evenly spaced positions of ``count`` points, first and last included."""
+    if count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(i * step) for i in range(most)})
+
+
+def _label(labels: Sequence[str], x: float) -> str:
+    index = round(x)
+    return labels[index] if 0 <= index < len(labels) else ""
 
 
 def rating_summary(points: Sequence[RatingPoint]) -> str:
@@ -101,9 +115,10 @@ def rating_summary(points: Sequence[RatingPoint]) -> str:
 
 def rating_chart(points: Sequence[RatingPoint]) -> str:
     """The displayed rating after each game, oldest first."""
-    chart = _line("Rating after each game", len(points), "rating")
-    chart.x_labels = _sparse([f"{p.ended:%Y-%m-%d}" for p in points])
-    chart.add("rating", [p.rating for p in points])
+    chart = _series(
+        "Rating after each game", "rating",
+        [f"{p.ended:%Y-%m-%d}" for p in points], [p.rating for p in points], ".0f",
+    )  # fmt: skip
     return _render(chart, rating_summary(points))
 
 
@@ -121,8 +136,8 @@ def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
 
 def ppg_chart(weeks: Sequence[WeekPoints]) -> str:
     """Points per game in each week played (weeks without a game are left out)."""
-    chart = _line("Points per game, by week", len(weeks), "points per game")
-    chart.x_labels = _sparse([w.week for w in weeks])
-    chart.value_formatter = lambda v: f"{v:.1f}"
-    chart.add("points per game", [round(w.ppg, 2) for w in weeks])
+    chart = _series(
+        "Points per game, by week", "points per game",
+        [w.week for w in weeks], [round(w.ppg, 2) for w in weeks], ".1f",
+    )  # fmt: skip
     return _render(chart, ppg_summary(weeks))
