@@ -78,6 +78,10 @@ def seed_store(url: str, spool_dir: Path, replays: int = 36) -> tuple[GameRecord
         ),
     )  # fmt: skip
     games.append(renamed)
+    # A game id whose short id is all digits (as 1 in 40 are), a week earlier.
+    games.append(
+        _game("1234567890abc" + "0" * 19, "net", NOW - timedelta(days=7), ["carol", "bob"])
+    )
     store = SqlStatsStore(url, clock=lambda: NOW, spool_path=spool_dir / "seed.spool")
     try:
         for game in games:

@@ -17,6 +17,7 @@ from unobot.replay.steps import steps
 from unobot.stats.model import Period, Ranking
 from unobot.stats.ratings import conservative, uncertainty
 from unobot.stats.sql import SqlStatsStore
+from unobot.web.queries import link_key
 
 ROW = re.compile(r'<tr class="player-row">.*?</tr>', re.S)
 PLAYER_LINK = re.compile(r'<a class="player-link" href="([^"]*)">([^<]*)</a>')
@@ -172,12 +173,12 @@ def test_favourite_opponents_and_recent_games_from_the_records(
     assert seen[top[0]]["games"] == top[1]
     for ident, o in seen.items():
         assert (o["games"], o["wins"]) == (met[ident], won[ident]), ident
-    newest = sorted(mine, key=lambda g: g.ended, reverse=True)[:20]
+    newest = mine[::-1][:20]  # latest written first (the bot writes a game as it ends)
     assert [g["id"] for g in api["recent"]] == [g.game_id[:8] for g in newest]
     assert api["recent"][0]["players"] == len(newest[0].results)
     page = client.get(player_path("bob")).text
     assert '<h1 id="player-name">bob</h1>' in page
-    assert f'<a class="game-link" href="/game/{newest[0].game_id[:8]}">' in page
+    assert f'<a class="game-link" href="/game/{link_key(newest[0].game_id)}">' in page
     assert page.count('class="game-link"') == len(newest)
     assert '<ul id="opponents"' in page
 
@@ -306,3 +307,12 @@ def test_links_carry_the_root_path(client: TestClient) -> None:
     api = under.get("/uno/api/leaderboard").json()
     assert all(p["url"].startswith("/uno/player/") for p in api["players"])
     assert under.get("/uno/static/replay.js").status_code == 200
+
+
+def test_a_short_id_of_digits_only_still_links_to_its_game(client: TestClient) -> None:
+    """``12345678...``'s short id reads as a row number: its links use a longer prefix."""
+    api = client.get("/api" + player_path("Caro")).json()
+    digits = next(g for g in api["recent"] if g["id"] == "12345678")
+    assert digits["url"] == "/game/1234567890abc"
+    assert client.get(digits["url"]).status_code == 200
+    assert link_key("abcdef12" + "0" * 24) == "abcdef12"

@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from unobot.bench.stats import CHANNELS, NOW, fill
 from unobot.stats.sql import SqlStatsStore, open_database
+from unobot.web.queries import link_key
 
 __all__ = ["add_arguments", "bench_web"]
 
@@ -176,7 +177,7 @@ def bench_web(args: argparse.Namespace) -> None:
         f"ratings: rebuild_rating_rows over {rated} games (player_rating and every result's "
         f"mu/sigma), {rating_time:.1f} s"
     )
-    short_ids = [r.game_id[:8] for r in replays]
+    short_ids = [link_key(r.game_id) for r in replays]  # as the site's links name them
     store.close()
 
     server, thread, port = _serve(url, args.min_games)

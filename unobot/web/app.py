@@ -49,7 +49,7 @@ from unobot.web.params import (
     LeaderboardQuery,
     leaderboard_query,
 )
-from unobot.web.queries import DB_ERRORS, NEEDED_VERSION, Choices, Reader
+from unobot.web.queries import DB_ERRORS, NEEDED_VERSION, Choices, Reader, link_key
 
 __all__ = ["Problem", "ServerTiming", "create_app"]
 
@@ -415,7 +415,7 @@ def game_page(request: Request) -> Response:
             None if r.mu is None or r.sigma is None else conservative(r.mu, r.sigma)
             for r in game.results
         ],
-        api_url=site.link(request, "api_game", key=game.short_id),
+        api_url=site.link(request, "api_game", key=link_key(game.game_id)),
     )
 
 

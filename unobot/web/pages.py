@@ -106,7 +106,7 @@ def player_json(
                 "won": g.won,
                 "points": g.points,
                 "finished": g.finished,
-                "url": game_link(g.short_id),
+                "url": game_link(g.key),
             }
             for g in page.recent
         ],

@@ -29,7 +29,7 @@ import peewee as pw
 
 from unobot.irc.casemap import irc_lower
 from unobot.stats.game_rows import find_game
-from unobot.stats.model import Period, StoredGame, bucket_of
+from unobot.stats.model import SHORT_ID, Period, StoredGame, bucket_of
 from unobot.stats.ratings import conservative, uncertainty
 from unobot.stats.schema import schema_version
 from unobot.stats.summaries import sql_for
@@ -46,6 +46,7 @@ __all__ = [
     "PlayerRow",
     "Reader",
     "RecentGame",
+    "link_key",
 ]
 
 NEEDED_VERSION = 5
@@ -64,6 +65,14 @@ try:
     DB_ERRORS += (psycopg2.Error,)
 except ImportError:  # pragma: no cover - SQLite-only installs
     pass
+
+
+def link_key(game_id: str) -> str:
+    """What a link names a game by: its short id (8 characters), unless those are all
+    digits, which ``game_key`` reads as a row number (about 1 short id in 40): then a
+    13-character prefix, which it reads as a prefix again."""
+    short = game_id[:SHORT_ID]
+    return game_id[:13] if short.isdigit() else short
 
 
 def _time(value: Any) -> datetime:
@@ -122,6 +131,8 @@ class PlayerRow:
 @dataclass(frozen=True, slots=True)
 class RecentGame:
     short_id: str
+    key: str
+    """What its link names it by (:func:`link_key`)."""
     id: int
     channel: str
     ended: datetime
@@ -444,8 +455,9 @@ class Reader:
         )
         return tuple(
             RecentGame(
-                str(game_id)[:8], int(gid), str(channel), _time(ended), int(seconds),
-                int(counts.get(gid, 1)), int(place), bool(won), int(points), bool(finished),
+                str(game_id)[:SHORT_ID], link_key(str(game_id)), int(gid), str(channel),
+                _time(ended), int(seconds), int(counts.get(gid, 1)), int(place), bool(won),
+                int(points), bool(finished),
             )
             for gid, game_id, channel, ended, seconds, place, won, points, finished, _, _
             in history
