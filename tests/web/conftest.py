@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -78,6 +78,14 @@ def seed_store(url: str, spool_dir: Path, replays: int = 36) -> tuple[GameRecord
         ),
     )  # fmt: skip
     games.append(renamed)
+    # A computer player who beats alice and bob five times: rated above them, never ranked.
+    for n in range(5):
+        robo = _game(
+            f"c{n}" + "c" * 30, "net", late - timedelta(days=n + 1), ["Robo", "alice", "bob"]
+        )
+        games.append(
+            replace(robo, results=(replace(robo.results[0], is_bot=True), *robo.results[1:]))
+        )
     # A game id whose short id is all digits (as 1 in 40 are), a week earlier.
     games.append(
         _game("1234567890abc" + "0" * 19, "net", NOW - timedelta(days=7), ["carol", "bob"])

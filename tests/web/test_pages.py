@@ -316,3 +316,19 @@ def test_a_short_id_of_digits_only_still_links_to_its_game(client: TestClient) -
     assert digits["url"] == "/game/1234567890abc"
     assert client.get(digits["url"]).status_code == 200
     assert link_key("abcdef12" + "0" * 24) == "abcdef12"
+
+
+def test_computer_players_are_ranked_only_when_asked(
+    client: TestClient, store: SqlStatsStore
+) -> None:
+    for ranking in ("rating", "pw", "ppg"):
+        people = client.get(f"/api/leaderboard?ranking={ranking}").json()["players"]
+        everyone = client.get(f"/api/leaderboard?ranking={ranking}&bots=1").json()["players"]
+        assert "Robo" not in {p["nick"] for p in people}
+        robo = next(p for p in everyone if p["nick"] == "Robo")
+        assert robo["is_bot"] and robo["games"] == 5
+    with_bots = [p.nick for p in store.rating_leaderboard(50, include_bots=True)]
+    api = client.get("/api/leaderboard?ranking=rating&bots=1").json()["players"]
+    assert [p["nick"] for p in api] == with_bots
+    assert "computer" in client.get(player_path("Robo")).text
+    assert client.get("/api" + player_path("Robo")).json()["rating_rank"] is None
