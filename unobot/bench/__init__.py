@@ -17,6 +17,7 @@ def main(argv: list[str] | None = None) -> None:
     # Imported here, not at the top: ``python -m unobot.bench.irc`` (the benchmark's child
     # processes) imports this package first and must not import ``irc`` before running it.
     from unobot.bench import (
+        calibration,
         capacity,
         computers,
         dealer,
@@ -49,6 +50,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     ratings.add_arguments(
         sub.add_parser("ratings", help="rating models naming held-out games' winners")
+    )
+    calibration.add_arguments(
+        sub.add_parser("calibration", help="computer players' ratings: easy < normal < hard")
     )
     web.add_arguments(
         sub.add_parser("web", help="the stats site's pages on the 1M-result store: p99 per page")
