@@ -253,3 +253,12 @@ def test_bad_web_settings_get_one_clear_message(tmp_path: Path, text: str, messa
         load(parse("--config", write(tmp_path, text)))
     assert str(caught.value).startswith(message), str(caught.value)
     assert "secret" not in str(caught.value)
+
+
+def test_the_web_public_url_reaches_the_bot(tmp_path) -> None:
+    """``.unogame`` links to the site: the bot's configuration carries ``[web] public_url``."""
+    path = tmp_path / "bot.toml"
+    path.write_text('[web]\npublic_url = "https://uno.example.org/stats/"\n')
+    settings = load(parse("--config", str(path)))
+    assert settings.bot.web_public_url == "https://uno.example.org/stats"
+    assert load(parse()).bot.web_public_url == ""

@@ -310,6 +310,8 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         raise ConfigError("stats.timeout must be 0.5 to 60 seconds")
     journal = _typed("bot", bot_cfg, "journal", str, "unobot-tables")
     web = _web(_section(data, "web"), database)
+    if web.public_url:
+        bot = dataclasses.replace(bot, web_public_url=web.public_url)
     return Settings(
         irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal, web=web
     )

@@ -47,5 +47,8 @@ class BotConfig:
     tournament_scale: float = 1.0
     """Every tournament duration (sign-up, game and round lengths, the no-show grace) is
     multiplied by this: tests run 60-minute games as 20 seconds with 0.0056."""
+    web_public_url: str = ""
+    """``[web] public_url``: where people reach the stats site (``.unogame`` answers with a
+    link there); "" when the site is not public."""
     plugins: tuple[str, ...] = DEFAULT_PLUGINS
     """Command plugins to load: module names or ``.py`` paths (``plugin.load_plugins``)."""
