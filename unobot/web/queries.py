@@ -24,7 +24,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import peewee as pw
@@ -398,7 +398,7 @@ class Reader:
             rating_rank=rank,
             rating_history=_rating_history(history),
             weeks=_weeks(history),
-            opponents=self._opponents(row, [int(h[0]) for h in history], history),
+            opponents=self._opponents(row),
             recent=self._recent(history[:RECENT_GAMES]),
             games_read=len(history),
         )
@@ -448,27 +448,18 @@ class Reader:
             self._bot_ids[network] = (now, ids)
         return ids
 
-    def _opponents(
-        self, row: PlayerRow, game_ids: list[int], history: list[tuple[Any, ...]]
-    ) -> tuple[Opponent, ...]:
-        """The players met most in ``game_ids``: one lookup per game on the results' unique
-        (game, player) index, counted here."""
-        if not game_ids:
-            return ()
-        won = {int(h[0]): bool(h[6]) for h in history}
-        met: Counter[int] = Counter()
-        beaten: Counter[int] = Counter()
-        for start in range(0, len(game_ids), 500):
-            chunk = game_ids[start : start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            for gid, pid in self._rows(
-                f"SELECT game_id, player_id FROM game_result WHERE game_id IN ({marks})",
-                tuple(chunk),
-            ):
-                if pid != row.id:
-                    met[pid] += 1
-                    beaten[pid] += won[int(gid)]
-        top = met.most_common(OPPONENTS)
+    def _opponents(self, row: PlayerRow) -> tuple[Opponent, ...]:
+        """The players met most in the player's latest :data:`HISTORY_GAMES` games, counted
+        by the database: one lookup per game on the results' unique (game, player) index."""
+        top = self._rows(
+            "SELECT o.player_id, COUNT(*) AS met, "
+            "SUM(CASE WHEN m.won THEN 1 ELSE 0 END) FROM "
+            "(SELECT game_id, won FROM game_result WHERE player_id = ? "
+            "ORDER BY game_id DESC LIMIT ?) m "
+            "JOIN game_result o ON o.game_id = m.game_id AND o.player_id <> ? "
+            "GROUP BY o.player_id ORDER BY met DESC, o.player_id LIMIT ?",
+            (row.id, HISTORY_GAMES, row.id, OPPONENTS),
+        )
         if not top:
             return ()
         marks = ", ".join("?" for _ in top)
@@ -476,11 +467,13 @@ class Reader:
             int(pid): (str(nick), str(net))
             for pid, nick, net in self._rows(
                 f"SELECT id, nick, network FROM player WHERE id IN ({marks})",
-                tuple(pid for pid, _ in top),
+                tuple(int(t[0]) for t in top),
             )
         }
         return tuple(
-            Opponent(*names[pid], games, beaten[pid]) for pid, games in top if pid in names
+            Opponent(*names[int(pid)], int(met), int(won or 0))
+            for pid, met, won in top
+            if int(pid) in names
         )
 
     def _recent(self, history: list[tuple[Any, ...]]) -> tuple[RecentGame, ...]:
@@ -558,9 +551,13 @@ def _weeks(history: list[tuple[Any, ...]]) -> tuple[WeekPoints, ...]:
     """Points per game in each UTC week (Monday start) of ``history``, oldest first."""
     games: Counter[str] = Counter()
     points: Counter[str] = Counter()
+    weeks: dict[str, str] = {}  # a day's week, worked out once per day
     for _, _, _, ended, _, _, _, won_points, _, _, _ in history:
-        day = _time(ended).date()
-        week = (day - timedelta(days=day.weekday())).isoformat()
+        day_text = ended.date().isoformat() if isinstance(ended, datetime) else str(ended)[:10]
+        week = weeks.get(day_text)
+        if week is None:
+            day = date.fromisoformat(day_text)
+            week = weeks[day_text] = (day - timedelta(days=day.weekday())).isoformat()
         games[week] += 1
         points[week] += int(won_points)
     return tuple(WeekPoints(w, games[w], points[w]) for w in sorted(games))
