@@ -1,0 +1,20 @@
+"""The site's benchmark runs end to end on a tiny store (figures are not checked here:
+targets live in the benchmark, never in timed unit tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from unobot.bench import main
+
+
+def test_web_benchmark_runs_tiny(capsys: pytest.CaptureFixture[str]) -> None:
+    main(
+        ["web", "--players", "60", "--results", "900", "--heavy", "1", "--heavy-games", "60",
+         "--replays", "3", "--requests", "2"]
+    )  # fmt: skip
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("web: worst page p99 ") and "15 page kinds" in out[-1]
+    kinds = [line for line in out if ": median " in line and "p99" in line]
+    assert len(kinds) == 15
+    assert any(line.startswith("game with replay:") for line in kinds)
