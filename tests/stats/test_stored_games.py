@@ -149,3 +149,12 @@ def test_the_v5_step_fills_the_history_of_games_written_before_it(
     assert upgraded.db.execute_sql("SELECT COUNT(mu) FROM game_result").fetchone()[0] > 0
     upgraded.close()
     fresh.close()
+
+
+def test_an_all_digit_short_id_is_found_as_a_prefix(make_store: StoreFactory) -> None:
+    """1 game id in 40 starts with 8 digits: no game has that row number, so it is a prefix."""
+    store = make_store()
+    store.record_game(game(res("Ann", True, place=1), res("Bob", place=2), game_id="94751968ab"))
+    got = store.game("94751968")
+    assert got is not None and got.game_id == "94751968ab"
+    assert store.game("1") == got  # row 1 is still row 1

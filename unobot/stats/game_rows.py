@@ -15,7 +15,7 @@ from typing import Any
 
 import peewee as pw
 
-from unobot.stats.model import StoredGame, StoredResult, game_key
+from unobot.stats.model import MIN_KEY, StoredGame, StoredResult, game_key
 from unobot.stats.summaries import sql_for
 
 __all__ = ["find_game", "pack_moves", "unpack_moves"]
@@ -50,15 +50,20 @@ def find_game(
         key = folded
     net, args = ("", []) if network is None else (" AND network = ?", [network])
     cur = db.cursor()
+    rows: list[Any] = []
     if isinstance(key, int):
         cur.execute(sql_for(db, _GAME + "id = ?" + net), (key, *args))
-    else:
+        rows = cur.fetchall()
+        digits = str(key)
+        # a short id can be all digits (1 in 40): no such row, then it is a prefix
+        key = digits if not rows and len(digits) >= MIN_KEY else key
+    if isinstance(key, str):
         # a prefix range on the unique index: hex digits sort before "g"
         cur.execute(
             sql_for(db, _GAME + "game_id >= ? AND game_id < ?" + net + " ORDER BY game_id LIMIT 2"),
             (key, key + "g", *args),
         )
-    rows = cur.fetchall()
+        rows = cur.fetchall()
     if len(rows) != 1:
         return None
     gid, game_id, network_, channel, preset, started, ended, seconds = rows[0]

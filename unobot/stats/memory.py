@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from unobot.irc.casemap import irc_lower
 from unobot.stats.model import (
+    MIN_KEY,
     GameRecord,
     ImportedScore,
     Period,
@@ -267,9 +268,12 @@ class MemoryStatsStore:
         found = game_key(key)
         if found is None:
             return None
+        games: list[GameRecord] = []
         if isinstance(found, int):  # the SQL row id: order of recording, from 1
             games = list(self._games.values())[found - 1 : found] if found > 0 else []
-        else:
+            if not games and len(key.strip().lstrip("#")) >= MIN_KEY:
+                found = key.strip().lstrip("#")  # an all-digit short id (as find_game)
+        if isinstance(found, str):
             games = [g for g in self._games.values() if g.game_id.startswith(found)]
         if len(games) != 1 or (self.network is not None and games[0].network != self.network):
             return None
