@@ -346,3 +346,46 @@ def test_an_edited_installed_source_runs_as_python_not_stale(
     assert after.stdout.strip() == f"False {game}"
     assert "changed after it was compiled" in after.stderr
     assert run().stdout.startswith("True ")
+
+
+def test_installed_web_site_and_replay_serve_the_example_store(
+    readme_install: tuple[Installed, dict], tmp_path: Path
+) -> None:
+    """The stats site and the replay command from the wheel (templates and static files are
+    package data: an editable install would hide their absence), on the shipped example."""
+    import json
+    import urllib.request
+
+    installed, _ = readme_install
+    unobot = str(installed.venv / "bin" / "unobot")
+    example = shutil.copy(installed.copy / "stats.db.example", tmp_path / "stats.db")
+    url = f"sqlite:///{example}"
+    replay = subprocess.run(
+        [unobot, "replay", "1", "--reveal", "--database", url], cwd=tmp_path, env=user_env(),
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.startswith("Game ") and "--- hand 1 ---" in replay.stdout
+    port = free_port()
+    proc = start([unobot, "web", "--database", url, "--port", str(port)], tmp_path)
+    try:
+        wait_for_port(proc, port, 60)
+
+        def get(path: str) -> str:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as reply:
+                assert reply.status == 200, path
+                return reply.read().decode()
+
+        assert 'id="leaderboard"' in get("/leaderboard?ranking=pw")
+        assert "<svg" in get("/player/Alice")
+        assert 'id="replay-data"' in get("/game/1")
+        assert "card-" in get("/static/site.css")
+        game = json.loads(get("/api/game/1"))
+        assert game["results"][0]["place"] == 1 and len(game["steps"]) > 10
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
