@@ -438,7 +438,7 @@ class Bot:
         now = self.scheduler.now()
         lost = max(0.0, now - off.since)
         # Nobody loses time to the bot's absence (Table.catch_up, journaled like any change).
-        table.catch_up(off.since, now)
+        table.catch_up(off.since, now, off.why)
         log.info("back in %s after %.1f s (%s): the game goes on", table.channel, lost, off.why)
         text = resumed_text(
             off.why,

@@ -787,11 +787,13 @@ class Table:
     # --- presence --------------------------------------------------------------------------
 
     @journaled
-    def catch_up(self, since: float, now: float) -> None:
+    def catch_up(self, since: float, now: float, why: str = "") -> None:
         """Nobody could play between ``since`` and ``now`` (the bot was out of the channel, or
         not running): nobody loses that time. The player to move gets a whole turn again (they
         could neither see the game nor be heard), and the other clocks (seats held for players
-        who had left before, a timed match, the idle stop) move on by the time lost."""
+        who had left before, a timed match, the idle stop) move on by the time lost. ``why``
+        the bot was away (``kick``, ``disconnect``, ``restart``) changes nothing here: it is
+        kept in the journal so that a replay says what the channel heard."""
         lost = max(0.0, now - since)
         if self.dealt:
             self.turn_started = now
