@@ -1,5 +1,5 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
-``stats``, ``dealer``, ``computers``, ``capacity``, ``ratings``, ``web``).
+``stats``, ``dealer``, ``computers``, ``capacity``, ``ratings``, ``web``, ``calibration``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
