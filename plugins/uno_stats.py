@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from unobot.core.plugin import command, example
+from unobot.core.render import game_length
 from unobot.core.render_irc import LIMIT, Line
 from unobot.engine.errors import UnoError
 from unobot.irc.casemap import irc_lower
@@ -490,21 +491,12 @@ def public_url(bot: BotApi) -> str:
     """The stats site's public address (``[web] public_url``, no trailing slash), "" when the
     site is not published.
 
-    Hook: read from ``bot.config.web_public_url`` when the bot's configuration carries it
-    (``BotConfig`` has no such field yet: until the composition root passes
-    ``Settings.web.public_url`` there, ``.unogame`` answers with the summary)."""
+    Read from ``bot.config.web_public_url`` (``unobot.config`` fills it from ``[web]``);
+    anything but an http(s) address counts as unpublished."""
     url = getattr(bot.config, "web_public_url", "")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         return ""
     return url.rstrip("/")
-
-
-def _duration(seconds: int) -> str:
-    minutes, secs = divmod(max(0, seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    if hours:
-        return f"{hours}h{minutes:02d}m"
-    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
 def _hands_played(moves: str | None) -> int | None:
@@ -526,7 +518,9 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
     when = game.started.strftime("%Y-%m-%d %H:%M")
     if url:
         return [f"Game {short} ({game.channel}, {when} UTC): {url}/game/{short}"]
-    head = f"Game {short} in {game.channel} ({game.preset}), {when} UTC, {_duration(game.seconds)}"
+    head = (
+        f"Game {short} in {game.channel} ({game.preset}), {when} UTC, {game_length(game.seconds)}"
+    )
     if hands is not None:
         head += f", {_plural(hands, 'hand')}"
     entries = []

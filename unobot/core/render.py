@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from unobot.engine import events as ev
 from unobot.engine.cards import Card
 
-__all__ = ["describe", "hand_text"]
+__all__ = ["describe", "game_length", "hand_text"]
 
 
 def hand_text(cards: Sequence[Card]) -> str:
@@ -65,3 +65,12 @@ def describe(event: ev.Event, names: Sequence[str]) -> str | None:
             verb = "wins" if len(out.winners) == 1 else "win"
             return f"{who} {verb} the match after {out.hands} hands."
     return None
+
+
+def game_length(seconds: int) -> str:
+    """A recorded game's length as people say it: ``45s``, ``20m40s``, ``1h05m``."""
+    minutes, secs = divmod(max(0, seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from unobot.core.render import game_length
 from unobot.replay.steps import Step, steps
 from unobot.stats.model import StoredGame, game_key
 
@@ -93,14 +94,6 @@ def _write(lines: list[str], out: TextIO) -> int:
     return 0
 
 
-def _duration(seconds: int) -> str:
-    minutes, secs = divmod(max(0, seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    if hours:
-        return f"{hours}h{minutes:02d}m"
-    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
-
-
 def header(game: StoredGame) -> list[str]:
     """Which game, where, when, and its players by place with points and rating after it."""
     from unobot.stats.ratings import conservative
@@ -109,7 +102,7 @@ def header(game: StoredGame) -> list[str]:
     where = game.channel + (f" on {game.network}" if game.network else "")
     lines = [
         f"Game {game.short_id} (no. {game.id}) in {where}, {game.preset}, {when}, "
-        f"{_duration(game.seconds)}"
+        f"{game_length(game.seconds)}"
     ]
     for result in game.results:
         notes = []
