@@ -541,16 +541,20 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
 
 
 @command("unogame")
+@example(".unogame")
 @example(".unogame 1a2b3c4d")
 @example(".unogame 42")
 def unogame(ctx: Context) -> None:
-    """A recorded game by its number or id (as the web site and the replay show it): a link
-    to its replay, or a short summary sent to you."""
+    """A recorded game by its number or id (as the web site and the replay show it), or with
+    no id your last one: a link to its replay, or a short summary sent to you."""
     store = _store_of(ctx)
     words = ctx.args.split()
     key = words[0] if len(words) == 1 else ""
-    if game_key(key) is None:
-        raise UnoError(f"usage: {ctx.prefix}unogame <id>, a game's number or its 8-character id")
+    if words and game_key(key) is None:
+        raise UnoError(
+            f"usage: {ctx.prefix}unogame [id]: a game's number or its 8-character id "
+            "(no id: your last game)"
+        )
     if not callable(getattr(store, "game", None)):
         raise UnoError("Game look-ups are not available on this bot.")
     if _wait(_limits_of(ctx.bot).lines_by_user, ctx.ident, ctx, "Not so fast"):
@@ -559,7 +563,7 @@ def unogame(ctx: Context) -> None:
 
     def find(store: Any) -> tuple[StoredGame | None, int | None]:
         # On the database worker: the replay that counts the hands stays off the reactor.
-        found: StoredGame | None = store.game(key)
+        found: StoredGame | None = store.game(key) if key else store.last_game(ctx.ident)
         if found is None or url:
             return found, None
         return found, _hands_played(found.moves)
@@ -567,7 +571,11 @@ def unogame(ctx: Context) -> None:
     def show(answer: tuple[StoredGame | None, int | None]) -> None:
         found, hands = answer
         if found is None:
-            ctx.reply("No recorded game has that id (or several do: give more of it).")
+            ctx.reply(
+                "No recorded game has that id (or several do: give more of it)."
+                if key
+                else "You have no recorded game yet."
+            )
             return
         lines = game_lines(found, hands, url)
         if url:  # one short line: where everyone can see it, unless a game is on here

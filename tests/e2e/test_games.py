@@ -10,6 +10,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -20,6 +21,7 @@ from tests.e2e.servers import IrcServer, start_server
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
+from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings, SettingsStore
 from unobot.core.table import TableConfig
 from unobot.irc.adapter import IrcAdapter
@@ -55,6 +57,7 @@ class RunningBot:
         db_timeout: float = 5.0,
         upkeep: float = 0.5,
         more_channels: tuple[str, ...] = (),
+        journal: Path | None = None,
         **irc: object,
     ) -> None:
         """``database``: settings and stats in that database, wired as ``unobot.main`` does
@@ -77,6 +80,7 @@ class RunningBot:
             rng=Random(seed),
             store=store,
             recorder=None if store is None else GameRecorder.following(store, "", self.adapter),
+            journal=None if journal is None else Journal(journal, self.adapter.now),
         )
         self.nick = settings.nick
         self.thread = threading.Thread(target=self.adapter.run, daemon=True, name="bot")

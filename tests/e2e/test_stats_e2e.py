@@ -125,3 +125,45 @@ def test_a_bot_without_a_store_says_stats_are_off(server: IrcServer) -> None:  #
     finally:
         player.client.close()
         bot.stop()
+
+
+def test_a_played_game_keeps_its_moves_and_unogame_answers(
+    server: IrcServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Over a real server, a journaled bot records the game with its move list; the replay of
+    that list says what the channel saw; ``.unogame`` (the asker's last game) and ``.unogame
+    <id>`` answer with the game's summary, privately."""
+    from unobot.replay.steps import steps
+
+    store = RecordingStore(SqlStatsStore(f"sqlite:///{tmp_path / 'stats.db'}"))
+    bot = RunningBot(
+        server, "#" + unique("replay"), TableConfig(), seed=29, store=store,  # type: ignore[arg-type]
+        journal=tmp_path / "tables",
+    )  # fmt: skip
+    players = make_players(server, 3, bot.channel)
+    try:
+        game = NetGame(bot, players)
+        before = len(game.channel_text())
+        play_one(bot, players)
+        seen = game.channel_text()[before:]
+        (record,) = store.games
+        assert record.moves is not None
+        replayed = [line for step in steps(record.moves) for line in step.lines]
+        # every line the replay says, the channel saw, in the same order
+        it = iter(seen)
+        assert all(any(line == s for s in it) for line in replayed), (replayed, seen)
+        assert len(replayed) >= len(seen) - 2
+        short = record.game_id[:8]
+        first = players[0]
+        said, told = ask(game, first, ".unogame")
+        assert said == []
+        assert told[0].startswith(f"Game {short} in {irc_lower(bot.channel)}")
+        assert first.client.nick in " ".join(told)
+        said, told = ask(game, players[1], f".unogame {short.upper()}")
+        assert said == [] and told[0].startswith(f"Game {short} ")
+    finally:
+        for p in players:
+            p.client.close()
+        bot.stop()
+        store.close()

@@ -93,14 +93,14 @@ def test_an_unknown_game_gets_one_short_reply(games: list[GameRecord], text: str
 
 
 @pytest.mark.parametrize(
-    "text", ["", "xyz", "abc", "1 2", "\x02\x0304evil\x0f", "1a2b3c4d' OR 1=1", "9" * 40]
+    "text", ["xyz", "abc", "1 2", "\x02\x0304evil\x0f", "1a2b3c4d' OR 1=1", "9" * 40]
 )
 def test_a_malformed_id_gets_the_usage_and_is_never_echoed(
     games: list[GameRecord], text: str
 ) -> None:
     said, told = ask(harness(games), "zed", f".unogame {text}".rstrip())
     assert said == []
-    assert len(told) == 1 and told[0].startswith("usage: .unogame <id>")
+    assert len(told) == 1 and told[0].startswith("usage: .unogame [id]")
     if text.strip():
         assert text.split()[-1] not in told[0]
 
@@ -124,3 +124,14 @@ def test_a_database_that_fails_and_stats_turned_off(games: list[GameRecord]) -> 
     assert ask(h, "zed", ".unogame 1") == ([], ["Stats are unavailable right now."])
     h.bot.store = None
     assert ask(h, "zed", ".unogame 1") == ([], ["Stats are off on this bot."])
+
+
+def test_without_an_id_it_is_your_last_game(games: list[GameRecord]) -> None:
+    h = harness(games)
+    nick = games[1].results[0].nick
+    mine = [g for g in games if any(r.nick == nick for r in g.results)]
+    said, told = ask(h, nick, ".unogame")
+    assert said == []
+    assert told and told[0].startswith(f"Game {mine[-1].game_id[:8]} ")
+    said, told = ask(h, "zed", ".unogame")
+    assert told == ["You have no recorded game yet."]

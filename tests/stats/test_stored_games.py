@@ -158,3 +158,14 @@ def test_an_all_digit_short_id_is_found_as_a_prefix(make_store: StoreFactory) ->
     got = store.game("94751968")
     assert got is not None and got.game_id == "94751968ab"
     assert store.game("1") == got  # row 1 is still row 1
+
+
+def test_a_players_last_game(make_store: StoreFactory) -> None:
+    store = make_store(network="testnet")
+    store.record_game(game(res("Ann", True, place=1), res("Bob", place=2), game_id="aaaaaa01"))
+    store.record_game(game(res("Bob", True, place=1), res("Cy", place=2), game_id="bbbbbb02"))
+    store.record_game(game(res("Cy", True, place=1), res("Dee", place=2), game_id="cccccc03"))
+    ann, bob = store.last_game("ANN"), store.last_game("bob")
+    assert ann is not None and ann.game_id == "aaaaaa01"
+    assert bob is not None and bob.game_id == "bbbbbb02"
+    assert store.last_game("nobody") is None

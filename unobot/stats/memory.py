@@ -264,6 +264,15 @@ class MemoryStatsStore:
             self._rate(game)
         return len(self._games)
 
+    def last_game(self, name: str) -> StoredGame | None:
+        key = self.find(name)
+        if key is None:
+            return None
+        for row, game in reversed(list(enumerate(self._games.values(), 1))):
+            if game.network == key[0] and any(r.ident == key[1] for r in game.results):
+                return self.game(str(row))
+        return None
+
     def game(self, key: str) -> StoredGame | None:
         found = game_key(key)
         if found is None:

@@ -706,6 +706,23 @@ class SqlStatsStore:
             self._down()
             raise StatsUnavailable(str(err)) from err
 
+    def last_game(self, name: str) -> StoredGame | None:
+        """The last recorded game of the player ``name`` (ident, current or past nick)."""
+        self._prepare()
+        try:
+            pid = self.find(name)
+            if pid is None:
+                return None
+            rows = self._query(
+                "SELECT MAX(game_id) FROM game_result WHERE player_id = ?", [pid]
+            )  # the (player_id, game_id) index: one seek
+            if not rows or rows[0][0] is None:
+                return None
+            return find_game(self.db, int(rows[0][0]), self.network)
+        except _DB_ERRORS as err:
+            self._down()
+            raise StatsUnavailable(str(err)) from err
+
     # -- ratings ---------------------------------------------------------------------------
 
     def rebuild_ratings(self) -> int:
