@@ -46,6 +46,8 @@ __all__ = [
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+"""Where the screenshots of a run are kept (``UNOBOT_ARTIFACTS`` to choose another folder)."""
 DESKTOP = (1280, 900)
 PHONE = (360, 740)
 """A common small phone's viewport in CSS pixels (Galaxy S-class, 360 wide)."""
@@ -200,10 +202,11 @@ class Screenshots:
 
     @classmethod
     def artefacts(cls, directory: Path) -> Screenshots:
-        """Shots in ``directory``, also copied to ``$UNOBOT_ARTIFACTS/web/`` when that variable
-        is set (the folder CI keeps)."""
-        target = os.environ.get("UNOBOT_ARTIFACTS")
-        return cls(directory, Path(target) / "web" if target else None)
+        """Shots in ``directory``, also copied to ``$UNOBOT_ARTIFACTS/web/``, by default
+        ``tests/artifacts/web/`` in the checkout (git ignores it): a run, CI's included, leaves
+        the pictures where a reviewer finds them."""
+        target = os.environ.get("UNOBOT_ARTIFACTS") or str(ARTIFACTS)
+        return cls(directory, Path(target) / "web")
 
     def take(self, driver: Any, name: str, max_height: int = 3000) -> Path:
         """``name``.png of the whole page (its top ``max_height`` pixels)."""

@@ -7,9 +7,10 @@ visits it as a person would: follows links, switches rankings, steps a replay, t
 colour-blind cards, and looks at every page at a phone's width.
 
 Screenshots of every page (desktop 1280x900 and phone 360x740) are written to the test's tmp
-dir and, when ``UNOBOT_ARTIFACTS`` is set, to ``$UNOBOT_ARTIFACTS/web/``. The README's pictures
-in docs/ are three of them, cut to size: ``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py
--k phone`` writes docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
+dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``). The README's
+pictures in docs/ are three of them, cut to size:
+``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py -k phone`` writes
+docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
 """
 
 from __future__ import annotations
