@@ -25,7 +25,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from unobot.core.settings import rules_from_text
 from unobot.core.table import COMPUTER_IDENT, State, Table
@@ -46,11 +46,13 @@ from unobot.tournament.model import (
     TournamentError,
 )
 from unobot.tournament.state import Entry, Tournament, duration_text, result_to_json
+from unobot.tournament.store import Entry as StoredEntry
+from unobot.tournament.store import SheetRow, Stored, TournamentLog
 
 if TYPE_CHECKING:
     from unobot.core.bot import Bot
 
-__all__ = ["Director", "TournamentLogLike"]
+__all__ = ["Director"]
 
 log = logging.getLogger(__name__)
 
@@ -59,16 +61,6 @@ TICK = 1.0
 
 RETRY = 30.0
 """Seconds before entries the database refused are written again."""
-
-
-class TournamentLogLike(Protocol):
-    """What the director needs of ``unobot.tournament.store``'s logs."""
-
-    def create(self, name: str, format: str, channel: str, at: float) -> None: ...
-
-    def append(self, name: str, entry: Any) -> None: ...
-
-    def active(self) -> list[Any]: ...
 
 
 @dataclasses.dataclass(slots=True)
@@ -94,7 +86,7 @@ class Director:
     def __init__(
         self,
         bot: Bot,
-        store: TournamentLogLike | None = None,
+        store: TournamentLog | None = None,
         submit: Callable[..., Any] | None = None,
         *,
         scale: float = 1.0,
@@ -112,7 +104,7 @@ class Director:
         """By folded name: the unfinished ones (a finished one stays until replaced)."""
         self.live: dict[str, _Live] = {}
         """By folded table channel: the games being run."""
-        self._unsent: list[tuple[str, Any]] = []
+        self._unsent: list[tuple[str, StoredEntry]] = []
         self.taken: set[str] = set()
         """Folded names of the tournaments in the database (a name is never used twice)."""
         self._tick: object | None = None
@@ -716,12 +708,9 @@ class Director:
         a result also writes its lines of the seeds' score sheet."""
         if self.store is None:
             return
-        from unobot.tournament.store import Entry as Stored
-        from unobot.tournament.store import SheetRow
-
         name = tournament.name
         seq = len(tournament.log) - 1
-        self._unsent.append((name, Stored(seq, entry.kind, entry.data, entry.at)))
+        self._unsent.append((name, StoredEntry(seq, entry.kind, entry.data, entry.at)))
         if create:
             fmt, channel, store = tournament.format_name, tournament.channel, self.store
             self._run(lambda: store.create(name, fmt, channel, entry.at), self._not_created(name))
@@ -807,12 +796,12 @@ class Director:
             return
         self.submit(lambda: (store.active(), store.names(100_000)), self._loaded, failed)
 
-    def _loaded(self, found: tuple[list[Any], list[str]]) -> None:
+    def _loaded(self, found: tuple[list[Stored], list[str]]) -> None:
         stored, names = found
         self.taken.update(irc_lower(n) for n in names)
         self.loaded_from(stored)
 
-    def loaded_from(self, stored: list[Any]) -> None:
+    def loaded_from(self, stored: list[Stored]) -> None:
         for one in stored:
             entries = [Entry(e.kind, e.data, e.at) for e in one.entries]
             try:
