@@ -57,3 +57,21 @@ def test_without_a_journal_a_game_is_recorded_without_moves() -> None:
     play_out(h, 2)
     (record,) = store._games.values()
     assert record.moves is None
+
+
+def test_a_game_that_ends_inside_a_restarts_replay_keeps_its_moves(tmp_path: Path) -> None:
+    """Killed after the winning card was journaled, before the game was recorded: the next
+    bot's replay ends the game and records it, with the journal as its move list."""
+    h, store = journaled(tmp_path / "first", seed=3, start=1_000.0)
+    h.start(["alice", "bob"])
+    play_out(h, 4)
+    (record,) = store._games.values()
+    assert record.moves is not None
+    folder = tmp_path / "second"
+    folder.mkdir()
+    (folder / f"{record.game_id}.jsonl").write_text(record.moves)  # as the kill left it
+    second, second_store = journaled(folder, seed=1, start=5.0)
+    second.bot.restore()
+    (again,) = second_store._games.values()
+    assert again.game_id == record.game_id
+    assert again.moves == record.moves

@@ -427,10 +427,11 @@ class Journal:
         return restored
 
     def _replay(self, path: Path, observe: Callable[[Table, Any], None] | None) -> Restored | None:
-        records = parse_records(path.read_bytes())
+        raw = path.read_bytes()
+        records = parse_records(raw)
         if not records:
             return None
-        table, last = _rebuild(records, self._offset(), observe, path.stem)
+        table, last = _rebuild(records, self._offset(), observe, path.stem, raw.decode())
         tlog = TableLog(path, self._offset())
         tlog.write(["clock", {"offset": tlog.clock_offset}])
         self.attach(table, tlog)
@@ -460,10 +461,13 @@ def _rebuild(
     offset: float,
     observe: Callable[[Table, Any], None] | None,
     game_id: str | None = None,
+    text: str | None = None,
 ) -> tuple[Table, float]:
     """The table the records describe, its times moved onto a clock whose wall-clock offset is
     ``offset``, and the time of its last call; ``observe`` gets each replayed call's update.
-    ``game_id`` is set before the replay: the stats recorder names the game by it."""
+    ``game_id`` is set before the replay: the stats recorder names the game by it; and
+    ``text``, the journal's text, as the table's move list (a game that had ended before the
+    restart is recorded with it during the replay)."""
     if records[0][0] != "open":
         raise ValueError("no opening line")
     head = records[0][1]
@@ -481,6 +485,8 @@ def _rebuild(
     )
     if game_id is not None:
         table.game_id = game_id
+    if text is not None:
+        table.moves = lambda: text
     last = head["now"] + shift
     for method, arguments in records[1:]:
         if method == "clock":  # written after an earlier restore: times on its clock
