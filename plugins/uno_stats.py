@@ -26,7 +26,7 @@ import logging
 import math
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,7 @@ __all__ = [
     "Cooldown",
     "StatsQuery",
     "game_lines",
+    "packed",
     "parse_query",
     "public_url",
     "rating_line",
@@ -220,6 +221,12 @@ def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: st
             else f"{s.points_per_game:.1f}"
         )
         entries.append(f"{s.rank or i}. {_shown(s.nick)} {figure} ({s.games})")
+    return packed(head, entries)
+
+
+def packed(head: str, entries: Iterable[str]) -> list[str]:
+    """``head`` and the comma-separated ``entries``, several to a line of at most LIMIT bytes,
+    never splitting an entry (every list and summary the stats commands send)."""
     lines = [head]
     for entry in entries:
         glue = " " if lines[-1] == head else ", "
@@ -247,17 +254,13 @@ def rating_line(rated: RatedPlayer, min_games: int) -> str:
 
 def rating_list_lines(board: list[RatedPlayer], count: int) -> list[str]:
     """A header and ``1. alice 612 (42)`` entries, packed like :func:`list_lines`."""
-    head = f"Uno top {count} by rating (games):"
-    lines = [head]
-    for i, r in enumerate(board, 1):
-        entry = f"{r.rank or i}. {_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
-        glue = " " if lines[-1] == head else ", "
-        if len((lines[-1] + glue + entry).encode()) < LIMIT:
-            lines[-1] += glue + entry
-        else:
-            lines[-1] += ","
-            lines.append(entry)
-    return lines
+    return packed(
+        f"Uno top {count} by rating (games):",
+        (
+            f"{r.rank or i}. {_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
+            for i, r in enumerate(board, 1)
+        ),
+    )
 
 
 UNAVAILABLE = "Stats are unavailable right now."
@@ -528,14 +531,7 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
         notes = [n for n, on in (("won", r.won), ("left", not r.finished)) if on]
         extra = f" ({', '.join(notes)})" if notes else ""
         entries.append(f"{r.place}. {_shown(r.nick)} {r.points_won}{extra}")
-    lines = [head + ":"]
-    for i, entry in enumerate(entries):
-        glue = " " if i == 0 else ", "
-        if len((lines[-1] + glue + entry).encode()) < LIMIT:
-            lines[-1] += glue + entry
-        else:
-            lines[-1] += ","
-            lines.append(entry)
+    lines = packed(head + ":", entries)
     tail = f"Every move: unobot replay {short}" if game.moves else "No move list was kept."
     return [*lines, tail]
 
