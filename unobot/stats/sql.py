@@ -279,28 +279,21 @@ class SqlStatsStore:
                 [(pid, r.nick, irc_lower(r.nick), ended) for pid, r in pairs],
             )
             version = schema.SCHEMA_VERSION  # lower only in tests standing in for an older bot
-            if version < schema.REPLAYS_VERSION:
-                cur.executemany(
-                    self._s(_INSERT_RESULT),
-                    [
-                        (gid, pid, r.place, r.won, r.points_won, r.points_left, r.finished,
-                         r.is_bot)
-                        for pid, r in pairs
-                    ],
-                )  # fmt: skip
-                if version >= schema.RATINGS_VERSION:
-                    rate_game(self.db, cur, game.network, game.ended, pairs)
-                return True
-            after = rate_game(self.db, cur, game.network, game.ended, pairs)
+            after = (
+                rate_game(self.db, cur, game.network, game.ended, pairs)
+                if version >= schema.RATINGS_VERSION
+                else {}
+            )
+            history = version >= schema.REPLAYS_VERSION  # each result keeps its rating after
             cur.executemany(
-                self._s(_INSERT_RATED_RESULT),
+                self._s(_INSERT_RATED_RESULT if history else _INSERT_RESULT),
                 [
                     (gid, pid, r.place, r.won, r.points_won, r.points_left, r.finished, r.is_bot,
-                     *_mu_sigma(after.get(str(pid))))
+                     *(_mu_sigma(after.get(str(pid))) if history else ()))
                     for pid, r in pairs
                 ],
             )  # fmt: skip
-            if game.moves:
+            if history and game.moves:
                 cur.execute(
                     self._s("INSERT INTO game_moves (game_id, data) VALUES (?, ?)"),
                     (gid, pack_moves(game.moves)),
