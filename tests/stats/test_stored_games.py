@@ -12,7 +12,7 @@ import pytest
 from tests.stats.conftest import StoreFactory
 from tests.stats.test_contract import game, res
 from tests.stats.test_rating_contract import random_games
-from unobot.stats.model import game_key
+from unobot.stats.model import game_key, game_lookups
 from unobot.stats.ratings import update
 
 MOVES = (
@@ -158,6 +158,24 @@ def test_an_all_digit_short_id_is_found_as_a_prefix(make_store: StoreFactory) ->
     got = store.game("94751968")
     assert got is not None and got.game_id == "94751968ab"
     assert store.game("1") == got  # row 1 is still row 1
+    zeros = "00000002" + "cd" * 12  # an all-digit short id that is also a row number
+    store.record_game(game(res("Ann", True, place=1), res("Bob", place=2), game_id=zeros))
+    second = store.game("00000002")
+    assert second is not None and second.game_id == zeros  # the short id, as printed
+    assert store.game("2") == second  # and row 2 by its number
+    store.record_game(game(res("Ann", True, place=1), res("Bob", place=2), game_id="ef" * 16))
+    third = store.game("3")
+    assert third is not None and third.game_id == "ef" * 16
+    assert store.game("00000003") == third  # no game id starts so: the row number
+
+
+def test_game_lookups() -> None:
+    assert game_lookups("42") == [42]
+    assert game_lookups("#00123") == [123]
+    assert game_lookups("012345") == [12345, "012345"]  # a row first, then a prefix
+    assert game_lookups("00941234") == ["00941234", 941234]  # a short id first
+    assert game_lookups("3F9A2C") == ["3f9a2c"]
+    assert game_lookups("xyz") == [] and game_lookups("") == []
 
 
 def test_a_players_last_game(make_store: StoreFactory) -> None:

@@ -34,8 +34,7 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
     parser.add_argument("--config", metavar="FILE", help="the bot's TOML settings")
     args = parser.parse_args(argv)
 
-    key = game_key(args.id)
-    if key is None:
+    if game_key(args.id) is None:
         print(
             f"{PROG}: not a game id: give its number or at least 6 characters of its id "
             "(as .unogame shows it)",
@@ -59,7 +58,7 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
                   file=sys.stderr)  # fmt: skip
             return 2
         try:
-            game = find_game(db, key)
+            game = find_game(db, args.id)
         except _DB_ERRORS as err:
             print(f"{PROG}: can't read the stats database: {err}", file=sys.stderr)
             return 1

@@ -15,7 +15,7 @@ from typing import Any
 
 import peewee as pw
 
-from unobot.stats.model import MIN_KEY, StoredGame, StoredResult, game_key
+from unobot.stats.model import StoredGame, StoredResult, game_lookups
 from unobot.stats.summaries import sql_for
 
 __all__ = ["find_game", "pack_moves", "unpack_moves"]
@@ -40,30 +40,26 @@ _GAME = "SELECT id, game_id, network, channel, preset, started, ended, seconds F
 def find_game(
     db: pw.Database, key: int | str, network: str | None = None, *, moves: bool = True
 ) -> StoredGame | None:
-    """The game whose row id is ``key`` (an int) or whose game id starts with ``key`` (hex
-    text, see :func:`unobot.stats.model.game_key`); None when none, or several, match.
-    ``network``: only that network's games. ``moves``: also read the move list."""
-    if isinstance(key, str):
-        folded = game_key(key)
-        if folded is None:
-            return None
-        key = folded
+    """The game whose row id is ``key`` (an int), or that a typed reference names (text: a
+    row number or game-id prefix, looked up as :func:`unobot.stats.model.game_lookups`
+    says); None when none, or several, match. ``network``: only that network's games.
+    ``moves``: also read the move list."""
     net, args = ("", []) if network is None else (" AND network = ?", [network])
     cur = db.cursor()
     rows: list[Any] = []
-    if isinstance(key, int):
-        cur.execute(sql_for(db, _GAME + "id = ?" + net), (key, *args))
+    for lookup in [key] if isinstance(key, int) else game_lookups(key):
+        if isinstance(lookup, int):
+            cur.execute(sql_for(db, _GAME + "id = ?" + net), (lookup, *args))
+        else:  # a prefix range on the unique index: hex digits sort before "g"
+            cur.execute(
+                sql_for(
+                    db, _GAME + "game_id >= ? AND game_id < ?" + net + " ORDER BY game_id LIMIT 2"
+                ),
+                (lookup, lookup + "g", *args),
+            )
         rows = cur.fetchall()
-        digits = str(key)
-        # a short id can be all digits (1 in 40): no such row, then it is a prefix
-        key = digits if not rows and len(digits) >= MIN_KEY else key
-    if isinstance(key, str):
-        # a prefix range on the unique index: hex digits sort before "g"
-        cur.execute(
-            sql_for(db, _GAME + "game_id >= ? AND game_id < ?" + net + " ORDER BY game_id LIMIT 2"),
-            (key, key + "g", *args),
-        )
-        rows = cur.fetchall()
+        if rows:
+            break
     if len(rows) != 1:
         return None
     gid, game_id, network_, channel, preset, started, ended, seconds = rows[0]

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 
 from unobot.irc.casemap import irc_lower
 from unobot.stats.model import (
-    MIN_KEY,
     GameRecord,
     ImportedScore,
     Period,
@@ -23,7 +22,7 @@ from unobot.stats.model import (
     StoredGame,
     StoredResult,
     bucket_of,
-    game_key,
+    game_lookups,
     player_ident,
 )
 from unobot.stats.ratings import PlayerRating, update
@@ -274,16 +273,14 @@ class MemoryStatsStore:
         return None
 
     def game(self, key: str) -> StoredGame | None:
-        found = game_key(key)
-        if found is None:
-            return None
         games: list[GameRecord] = []
-        if isinstance(found, int):  # the SQL row id: order of recording, from 1
-            games = list(self._games.values())[found - 1 : found] if found > 0 else []
-            if not games and len(key.strip().lstrip("#")) >= MIN_KEY:
-                found = key.strip().lstrip("#")  # an all-digit short id (as find_game)
-        if isinstance(found, str):
-            games = [g for g in self._games.values() if g.game_id.startswith(found)]
+        for lookup in game_lookups(key):  # as find_game: the first look-up finding any
+            if isinstance(lookup, int):  # the SQL row id: order of recording, from 1
+                games = list(self._games.values())[lookup - 1 : lookup] if lookup > 0 else []
+            else:
+                games = [g for g in self._games.values() if g.game_id.startswith(lookup)]
+            if games:
+                break
         if len(games) != 1 or (self.network is not None and games[0].network != self.network):
             return None
         game = games[0]

@@ -29,6 +29,7 @@ __all__ = [
     "StoredResult",
     "bucket_of",
     "game_key",
+    "game_lookups",
     "player_ident",
     "utc_naive",
 ]
@@ -174,6 +175,20 @@ def game_key(text: str) -> str | int | None:
     if MIN_KEY <= len(text) <= 32 and all(c in "0123456789abcdef" for c in text):
         return text
     return None
+
+
+def game_lookups(text: str) -> list[str | int]:
+    """The look-ups a typed game reference asks for, in order (a store takes the first that
+    finds anything): digits are a row id and, from 6 of them, also a game-id prefix, which
+    comes first from :data:`SHORT_ID` digits on (1 game id in 40 starts with 8 digits, and
+    that is what the bot prints), kept as typed (leading zeros). Empty for no reference."""
+    key = game_key(text)
+    if not isinstance(key, int):
+        return [] if key is None else [key]
+    digits = text.strip().lstrip("#")
+    if len(digits) < MIN_KEY:
+        return [key]
+    return [digits, key] if len(digits) >= SHORT_ID else [key, digits]
 
 
 @dataclass(frozen=True, slots=True)

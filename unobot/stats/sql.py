@@ -689,12 +689,11 @@ class SqlStatsStore:
 
     def game(self, key: str) -> StoredGame | None:
         """A recorded game by row id or game-id prefix, with its move list."""
-        found = game_key(key)
-        if found is None:
+        if game_key(key) is None:
             return None
         self._prepare()
         try:
-            return find_game(self.db, found, self.network)
+            return find_game(self.db, key, self.network)
         except _DB_ERRORS as err:
             self._down()
             raise StatsUnavailable(str(err)) from err
