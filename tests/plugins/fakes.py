@@ -14,15 +14,10 @@ from random import Random
 
 from unobot.bench.soak import Clock
 from unobot.core.bot import Bot, BotConfig
+from unobot.core.render_irc import strip_codes
 from unobot.core.settings import MemorySettings
 from unobot.engine.cards import Card, Color, Rank
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
-
-_CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
-
-
-def strip_codes(text: str) -> str:
-    return _CODES.sub("", text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ the bot under flood limits. Hands go only by NOTICE to their owner, written in t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -51,6 +52,7 @@ __all__ = [
     "render_update",
     "resumed_text",
     "status_text",
+    "strip_codes",
 ]
 
 LIMIT = 400
@@ -460,3 +462,13 @@ def render_update(
 def plain_hand(cards: Iterable[Card]) -> str:
     """The hand in plain notation (same as :func:`unobot.core.render.hand_text`)."""
     return hand_text(list(cards))
+
+
+_CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
+"""The formatting this module writes: colours (with their numbers), bold, reset, reverse,
+italics, underline."""
+
+
+def strip_codes(text: str) -> str:
+    """``text`` without IRC formatting: what a client that shows none displays."""
+    return _CODES.sub("", text)

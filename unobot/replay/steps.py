@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from unobot.core.journal import parse_records, replay_text
-from unobot.core.render_irc import Cards, hand_lines, render_update, resumed_text
+from unobot.core.render_irc import Cards, hand_lines, render_update, resumed_text, strip_codes
 from unobot.core.table import Table
 from unobot.core.updates import Dealt, HandNotice, Opened, Status, Update
 from unobot.engine.cards import CARDS, Card, Color
@@ -65,7 +64,6 @@ PREFIX = "."
 """The command prefix lines are written with (the bot's setting is not journaled, nor are its
 colour settings: lines are cut as the bot cuts them in colour, its default)."""
 
-_CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
 _COLOURED = Cards(True)
 _BY_TEXT = {card.text: card for card in CARDS}
 _COLOR_NAMES = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
@@ -85,8 +83,6 @@ def steps(moves: str) -> list[Step]:
     builder = _Builder(records)
     try:
         table = replay_text(moves, builder.observe)
-    except ValueError:
-        raise
     except (AttributeError, KeyError, TypeError, IndexError) as err:
         raise ValueError(f"the move list does not replay: {err!r}") from None
     builder.finish(table)
@@ -223,9 +219,9 @@ class _Builder:
             for nick, cards, person in seen.cards:
                 if person:
                     notices += [
-                        (nick, _CODES.sub("", t)) for t in hand_lines(HandNotice(cards), _COLOURED)
+                        (nick, strip_codes(t)) for t in hand_lines(HandNotice(cards), _COLOURED)
                     ]
-        line = _CODES.sub("", text)
+        line = strip_codes(text)
         if not self.dealt:
             self.opening.append(line)
             self.opening_notices += notices
@@ -265,7 +261,7 @@ class _Builder:
         for line in render_update(
             update, channel, lambda _nick: True, channel_colors=True, prefix=PREFIX
         ):
-            text = _CODES.sub("", line.text)
+            text = strip_codes(line.text)
             if line.kind == "notice":
                 notices.append((line.target, text))
             elif line.target == channel:
