@@ -210,21 +210,18 @@ class _Seats:
 
 class _Tee:
     """The bot's game observer: the real recorder, then the seats' views. A recorded game
-    gets its journal text as ``moves`` (unless the recorder gave it one) and an id from the
-    seed."""
+    (its ``moves`` the journal text, as the recorder gives it) gets an id from the seed."""
 
     def __init__(
         self,
         recorder: GameRecorder,
         store: _Collect,
         seats: _Seats,
-        moves: Callable[[Table], str | None],
         new_id: Callable[[], str],
     ) -> None:
         self.recorder = recorder
         self.store = store
         self.seats = seats
-        self.moves = moves
         self.new_id = new_id
 
     def observe(self, table: Table, update: Update) -> None:
@@ -232,11 +229,7 @@ class _Tee:
         self.recorder.observe(table, update)
         if len(self.store.records) > before:
             record = self.store.records[-1]
-            self.store.records[-1] = dataclasses.replace(
-                record,
-                game_id=self.new_id(),
-                moves=record.moves if record.moves is not None else self.moves(table),
-            )
+            self.store.records[-1] = dataclasses.replace(record, game_id=self.new_id())
         self.seats.see(table, update)
 
     def saw_account(self, nick: str, account: str) -> None:
@@ -278,7 +271,7 @@ class _Simulation:
         def new_id() -> str:
             return f"{ids.getrandbits(128):032x}"
 
-        tee = _Tee(recorder, self.store, self.seats, _journal_text, new_id)
+        tee = _Tee(recorder, self.store, self.seats, new_id)
         self.config = BotConfig(
             stats_cooldown=0.0,
             network=network,
@@ -390,13 +383,6 @@ class _Simulation:
         if plays and self.rng.random() < 0.8:
             return plays[int(self.rng.random() * len(plays))]
         return legal[int(self.rng.random() * len(legal))]
-
-
-def _journal_text(table: Table) -> str | None:
-    """The table's journal text (``Table.moves``, set by the journal), for a recorder that
-    gave the record none."""
-    moves = getattr(table, "moves", None)
-    return moves() if callable(moves) else None
 
 
 def _command(action: Action, names: Sequence[str]) -> str:
