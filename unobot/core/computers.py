@@ -264,8 +264,9 @@ class Computers:
                 return  # the common case: no computer player here, nothing to do
             # Seeded from the table's generator without drawing from it: the table's own
             # draws must be exactly those its journaled calls make (unobot.core.journal),
-            # or a restored table would deal other cards.
-            state = _TableState(Random(hash(table.rng.getstate())))
+            # or a restored table would deal other cards. Hashed without the state's last item
+            # (None, whose hash is its address on Python 3.11): the same in every process.
+            state = _TableState(Random(hash(table.rng.getstate()[1])))
             self._tables[table] = state
         if table.finished:
             del self._tables[table]
