@@ -43,7 +43,7 @@ from unobot.core.table import Table, TableConfig
 from unobot.core.updates import Update
 from unobot.engine.cards import CARDS, Color
 
-__all__ = ["Journal", "Restored", "TableLog", "parse_records", "replay_text"]
+__all__ = ["Journal", "Restored", "TableLog", "parse_records", "replay_records", "replay_text"]
 
 log = logging.getLogger(__name__)
 
@@ -507,7 +507,13 @@ def replay_text(text: str, observe: Callable[[Table, Update], None] | None = Non
     clock of its first process, calling ``observe(table, update)`` for every replayed call:
     the same replay the bot restores tables with, so a replay shows exactly what was
     played. Raises ValueError for a text that is not a journal."""
-    records = parse_records(text.encode("utf-8"))
+    return replay_records(parse_records(text.encode("utf-8")), observe)
+
+
+def replay_records(
+    records: list[list[Any]], observe: Callable[[Table, Update], None] | None = None
+) -> Table:
+    """:func:`replay_text` of records already read with :func:`parse_records`."""
     if not records:
         raise ValueError("an empty move list")
     try:

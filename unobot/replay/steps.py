@@ -2,7 +2,7 @@
 
 A recorded game keeps its table journal as its move list (``GameRecord.moves``): the opening
 (channel, starter, rules, seed) and every call the table accepted. :func:`steps` rebuilds the
-table from it with :func:`unobot.core.journal.replay_text`, the very loop the bot restores
+table from it with :func:`unobot.core.journal.replay_records`, the very loop the bot restores
 tables with after a restart, and renders each replayed call's update with the bot's own
 renderer (:func:`unobot.core.render_irc.render_update`, plain text). So the lines of a replay
 are the lines the channel got, not a second description of the game that could drift from it;
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from unobot.core.journal import parse_records, replay_text
+from unobot.core.journal import parse_records, replay_records
 from unobot.core.render_irc import Cards, hand_lines, render_update, resumed_text, strip_codes
 from unobot.core.table import Table
 from unobot.core.updates import Dealt, HandNotice, Opened, Status, Update
@@ -82,7 +82,7 @@ def steps(moves: str) -> list[Step]:
         raise ValueError("not a journal: no opening line")
     builder = _Builder(records)
     try:
-        table = replay_text(moves, builder.observe)
+        table = replay_records(records, builder.observe)
     except (AttributeError, KeyError, TypeError, IndexError) as err:
         raise ValueError(f"the move list does not replay: {err!r}") from None
     builder.finish(table)
