@@ -56,7 +56,7 @@ from unobot.stats.summaries import (
     stamp_for,
 )
 
-__all__ = ["SqlStatsStore", "open_database", "rebuild_summaries"]
+__all__ = ["SqlStatsStore", "find_player", "open_database", "rebuild_summaries"]
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +157,38 @@ _SYNC_BOT = "UPDATE player_summary SET is_bot = ? WHERE player_id = ? AND is_bot
 
 def _mu_sigma(rating: PlayerRating | None) -> tuple[float | None, float | None]:
     return (rating.mu, rating.sigma) if rating is not None else (None, None)
+
+
+def find_player(
+    db: pw.Database, name: str, network: str | None = None
+) -> tuple[int, str, str, bool] | None:
+    """The player ``name`` means, as (id, nick, network, is_bot): an ident (``$a:acct`` or
+    folded nick); else whoever uses that nick now (a person before a computer player of the
+    same name, most recently seen first), whose ident it is, or who used it last.
+    ``network``: only that network's players (None: every network). Shared by the store and
+    the web site, so ``.unostats bob`` and ``/player/bob`` name the same player."""
+    folded = irc_lower(name)
+    net, args = ("", []) if network is None else (" AND p.network = ?", [network])
+    order = " ORDER BY p.is_bot, p.last_seen DESC, p.id DESC LIMIT 1"
+    cols = "SELECT p.id, p.nick, p.network, p.is_bot FROM player p"
+    tries = (
+        [f"{cols} WHERE p.ident = ?{net}{order}"]
+        if folded.startswith("$a:")
+        else [
+            f"{cols} WHERE p.nick_folded = ?{net}{order}",
+            f"{cols} WHERE p.ident = ?{net}{order}",
+            f"{cols} JOIN player_nick n ON p.id = n.player_id WHERE n.nick_folded = ?{net} "
+            "ORDER BY n.last_seen DESC, p.id DESC LIMIT 1",
+        ]
+    )
+    cur = db.cursor()
+    for sql in tries:
+        cur.execute(sql_for(db, sql), (folded, *args))
+        row = cur.fetchone()
+        if row is not None:
+            pid, nick, network_, is_bot = row
+            return int(pid), str(nick), str(network_), bool(is_bot)
+    return None
 
 
 class SqlStatsStore:
@@ -591,27 +623,13 @@ class SqlStatsStore:
         return f" AND {alias}.network = ?", [self.network]
 
     def find(self, name: str) -> int | None:
-        """The player id ``name`` means: an ident (``$a:acct`` or folded nick); else whoever
-        uses that nick now (most recently seen first), whose ident it is, or used it last."""
-        folded = irc_lower(name)
-        net, args = self._net("p")
-        # A person before a computer player of the same name (``.unostats alice``).
-        order = " ORDER BY p.is_bot, p.last_seen DESC, p.id DESC LIMIT 1"
-        tries = (
-            [f"SELECT p.id FROM player p WHERE p.ident = ?{net}{order}"]
-            if folded.startswith("$a:")
-            else [
-                f"SELECT p.id FROM player p WHERE p.nick_folded = ?{net}{order}",
-                f"SELECT p.id FROM player p WHERE p.ident = ?{net}{order}",
-                "SELECT p.id FROM player_nick n JOIN player p ON p.id = n.player_id "
-                f"WHERE n.nick_folded = ?{net} ORDER BY n.last_seen DESC, p.id DESC LIMIT 1",
-            ]
-        )
-        for sql in tries:
-            rows = self._query(sql, [folded, *args])
-            if rows:
-                return int(rows[0][0])
-        return None
+        """The player id ``name`` means (:func:`find_player`), on this store's network."""
+        try:
+            found = find_player(self.db, name, self.network)
+        except _DB_ERRORS as err:
+            self._down()
+            raise StatsUnavailable(f"stats database unavailable: {err}") from err
+        return None if found is None else found[0]
 
     def _scope(self, period: Period, channel: str | None) -> tuple[str, str]:
         return (irc_lower(channel) if channel else "", bucket_of(period, self.clock()))

@@ -34,6 +34,7 @@ from unobot.stats.game_rows import find_game
 from unobot.stats.model import SHORT_ID, Period, StoredGame, bucket_of
 from unobot.stats.ratings import conservative, uncertainty
 from unobot.stats.schema import schema_version
+from unobot.stats.sql import find_player
 from unobot.stats.summaries import sql_for
 
 __all__ = [
@@ -337,29 +338,10 @@ class Reader:
     # -- players ---------------------------------------------------------------------------
 
     def find_player(self, name: str, network: str = "") -> PlayerRow | None:
-        """The player ``name`` means, as the bot resolves it (SqlStatsStore.find): an ident
-        (``$a:account`` or folded nick); else whoever uses that nick now (a person before a
-        computer player, most recently seen first), whose ident it is, or who used it last."""
-        folded = irc_lower(name)
-        net, args = (" AND p.network = ?", (network,)) if network else ("", ())
-        order = " ORDER BY p.is_bot, p.last_seen DESC, p.id DESC LIMIT 1"
-        cols = "SELECT p.id, p.nick, p.network, p.is_bot FROM player p"
-        tries = (
-            [f"{cols} WHERE p.ident = ?{net}{order}"]
-            if folded.startswith("$a:")
-            else [
-                f"{cols} WHERE p.nick_folded = ?{net}{order}",
-                f"{cols} WHERE p.ident = ?{net}{order}",
-                f"{cols} JOIN player_nick n ON p.id = n.player_id WHERE n.nick_folded = ?{net} "
-                "ORDER BY n.last_seen DESC, p.id DESC LIMIT 1",
-            ]
-        )
-        for sql in tries:
-            rows = self._rows(sql, (folded, *args))
-            if rows:
-                pid, nick, network_, is_bot = rows[0]
-                return PlayerRow(int(pid), str(nick), str(network_), bool(is_bot))
-        return None
+        """The player ``name`` means, as the bot resolves it (:func:`unobot.stats.sql.
+        find_player`); ``network`` "" for every network."""
+        found = find_player(self.db, name, network or None)
+        return None if found is None else PlayerRow(*found)
 
     def player(self, row: PlayerRow, min_games: int = 5) -> PlayerPage:
         """Everything the player page shows, from at most :data:`HISTORY_GAMES` games."""
