@@ -74,8 +74,8 @@ except ImportError:  # pragma: no cover - SQLite-only installs
 
 def link_key(game_id: str) -> str:
     """What a link names a game by: its short id (8 characters), unless those are all
-    digits, which ``game_key`` reads as a row number (about 1 short id in 40): then a
-    13-character prefix, which it reads as a prefix again."""
+    digits (about 1 short id in 40): then a 13-character prefix, which no row number can be
+    (``game_lookups`` tries an 8-digit short id as a prefix first, then as a row number)."""
     short = game_id[:SHORT_ID]
     return game_id[:13] if short.isdigit() else short
 
