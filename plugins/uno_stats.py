@@ -551,8 +551,6 @@ def unogame(ctx: Context) -> None:
             f"usage: {ctx.prefix}unogame [id]: a game's number or its 8-character id "
             "(no id: your last game)"
         )
-    if not callable(getattr(store, "game", None)):
-        raise UnoError("Game look-ups are not available on this bot.")
     if _wait(_limits_of(ctx.bot).lines_by_user, ctx.ident, ctx, "Not so fast"):
         return
     url = public_url(ctx.bot)

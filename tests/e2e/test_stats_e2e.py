@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,39 +132,44 @@ def test_a_played_game_keeps_its_moves_and_unogame_answers(
     server: IrcServer,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    """Over a real server, a journaled bot records the game with its move list; the replay of
-    that list says what the channel saw; ``.unogame`` (the asker's last game) and ``.unogame
-    <id>`` answer with the game's summary, privately."""
+    """Over a real server, a journaled bot wired to its database as ``unobot.main`` wires it
+    (the database worker) records the game with its move list; the replay of that list says
+    what the channel saw; ``.unogame`` (the asker's last game) and ``.unogame <id>`` answer
+    with the game's summary, privately."""
     from unobot.replay.steps import steps
 
-    store = RecordingStore(SqlStatsStore(f"sqlite:///{tmp_path / 'stats.db'}"))
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
     bot = RunningBot(
-        server, "#" + unique("replay"), TableConfig(), seed=29, store=store,  # type: ignore[arg-type]
+        server, "#" + unique("replay"), TableConfig(), seed=29, database=url,
         journal=tmp_path / "tables",
     )  # fmt: skip
     players = make_players(server, 3, bot.channel)
+    reader = SqlStatsStore(url, spool_path=tmp_path / "reader.spool")
     try:
         game = NetGame(bot, players)
         before = len(game.channel_text())
         play_one(bot, players)
         seen = game.channel_text()[before:]
-        (record,) = store.games
+        nick = players[0].client.nick
+        deadline = time.monotonic() + 10
+        while (record := reader.last_game(nick)) is None:
+            assert time.monotonic() < deadline, "the game was not written"
+            time.sleep(0.1)
         assert record.moves is not None
         replayed = [line for step in steps(record.moves) for line in step.lines]
         # every line the replay says, the channel saw, in the same order
         it = iter(seen)
         assert all(any(line == s for s in it) for line in replayed), (replayed, seen)
         assert len(replayed) >= len(seen) - 2
-        short = record.game_id[:8]
-        first = players[0]
-        said, told = ask(game, first, ".unogame")
+        short = record.short_id
+        said, told = ask(game, players[0], ".unogame")
         assert said == []
         assert told[0].startswith(f"Game {short} in {irc_lower(bot.channel)}")
-        assert first.client.nick in " ".join(told)
+        assert nick in " ".join(told)
         said, told = ask(game, players[1], f".unogame {short.upper()}")
         assert said == [] and told[0].startswith(f"Game {short} ")
     finally:
         for p in players:
             p.client.close()
         bot.stop()
-        store.close()
+        reader.close()
