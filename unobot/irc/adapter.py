@@ -60,7 +60,9 @@ from tempora import schedule as tempora_schedule
 
 from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
-from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox
+from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
+from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox, is_private
+from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
 __all__ = ["IrcAdapter", "IrcSettings", "ServerSettings", "service_verdict"]
@@ -120,6 +122,13 @@ class IrcSettings:
     burst: int = 4
     rate: float = 1.0
     """Lines per second after the burst; 0 = unlimited (only for servers without flood limits)."""
+    flood_model: str = "auto"
+    """How the server counts the bot's lines (:mod:`unobot.irc.flood`): ``auto`` reads it off
+    the server's version (the configured bucket for a server it does not know), ``bucket``
+    always uses ``burst`` and ``rate``, or a model's name (``ircu``, ``irc2``, ``hybrid``...)."""
+    lag_probe: float = 10.0
+    """Seconds between lag probes (a PING whose PONG says how long the server holds the bot's
+    lines) while the bot is sending; 0: never probe."""
     line_bytes: int = 400
     reconnect_min: float = 2.0
     reconnect_max: float = 120.0
@@ -370,7 +379,7 @@ class _Bot(irc.bot.SingleServerIRCBot):
         cfg = self.settings
         use_sasl = bool(cfg.sasl_login and cfg.sasl_password)
         nick = self.adapter._start_nick()
-        self.adapter._sasl_ok = False
+        self.adapter._new_connection()
         # With SASL the library's ``password`` is the SASL one; the server's goes as PASS here.
         self.connection.server_password = server.password if use_sasl else None
         log.info("connecting to %s:%s (tls=%s)", server.host, server.effective_port, server.tls)
@@ -422,6 +431,7 @@ class IrcAdapter:
         self.settings = settings
         self.on_incoming = on_incoming
         self._outbox = Outbox(settings.burst, settings.rate, settings.line_bytes)
+        self._outbox.exempt = lambda line: self._via_channel(line) is not None
         self._nicks = [settings.nick, *settings.alt_nicks]
         self._nick_index = 0
         self._tried_nick = settings.nick
@@ -441,6 +451,34 @@ class IrcAdapter:
         """Folded name -> (channel, key) of every channel to be in: rejoined after a reconnect."""
         self._sasl_ok = False
         """SASL logged the bot in on this connection (NickServ is then not asked)."""
+        self._sasl_said = False
+        """The outcome of SASL on this connection was logged (so its silence can be)."""
+        self._server = ServerInfo()
+        """What the server said about itself on this connection (004, 005)."""
+        self._has_cap = False
+        """The server answered CAP (IRCv3); ircu and irc2 answer 421."""
+        self._probe: tuple[str, float | None, float] | None = None
+        """The lag probe under way: (token, when it left or None while queued, when queued)."""
+        self._probe_late = False
+        self._probes = itertools.count(1)
+        self._probe_mark = 0
+        """``sent_lines`` when the last probe came back: probe again only after sending."""
+        self._told_439 = False
+        self._told_max = False
+        self._waiting_slot: set[str] = set()
+        """Channels refused with 405 (too many channels): joined when the bot leaves one."""
+        self._identify_sent: float | None = None
+        """When IDENTIFY went to NickServ on this connection (its answer is looked for)."""
+        self._identified: bool | None = None
+        """NickServ's answer to IDENTIFY: True accepted, False refused, None not yet."""
+        self.lags: list[float] = []
+        """Lag probe results in seconds (the benchmarks read them; the last 1000)."""
+        self.flood_kills = 0
+        """Times the server disconnected the bot for flooding."""
+        self.refused_lines = 0
+        """Private lines the server refused (439/707)."""
+        self.cnotices = 0
+        """Private lines sent as CNOTICE/CPRIVMSG through a channel (no target change)."""
         self._ns_check: _ServiceCheck | None = None
         """The WHOIS of NickServ before identifying, while under way."""
         self._ns_refused = 0
@@ -614,10 +652,18 @@ class IrcAdapter:
     def _send(self, line: Line) -> None:
         conn = self._conn
         try:
-            if line.command == "PRIVMSG":
+            via = self._via_channel(line) if line.via else None
+            if via is not None:  # CNOTICE nick #chan :text (ircu): no target change counted
+                conn.send_items("C" + line.command, line.target, via, ":" + line.text)
+                self.cnotices += 1
+            elif line.command == "PRIVMSG":
                 conn.privmsg(line.target, line.text)
             elif line.command == "NOTICE":
                 conn.notice(line.target, line.text)
+            elif line.command == "PING":
+                conn.send_items("PING", ":" + line.target)
+                if self._probe is not None and self._probe[0] == line.target:
+                    self._probe = (line.target, time.monotonic(), self._probe[2])
             elif line.command == "JOIN":
                 conn.join(line.target, line.text)
             elif line.command == "INVITE":
@@ -633,6 +679,181 @@ class IrcAdapter:
             log.info("not connected; dropped %s to %s", line.command, line.target)
         except (irc.client.MessageTooLong, irc.client.InvalidCharacters) as exc:
             log.error("dropped %s to %s: %s", line.command, line.target, exc)
+
+    def _via_channel(self, line: Line) -> str | None:
+        """The channel a private line may be sent through as ``CNOTICE``/``CPRIVMSG``, or
+        None. ircu counts every new person the bot messages against a target-change limit
+        (a new one every two minutes, once twenty are used: ``439``), unless it sends as
+        ``CNOTICE nick #chan`` where it holds +o or +v and the person is in ``#chan``."""
+        if not line.via or not is_private(line) or not self._server.supports("C" + line.command):
+            return None
+        channel = self._bot.channels.get(line.via)
+        me = self._conn.get_nickname()
+        if channel is None or not (channel.is_oper(me) or channel.is_voiced(me)):
+            return None
+        return line.via if channel.has_user(line.target) else None
+
+    # -- what the server says about itself and the bot's lines -------------------------------
+    def _new_connection(self) -> None:
+        """Forget what the last server said: the next one may be another kind."""
+        self._sasl_ok = self._sasl_said = self._has_cap = False
+        self._server = ServerInfo()
+        self._probe = None
+        self._probe_late = False
+        self._identify_sent = None
+        self._identified = None
+
+    def _registration(self) -> list[Line]:
+        """What registering sent (the library wrote it): charged to the server's clock."""
+        nick = self._conn.get_nickname() or self.settings.nick
+        user = self.settings.username or nick
+        return [Line("NICK", nick, ""), Line("USER", f"{user} 0 *", self.settings.realname)]
+
+    def flood_model(self, version: str) -> FloodModel:
+        """The model to send by on a server that calls itself ``version``."""
+        cfg = self.settings
+        fallback = bucket(cfg.burst, cfg.rate)
+        if cfg.rate == 0 or cfg.flood_model == "bucket":
+            return fallback
+        if cfg.flood_model == "auto":
+            return model_for_server(version, fallback)
+        return MODELS[cfg.flood_model]
+
+    def _on_myinfo(self, conn: Any, event: irc.client.Event) -> None:
+        """004: the server's name and version: which flood model applies."""
+        self._server.read_myinfo(list(event.arguments))
+        model = self.flood_model(self._server.version)
+        self._outbox.set_model(model)
+        self._outbox.reset(time.monotonic(), self._registration())
+        if model.per_line <= 0:
+            log.info("server %s runs %s: sending without limit (irc.send_rate = 0)",
+                     self._server.name, self._server.version)  # fmt: skip
+        else:
+            log.info(
+                "server %s runs %s: sending by the %s flood model (%.1f s a line%s, %.0f s "
+                "ahead at most%s)",
+                self._server.name,
+                self._server.version or "an unknown version",
+                model.name,
+                model.per_line,
+                f" + 1 s per {model.per_bytes} bytes" if model.per_bytes else "",
+                model.allowance,
+                ", slower while the server lags" if self.settings.lag_probe else "",
+            )
+
+    def _on_isupport(self, conn: Any, event: irc.client.Event) -> None:
+        """005: CNOTICE/CPRIVMSG, and how many channels the bot may be in."""
+        self._server.read_isupport(list(event.arguments))
+        limit = self._server.max_channels
+        wanted = [name for name, _ in self._keys.values()]
+        if limit is not None and len(wanted) > limit and not self._told_max:
+            self._told_max = True
+            log.warning(
+                "the server lets a client be in %d channels; %d are configured: %s will not "
+                "be joined (use irc.connections for more, or fewer channels)",
+                limit,
+                len(wanted),
+                ", ".join(wanted[limit:]),
+            )
+
+    def _on_cap(self, conn: Any, event: irc.client.Event) -> None:
+        self._has_cap = True
+
+    def _on_unknown_command(self, conn: Any, event: irc.client.Event) -> None:
+        """421: the server does not know a command the bot sent (ircu and irc2: CAP)."""
+        command = event.arguments[0] if event.arguments else ""
+        if command.upper() != "CAP":
+            log.info("the server does not know the command %s", command)
+
+    def _lag_tick(self) -> None:
+        """Send a lag probe when the bot has been sending and none is under way; a probe
+        that has not come back for long counts as lag already (the server is holding it)."""
+        try:
+            now = time.monotonic()
+            probe = self._probe
+            if not self.connected:
+                return
+            if probe is not None:
+                left = probe[1]
+                late = left is not None and now - left > 3 * self._outbox.pacer.LAG_HIGH
+                if late and left is not None and not self._probe_late:
+                    self._probe_late = True
+                    self._lagged(now - left, now)
+                return
+            busy = len(self._outbox) > 0 or self.sent_lines - self._probe_mark >= 8
+            if busy and not self._outbox.unlimited:
+                token = f"unobot-lag-{next(self._probes)}"
+                self._probe = (token, None, now)
+                self._outbox.push("PING", token, "", Lane.CONTROL)
+                self._schedule_drain()
+        finally:
+            if self.settings.lag_probe > 0:
+                self.call_later(self.settings.lag_probe, self._lag_tick)
+
+    def _on_pong(self, conn: Any, event: irc.client.Event) -> None:
+        probe = self._probe
+        args = [str(a) for a in event.arguments or ()]
+        if probe is None or probe[1] is None or probe[0] not in args:
+            return
+        now = time.monotonic()
+        self._probe = None
+        self._probe_mark = self.sent_lines
+        lag = now - probe[1]
+        self.lags.append(lag)
+        if len(self.lags) > 1000:
+            del self.lags[:500]
+        if not self._probe_late:
+            self._lagged(lag, now)
+        self._probe_late = False
+
+    def _lagged(self, lag: float, now: float) -> None:
+        pacer = self._outbox.pacer
+        was = pacer.factor
+        if pacer.lag(lag):
+            self._outbox.pause(now, lag)
+            log.info(
+                "the server holds the bot's lines back (lag %.1f s): sending %.1fx slower",
+                lag,
+                pacer.factor,
+            )
+        elif was > 1.0 and pacer.factor == 1.0:
+            log.info("the server keeps up again (lag %.1f s): sending at its full rate", lag)
+
+    def _on_ping(self, conn: Any, event: irc.client.Event) -> None:
+        """The library answers the server's PING itself: its PONG costs like any line."""
+        self._outbox.charge(Line("PONG", str(event.target or ""), ""), time.monotonic())
+
+    def _on_target_too_fast(self, conn: Any, event: irc.client.Event) -> None:
+        """439 (ircu) / 707 (Solanum): a message to a new target, or a JOIN, refused for now.
+        The refused line is queued again for when the server says, never lost."""
+        args = [str(a) for a in event.arguments or ()]
+        target = args[0] if args else ""
+        text = args[-1] if len(args) > 1 else ""
+        wait = refusal_wait(text, 60.0)
+        now = time.monotonic()
+        if target.startswith(CHANNEL_PREFIXES):
+            log.warning("can't join %s yet: %s; trying again in %.0f s", target, text, wait)
+            self.call_later(wait + 1.0, lambda: self._rejoin(target))
+            return
+        self.refused_lines += 1
+        was_held = irc_lower(target) in self._outbox.held(now)
+        again = self._outbox.refused(target, wait, now)
+        if not self._told_439:
+            self._told_439 = True
+            log.warning(
+                "the server refuses private messages to new people for now (%s %s: %s); "
+                "held lines go when it allows. Give the bot +v or +o in its channels: "
+                "then hands go as CNOTICE, which this limit does not count%s",
+                event.type,
+                target,
+                text,
+                "" if self._server.supports("CNOTICE") else " (this server has no CNOTICE)",
+            )
+        else:
+            log.info("%s refused for %s (%s): held %.0f s", event.type, target, text, wait)
+        if again is not None and again[1] == "hands" and again[0].via and not was_held:
+            self._deliver(Incoming(Kind.HELD, target, again[0].via, str(round(wait))))
+        self._schedule_drain()
 
     # -- input -----------------------------------------------------------------------------
     def _install_handlers(self) -> None:
@@ -670,10 +891,23 @@ class IrcAdapter:
             "bannedfromchan": self._on_join_refused,
             "badchannelkey": self._on_join_refused,
             "nochanmodes": self._on_join_refused,  # 477: on many networks, a registered nick
+            "toomanychannels": self._on_join_refused,  # 405: ircu's MAXCHANNELS=10
+            "myinfo": self._on_myinfo,
+            "featurelist": self._on_isupport,
+            "cap": self._on_cap,
+            "unknowncommand": self._on_unknown_command,
+            "pong": self._on_pong,
+            "ping": self._on_ping,
+            "439": self._on_target_too_fast,  # ircu: Target change too fast
+            "707": self._on_target_too_fast,  # Solanum/charybdis: ERR_TARGCHANGE
+            "privnotice": self._on_private_notice,
+            "loggedin": self._on_logged_in,
         }
         for name, fn in handlers.items():
             conn.add_global_handler(name, self._guarded(name, fn), 0)
         self.call_later(min(30.0, self.settings.ping_interval / 2), self._keepalive)
+        if self.settings.lag_probe > 0:
+            self.call_later(self.settings.lag_probe, self._lag_tick)
 
     def _guarded(
         self, name: str, fn: Callable[[Any, irc.client.Event], None]
@@ -721,8 +955,19 @@ class IrcAdapter:
         self._bot.recon = self._fresh_backoff()
         now = time.monotonic()
         self._last_rx = now
-        self._outbox.reset(now)
+        self._outbox.reset(now, self._registration())
         log.info("registered as %s on %s", conn.get_nickname(), conn.get_server_name())
+        if self.settings.sasl_login and self.settings.sasl_password and not self._sasl_said:
+            self._sasl_said = True
+            also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
+            if self._has_cap:
+                log.warning("SASL login not done: the server did not finish it%s", also)
+            else:
+                log.warning(
+                    "SASL login skipped: the server does not negotiate capabilities (no CAP: "
+                    "ircu, irc2 and other older servers)%s",
+                    also,
+                )
         if self.settings.nickserv_password and not self._sasl_ok:
             # The service is checked first; the JOINs wait for the outcome, so that the nick is
             # identified before them where it can be (some channels need +r).
@@ -780,6 +1025,7 @@ class IrcAdapter:
         where = f"{check.user}@{check.host} on {check.server}" if check.host else "?"
         if refusal is None:
             log.info("identifying to %s (%s)", check.nick, where)
+            self._identify_sent = time.monotonic()
             self._outbox.push(
                 "PRIVMSG", check.nick, f"IDENTIFY {self.settings.nickserv_password}", Lane.CONTROL
             )
@@ -797,15 +1043,76 @@ class IrcAdapter:
         self._join_channels()
         self._schedule_drain()
 
+    def _on_private_notice(self, conn: Any, event: irc.client.Event) -> None:
+        """NickServ's answer to IDENTIFY, said at INFO (accepted) or WARNING (refused) in one
+        line; then the configured nick is taken back if services had renamed the bot."""
+        source = event.source
+        sent = self._identify_sent
+        if source is None or sent is None or self._identified is not None:
+            return
+        if irc_lower(source.nick) != irc_lower(self.settings.nickserv_nick):
+            return
+        text = _event_text(event)
+        outcome = nickserv_outcome(text)
+        if outcome is None:
+            if time.monotonic() - sent > NICKSERV_WHOIS_TIMEOUT:
+                return
+            log.debug("%s says: %s", source.nick, text)
+            return
+        self._identified = outcome
+        if outcome:
+            log.info("identified to %s: %s", source.nick, text)
+            self._regain_nick()
+        else:
+            log.warning("%s refused the password (irc.nickserv_password): %s", source.nick, text)
+
+    def _on_logged_in(self, conn: Any, event: irc.client.Event) -> None:
+        """900 RPL_LOGGEDIN: the server says which account the bot is logged in to."""
+        log.info("logged in: %s", _event_text(event))
+
+    def _renamed(self, old: str, new: str) -> None:
+        """The bot's own nick changed. Asked for (regaining the configured nick): fine.
+        Otherwise services renamed it (``Guest32460``: the nick is registered and the bot
+        had not identified in time); it takes the configured nick back once identified."""
+        if irc_lower(new) == irc_lower(self.settings.nick):
+            log.info("the bot is %s again", new)
+            return
+        if irc_lower(new) in (irc_lower(n) for n in self._nicks):
+            return
+        log.warning(
+            "the bot was renamed from %s to %s (services enforcing a registered nick: check "
+            "irc.nickserv_password or SASL); it takes %s back once identified",
+            old,
+            new,
+            self.settings.nick,
+        )
+        if self._identified:
+            self._regain_nick()
+
+    def _regain_nick(self) -> None:
+        if self.connected and irc_lower(self._conn.get_nickname()) != irc_lower(self.settings.nick):
+            self._outbox.push("NICK", self.settings.nick, "")
+            self._schedule_drain()
+
+    def _slot_freed(self) -> None:
+        """The bot left a channel: one refused for too many channels (405) is tried now."""
+        if self._waiting_slot and self.connected:
+            folded = self._waiting_slot.pop()
+            channel, key = self._keys.get(folded, (folded, ""))
+            log.info("a channel slot is free: joining %s", channel)
+            self._outbox.push("JOIN", channel, key)
+            self._schedule_drain()
+
     def _on_sasl_success(self, conn: Any, event: irc.client.Event) -> None:
-        self._sasl_ok = True
-        log.info("SASL login succeeded")
+        self._sasl_ok = self._sasl_said = True
+        log.info("SASL login succeeded (account %s)", self.settings.sasl_login)
 
     def _on_login_failed(self, conn: Any, event: irc.client.Event) -> None:
         reason = _event_text(event) or (
             "the server gave no reason (check irc.sasl_login and irc.sasl_password)"
         )
         also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
+        self._sasl_said = True
         log.error("SASL login failed: %s%s", reason, also)
 
     def _on_sasl_stuck(self, conn: Any, event: irc.client.Event) -> None:
@@ -813,6 +1120,7 @@ class IrcAdapter:
         registers (without an account)."""
         if isinstance(conn, _ServerConnection) and conn.end_sasl():
             reason = _event_text(event) or event.type
+            self._sasl_said = True
             log.error("SASL login failed: %s (%s)", reason, event.type)
 
     def _on_error(self, conn: Any, event: irc.client.Event) -> None:
@@ -824,6 +1132,18 @@ class IrcAdapter:
             log.error("the server refused the password (irc.servers password): %s", text)
         else:  # ERROR's one parameter is parsed as the event's target
             text = event.target if isinstance(event.target, str) else _event_text(event)
+            if flood_words(text or "") and not self._stop.is_set():
+                self.flood_kills += 1
+                self._outbox.pacer.flooded()
+                log.warning(
+                    "the server closes the link for flooding: %s; coming back with half the "
+                    "send budget (the %s model, %.1fx slower), which grows back slowly; every "
+                    "seated player's hand is sent again after the rejoin",
+                    text,
+                    self._outbox.model.name,
+                    self._outbox.pacer.factor,
+                )
+                return
             level = logging.INFO if self._stop.is_set() else logging.WARNING
             log.log(level, "the server closes the link: %s", text or "no reason given")
 
@@ -880,9 +1200,13 @@ class IrcAdapter:
             "bannedfromchan": "the bot is banned (+b)",
             "badchannelkey": "wrong channel key (+k)",
             "nochanmodes": "refused (477: often a registered nick is needed)",
+            "toomanychannels": "the bot is in as many channels as the server allows (405); "
+            "it joins when it leaves another",
         }.get(event.type, event.type)
         text = args[1] if len(args) > 1 else ""
         log.warning("can't join %s: %s (%s)", channel, why, text)
+        if event.type == "toomanychannels":
+            self._waiting_slot.add(irc_lower(channel))
 
     def _keepalive(self) -> None:
         """PING after ``ping_interval`` of silence; reconnect after twice that; regain nick."""
@@ -894,7 +1218,11 @@ class IrcAdapter:
                     self._conn.disconnect("Ping timeout")
                 elif idle > self.settings.ping_interval:
                     self._conn.ping(self._conn.get_server_name() or "keepalive")
-                elif self._registered and self._conn.get_nickname() != self.settings.nick:
+                elif (
+                    self._registered
+                    and self._conn.get_nickname() != self.settings.nick
+                    and self._identified is not False  # services would only rename it again
+                ):
                     self._outbox.push("NICK", self.settings.nick, "")
                     self._schedule_drain()
         finally:
@@ -960,6 +1288,8 @@ class IrcAdapter:
             )
         elif kind == "part":
             record = Incoming(Kind.PART, nick, event.target or "", args[0] if args else "")
+            if irc_lower(nick) == irc_lower(conn.get_nickname()):
+                self._slot_freed()
         elif kind == "quit":
             record = Incoming(Kind.QUIT, nick, "", args[0] if args else "", userhost=userhost)
         elif kind == "kick":
@@ -971,10 +1301,13 @@ class IrcAdapter:
             )
             if record.nick and irc_lower(record.nick) == irc_lower(conn.get_nickname()):
                 self._on_kicked(record.target, nick, record.text)
+                self._slot_freed()
         else:  # nick
             record = Incoming(Kind.NICK, nick, "", userhost=userhost, new_nick=event.target or "")
             if record.new_nick:  # what waits for the old nick would be refused, hands lost
                 self._outbox.renamed(nick, record.new_nick)
+                if irc_lower(record.new_nick) == irc_lower(conn.get_nickname()):
+                    self._renamed(nick, record.new_nick)
         self._deliver(record)
 
     def _deliver(self, record: Incoming) -> None:

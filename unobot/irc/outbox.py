@@ -1,5 +1,5 @@
-"""Outbound lines: sanitising, splitting, and a token bucket over a queue fair by channel.
-Pure logic, no I/O.
+"""Outbound lines: sanitising, splitting, and the server's penalty clock over a queue fair by
+channel and, for replies, by person. Pure logic, no I/O.
 
 Why this exists: IRC servers disconnect clients that send too fast (inspircd: a 10-line burst,
 then 1 line/s, and an 8 KB receive queue), cut relayed lines near 470 bytes, and treat CR/LF as
@@ -11,13 +11,15 @@ reads a clock by itself, which makes it testable with a fake clock.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from unobot.irc.casemap import irc_lower
+from unobot.irc.flood import FloodModel, Pacer, bucket
 from unobot.irc.transport import UNTAGGED, Tag
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "Line",
     "Outbox",
     "Tag",
+    "is_private",
     "sanitize",
     "sanitize_target",
     "split_text",
@@ -123,6 +126,19 @@ class Line:
     command: str
     target: str
     text: str
+    via: str = field(default="", compare=False)
+    """The channel (case-folded) a private line is about (a player's hand, a reply to a
+    command said there): where the adapter may send it as ``CNOTICE``/``CPRIVMSG`` instead."""
+
+    def params_bytes(self) -> int:
+        """Bytes after the command word, which servers charge for (``target :text``)."""
+        size = len(self.target.encode())
+        return size + 2 + len(self.text.encode()) if self.text else size
+
+
+def is_private(line: Line) -> bool:
+    """A message to one person: what a server's target-change limit (ircu's 439) counts."""
+    return line.command in ("PRIVMSG", "NOTICE") and not line.target.startswith(CHANNEL_PREFIXES)
 
 
 @dataclass(slots=True)
@@ -136,42 +152,80 @@ class _Waiting:
     """On the last line of a keyed text: (flow, key, part), to remember it when it leaves."""
     whole: list[str] | None = None
     """With ``memo``: every line of that text."""
+    flow: str = ""
+    kind: str = "lines"
+    """Which queue of its flow it waits in: ``hands``, ``lines`` or ``replies``."""
+    person: str = ""
+    """For a reply: whose command it answers (replies take turns by person)."""
+    batch: int = 0
+    """Which push of its key it belongs to (the lines of one long hand share it): a refused
+    line goes back in the queue only if no newer text of its key waits there."""
 
 
 class _Flow:
     """One channel's waiting lines: its game's private lines (hands), its game's channel
-    lines, and replies to its users."""
+    lines, and replies to its users, a queue per person."""
 
-    __slots__ = ("hands", "lines", "replies")
+    __slots__ = ("askers", "hands", "lines", "replies")
 
     def __init__(self) -> None:
         self.hands: deque[_Waiting] = deque()
         self.lines: deque[_Waiting] = deque()
-        self.replies: deque[_Waiting] = deque()
+        self.replies: dict[str, deque[_Waiting]] = {}
+        self.askers: deque[str] = deque()
+        """People with replies waiting, in the order they are served."""
 
     def __len__(self) -> int:
-        return len(self.hands) + len(self.lines) + len(self.replies)
+        return len(self.hands) + len(self.lines) + sum(map(len, self.replies.values()))
 
     def game(self) -> bool:
         return bool(self.hands or self.lines)
 
+    def queues(self) -> Iterator[deque[_Waiting]]:
+        yield self.hands
+        yield self.lines
+        yield from self.replies.values()
+
+
+_SENT_LOG = 8
+"""Private lines remembered per target after they left, to send again if the server refuses."""
+_SENT_TARGETS = 2000
+_KNOWN_TARGETS = 20
+"""Private targets remembered as accepted (ircu keeps 20 recent targets a client may message
+without a target change)."""
+BURST_WINDOW = 0.5
+"""Lines written within this many seconds may reach the server in one read."""
+_RESEND_WINDOW = 120.0
+"""A refusal older than this is no longer matched to the line that caused it."""
+
 
 class Outbox:
-    """A token bucket over a fair queue.
+    """A penalty clock over a fair queue.
 
-    ``burst`` lines may go at once; the bucket refills at ``rate`` lines per second
-    (``rate=0``: unlimited, for servers without flood control or for tests). The clock is passed
-    in (``now``, in seconds, monotonic), never read here.
+    How fast: every line costs seconds on the server's penalty clock for this client
+    (:mod:`unobot.irc.flood`: a token bucket of ``burst`` lines then ``rate`` a second by
+    default, or the server's own accounting once the adapter knows the server), times the
+    ``pacer``'s factor, which grows while the server holds lines back; lines leave while the
+    clock is within the model's allowance. The clock is passed in (``now``, in seconds,
+    monotonic), never read here.
 
-    Fairness: every channel has its own flow, and the bucket's tokens go round the flows
-    whose game has lines waiting, one line each in turn (round robin), so a busy channel gets
+    Fairness: every channel has its own flow, and the lines that may go take turns round the
+    flows whose game has lines waiting, one line each (round robin), so a busy channel gets
     its share and no more. Replies to users (help, stats, refusals) take their turns apart:
     after every ``game_share`` game lines one reply may go, round robin over the channels with
-    replies waiting. So with N channels' games waiting, each game sends at least one line in
-    every N + N/``game_share`` (1.5 N at the default), however many replies anyone asks for,
-    and replies are never starved either; a reply older than ``reply_ttl`` seconds is dropped
-    instead of sent late. Lines about no channel (private commands, CTCP) share one flow.
-    Within a game, a player's hand goes before the channel's line.
+    replies waiting, and within a channel round robin over the people asking, so one person's
+    requests only delay their own. So with N channels' games waiting, each game sends at least
+    one line in every N + N/``game_share`` (1.5 N at the default), however many replies anyone
+    asks for, and replies are never starved either; a reply older than ``reply_ttl`` seconds
+    is dropped instead of sent late. Lines about no channel (private commands, CTCP) share one
+    flow. Within a game, a player's hand goes before the channel's line.
+
+    Refusals: a server that limits how fast a client may message new people (ircu's
+    ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
+    refused line back at the head of its queue and holds it, and every private line to a
+    target not recently accepted, until the server's time; lines to others go on. ``exempt``
+    (set by the adapter) says which private lines the limit does not apply to (those it can
+    send as ``CNOTICE``).
     """
 
     def __init__(
@@ -182,6 +236,7 @@ class Outbox:
         *,
         reply_ttl: float = 30.0,
         game_share: int = 2,
+        model: FloodModel | None = None,
     ) -> None:
         if burst < 1:
             raise ValueError("burst must be at least 1")
@@ -189,11 +244,16 @@ class Outbox:
             raise ValueError("rate must be >= 0")
         self.burst = burst
         self.rate = rate
+        self.model = model if model is not None else bucket(burst, rate)
+        self.pacer = Pacer()
         self.limit = limit
         self.reply_ttl = reply_ttl
         self.game_share = game_share
-        self._tokens = float(burst)
-        self._stamp: float | None = None
+        self._clock: float | None = None
+        """The server's penalty clock for this client, as far as we can tell."""
+        self._burst_at = -math.inf
+        self._burst_bytes = 0
+        """Bytes sent since ``_burst_at``: what may reach the server in one read."""
         self._control: deque[Line] = deque()
         self._flows: dict[str, _Flow] = {}
         self._games: deque[str] = deque()
@@ -203,6 +263,8 @@ class Outbox:
         self._served = 0
         """Game lines sent since the last reply."""
         self._count = 0
+        self._batch = 0
+        self._batches: dict[tuple[str, str], int] = {}
         self.dropped = 0
         """Replies dropped because they waited longer than ``reply_ttl``."""
         self.replaced = 0
@@ -212,8 +274,23 @@ class Outbox:
         self.unchanged = 0
         """Keyed texts not sent because the last of their key that left was the same (while
         their channel had lines waiting)."""
+        self.refusals = 0
+        """Private lines the server refused for a target change too fast."""
+        self.requeued = 0
+        """Refused lines queued again (the others had a newer text of their key waiting)."""
         self._left: dict[tuple[str, str, int], list[str]] = {}
         """The last keyed text of each (flow, key, part) that left (bounded, oldest out)."""
+        self._held: dict[str, float] = {}
+        """Folded private target -> when the server lets the bot message it again."""
+        self._block_until = 0.0
+        """Until then, private lines to targets not known to be accepted wait (ircu refuses
+        every new target while one is refused)."""
+        self._known: dict[str, None] = {}
+        """Recent private targets the server accepted (oldest first)."""
+        self._sent: dict[str, deque[tuple[float, _Waiting]]] = {}
+        """Folded private target -> its latest lines that left, with when."""
+        self.exempt: Callable[[Line], bool] | None = None
+        """Private lines no target-change limit applies to (the adapter's CNOTICE test)."""
 
     def __len__(self) -> int:
         return self._count
@@ -221,8 +298,68 @@ class Outbox:
     def __iter__(self) -> Iterator[Line]:
         yield from self._control
         for flow in self._flows.values():
-            for queue in (flow.hands, flow.lines, flow.replies):
+            for queue in flow.queues():
                 yield from (w.line for w in queue)
+
+    # --- the penalty clock -----------------------------------------------------------------
+
+    @property
+    def unlimited(self) -> bool:
+        return self.model.per_line <= 0
+
+    def set_model(self, model: FloodModel) -> None:
+        """Account lines the way this server does from now on (what is spent stays spent)."""
+        self.model = model
+
+    def cost(self, line: Line) -> float:
+        """Seconds ``line`` adds to the server's clock, with the pacer's slowdown."""
+        return self.model.cost(line.params_bytes()) * self.pacer.factor
+
+    def charge(self, line: Line, now: float) -> None:
+        """``line`` was sent (by the outbox, or by the library itself: a PONG)."""
+        if self.unlimited:
+            return
+        clock = self._clock if self._clock is not None and self._clock > now else now
+        self._clock = clock + self.cost(line)
+        if now - self._burst_at > BURST_WINDOW:
+            self._burst_at, self._burst_bytes = now, 0
+        self._burst_bytes += len(line.command) + line.params_bytes() + 3
+
+    def ahead(self, now: float) -> float:
+        """Seconds the server's clock for the bot runs ahead of ``now``."""
+        return max(0.0, self._clock - now) if self._clock is not None else 0.0
+
+    def _allowed(self, now: float) -> bool:
+        if self.unlimited:
+            return True
+        if self.ahead(now) > self.model.allowance + 1e-9:
+            return False
+        return not self._burst_full(now)
+
+    def _burst_full(self, now: float) -> bool:
+        """Lines sent in this instant already fill what the server may read at once (a line
+        of up to the byte limit more would pass it)."""
+        return (
+            now - self._burst_at <= BURST_WINDOW
+            and self._burst_bytes + self.limit + 80 > self.model.burst_bytes
+        )
+
+    def pause(self, now: float, seconds: float) -> None:
+        """The server holds the bot's lines ``seconds`` longer than the clock says (a probe
+        came back late): move the clock on by as much, so that nothing more leaves until the
+        server has read what it holds."""
+        if not self.unlimited:
+            self._clock = max(self._clock or now, now) + seconds
+
+    def reset(self, now: float, spent: Iterable[Line] = ()) -> None:
+        """A new connection: the server's clock starts now, plus what registering cost
+        (``spent``: NICK, USER... the library sent them itself)."""
+        self._clock = now
+        self._known.clear()
+        for line in spent:
+            self.charge(line, now)
+
+    # --- queueing ----------------------------------------------------------------------------
 
     def push(
         self,
@@ -263,6 +400,7 @@ class Outbox:
         name = irc_lower(tag.channel) if tag.channel else (irc_lower(target) if to_channel else "")
         flow = self._flows.get(name)
         kind = "replies" if tag.reply else ("hands" if lane is Lane.PRIVATE else "lines")
+        person = tag.person or ("" if to_channel else irc_lower(target)) if tag.reply else ""
         status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
         memo = (name, tag.key, tag.part) if tag.key and not status else None
         # The very lines that left last, while the channel has a backlog (a flow exists only
@@ -272,25 +410,39 @@ class Outbox:
             memo is not None
             and flow is not None
             and self._left.get(memo) == pieces
-            and not any(w.key == tag.key for w in getattr(flow, kind))
+            and not any(w.key == tag.key for w in self._queue(name, flow, kind, person, False))
         ):
             self.unchanged += 1
             return 0
         if flow is None:
             flow = self._flows[name] = _Flow()
-        if tag.reply:
-            if not flow.replies:
-                self._replies.append(name)
-        elif not flow.game():
-            self._games.append(name)
-        queue: deque[_Waiting] = getattr(flow, kind)
+        queue = self._queue(name, flow, kind, person, True)
         expires = now + self.reply_ttl if tag.reply and not tag.urgent else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
             return 1
+        batch = 0
+        if tag.key:
+            if tag.part == 0:
+                self._batch += 1
+                self._batches[(name, tag.key)] = self._batch
+                if len(self._batches) > 10_000:  # forget the oldest (dicts keep order)
+                    del self._batches[next(iter(self._batches))]
+            batch = self._batches.get((name, tag.key), 0)
         if memo is not None and tag.part == 0:
-            self._replace(flow, queue, tag.key)
+            self._replace(queue, tag.key)
+        via = name if not to_channel else ""
         waiting = [
-            _Waiting(Line(command, target, piece), tag.key, expires, status) for piece in pieces
+            _Waiting(
+                Line(command, target, piece, via),
+                tag.key,
+                expires,
+                status,
+                flow=name,
+                kind=kind,
+                person=person,
+                batch=batch,
+            )
+            for piece in pieces
         ]
         if memo is not None:
             waiting[-1].memo, waiting[-1].whole = memo, pieces
@@ -301,11 +453,32 @@ class Outbox:
         self._count += len(pieces)
         return len(pieces)
 
+    def _queue(
+        self, name: str, flow: _Flow, kind: str, person: str, create: bool
+    ) -> deque[_Waiting]:
+        """The queue of flow ``name`` a line of ``kind`` (and ``person``, for a reply) waits
+        in; with ``create``, the flow and person join the round robin if they were not in it
+        (call it before adding the line)."""
+        if kind == "replies":
+            queue = flow.replies.get(person)
+            if queue is None:
+                queue = deque()
+                if not create:
+                    return queue
+                if not flow.askers:
+                    self._replies.append(name)
+                flow.replies[person] = queue
+                flow.askers.append(person)
+            return queue
+        if create and not flow.game():
+            self._games.append(name)
+        return flow.hands if kind == "hands" else flow.lines
+
     def push_joins(self, channels: Iterable[tuple[str, str]]) -> int:
         """Queue JOINs for many ``(channel, key)`` pairs in as few lines as fit
-        (``JOIN #a,#b,#c keyA``): each line costs a token, and fifty channels joined one a
-        line took fifty seconds. Channels with a key go first (keys pair up in order).
-        Returns the number of lines queued."""
+        (``JOIN #a,#b,#c keyA``): each line costs the server's penalty, and fifty channels
+        joined one a line took fifty seconds. Channels with a key go first (keys pair up in
+        order). Returns the number of lines queued."""
         pairs = [(sanitize_target(c), sanitize_target(k)) for c, k in channels]
         pairs = sorted((p for p in pairs if p[0]), key=lambda p: not p[1])
         lines = 0
@@ -341,12 +514,12 @@ class Outbox:
         merged = f"{news} {text}" if news else text
         if len(merged.encode()) > self.limit:
             return False
-        last.line = Line(last.line.command, last.line.target, merged)
+        last.line = Line(last.line.command, last.line.target, merged, last.line.via)
         last.status = status
         self.merged += 1
         return True
 
-    def _replace(self, flow: _Flow, queue: deque[_Waiting], key: str) -> None:
+    def _replace(self, queue: deque[_Waiting], key: str) -> None:
         kept = [w for w in queue if w.key != key]
         gone = len(queue) - len(kept)
         if gone:
@@ -354,17 +527,6 @@ class Outbox:
             queue.extend(kept)
             self._count -= gone
             self.replaced += gone
-
-    def _refill(self, now: float) -> None:
-        if self._stamp is not None and now > self._stamp:
-            self._tokens = min(float(self.burst), self._tokens + (now - self._stamp) * self.rate)
-        if self._stamp is None or now > self._stamp:
-            self._stamp = now
-
-    def reset(self, now: float) -> None:
-        """Refill the bucket completely: a new connection starts with a fresh server budget."""
-        self._tokens = float(self.burst)
-        self._stamp = now
 
     def clear(self) -> None:
         """Drop every queued line."""
@@ -374,42 +536,76 @@ class Outbox:
         self._replies.clear()
         self._count = 0
 
+    # --- what may go -------------------------------------------------------------------------
+
+    def _free_at(self, line: Line, now: float) -> float:
+        """When ``line`` may go as far as the server's target limit is concerned."""
+        if not (self._held or self._block_until > now) or not is_private(line):
+            return now
+        if self.exempt is not None and self.exempt(line):
+            return now
+        target = irc_lower(line.target)
+        until = self._held.get(target, 0.0)
+        if target not in self._known:
+            until = max(until, self._block_until)
+        return max(now, until)
+
+    def _take(self, queue: deque[_Waiting], now: float) -> _Waiting | None:
+        """The first line of ``queue`` that may go now (lines held for their target wait)."""
+        if not queue:
+            return None
+        if not (self._held or self._block_until > now):
+            return queue.popleft()
+        for i, waiting in enumerate(queue):
+            if self._free_at(waiting.line, now) <= now:
+                del queue[i]
+                return waiting
+        return None
+
     def _next(self, now: float) -> Line | None:
         if self._control:
             self._count -= 1
             return self._control.popleft()
-        waiting = None
-        if self._replies and (not self._games or self._served >= self.game_share):
-            waiting = self._next_reply(now)
-        if waiting is None and self._games:
-            name = self._games.popleft()
-            flow = self._flows[name]
-            waiting = (flow.hands or flow.lines).popleft()
-            self._count -= 1
-            self._served += 1
-            if flow.game():
-                self._games.append(name)  # its next line waits for every other game's turn
-            elif not flow.replies:
-                del self._flows[name]
+        reply_turn = bool(self._replies) and (not self._games or self._served >= self.game_share)
+        waiting = self._next_reply(now) if reply_turn else None
+        if waiting is None:
+            waiting = self._next_game(now)
+        if waiting is None and not reply_turn:
+            waiting = self._next_reply(now)  # every game line is held: a reply may go
         if waiting is None:
             return None
         if waiting.memo is not None and waiting.whole is not None:
             self._left[waiting.memo] = waiting.whole
             if len(self._left) > 10_000:  # forget the oldest (dicts keep order)
                 del self._left[next(iter(self._left))]
+        self._sent_private(waiting, now)
         return waiting.line
 
+    def _next_game(self, now: float) -> _Waiting | None:
+        """The next game line in turn: each flow gives one (its hand first) and goes to the
+        back of the round; a flow whose every line is held for now gives nothing this time."""
+        for _ in range(len(self._games)):
+            name = self._games.popleft()
+            flow = self._flows[name]
+            waiting = self._take(flow.hands, now) or self._take(flow.lines, now)
+            if flow.game():
+                self._games.append(name)  # its next line waits for every other game's turn
+            elif not flow.askers:
+                del self._flows[name]
+            if waiting is not None:
+                self._count -= 1
+                self._served += 1
+                return waiting
+        return None
+
     def _next_reply(self, now: float) -> _Waiting | None:
-        """The next reply in turn, dropping those that waited past ``reply_ttl``."""
-        while self._replies:
+        """The next reply in turn: round robin over the channels, and within a channel over
+        the people asking; replies that waited past ``reply_ttl`` are dropped."""
+        for _ in range(len(self._replies)):
             name = self._replies.popleft()
             flow = self._flows[name]
-            while flow.replies and flow.replies[0].expires < now:
-                flow.replies.popleft()
-                self._count -= 1
-                self.dropped += 1
-            waiting = flow.replies.popleft() if flow.replies else None
-            if flow.replies:
+            waiting = self._take_reply(flow, now)
+            if flow.askers:
                 self._replies.append(name)
             elif not flow.game():
                 del self._flows[name]
@@ -419,39 +615,130 @@ class Outbox:
                 return waiting
         return None
 
-    def renamed(self, old: str, new: str) -> int:
-        """``old`` is now ``new``: lines queued to the old nick go to the new one (the server
-        would refuse them, and a player's hand would be lost). Returns how many."""
-        low = irc_lower(old)
-        moved = 0
-        for flow in self._flows.values():
-            for queue in (flow.hands, flow.lines, flow.replies):
-                for waiting in queue:
-                    line = waiting.line
-                    if irc_lower(line.target) == low:
-                        waiting.line = Line(line.command, sanitize_target(new), line.text)
-                        moved += 1
-        return moved
+    def _take_reply(self, flow: _Flow, now: float) -> _Waiting | None:
+        for _ in range(len(flow.askers)):
+            person = flow.askers.popleft()
+            queue = flow.replies[person]
+            while queue and queue[0].expires < now:
+                queue.popleft()
+                self._count -= 1
+                self.dropped += 1
+            waiting = self._take(queue, now)
+            if queue:
+                flow.askers.append(person)
+            else:
+                del flow.replies[person]
+            if waiting is not None:
+                return waiting
+        return None
 
     def due(self, now: float) -> list[Line]:
         """Take the lines that may be sent at ``now`` (control first, then the flows in turn)
-        and spend tokens."""
-        self._refill(now)
+        and charge them to the server's clock."""
         out: list[Line] = []
-        while self._count and (self.rate == 0 or self._tokens >= 1 - 1e-9):
+        while self._count and self._allowed(now):
             line = self._next(now)
             if line is None:
                 break
             out.append(line)
-            if self.rate:
-                self._tokens -= 1
+            self.charge(line, now)
         return out
 
     def next_time(self, now: float) -> float | None:
         """When the next line may go (``now`` if one may go at once); None if nothing waits."""
         if not self._count:
             return None
-        self._refill(now)
-        if self.rate == 0 or self._tokens >= 1 - 1e-9:
-            return now
-        return now + (1 - self._tokens) / self.rate
+        when = now
+        if not self.unlimited:
+            when = max(now, now + self.ahead(now) - self.model.allowance)
+            if self._burst_full(now):
+                when = max(when, self._burst_at + BURST_WINDOW + 1e-3)
+        if (self._held or self._block_until > now) and not self._control:
+            free = min(
+                (self._free_at(w.line, now) for f in self._flows.values() for q in f.queues()
+                 for w in q),
+                default=now,
+            )  # fmt: skip
+            when = max(when, free)
+        return when
+
+    # --- what the server said ----------------------------------------------------------------
+
+    def _sent_private(self, waiting: _Waiting, now: float) -> None:
+        """Remember a private line that left, in case the server refuses it."""
+        line = waiting.line
+        if not is_private(line) or (self.exempt is not None and self.exempt(line)):
+            return
+        target = irc_lower(line.target)
+        log = self._sent.pop(target, None)
+        if log is None:
+            log = deque(maxlen=_SENT_LOG)
+            if len(self._sent) >= _SENT_TARGETS:
+                del self._sent[next(iter(self._sent))]
+        log.append((now, waiting))
+        self._sent[target] = log  # most recently used last
+        self._known.pop(target, None)
+        self._known[target] = None
+        if len(self._known) > _KNOWN_TARGETS:
+            del self._known[next(iter(self._known))]
+
+    def refused(self, target: str, wait: float, now: float) -> tuple[Line, str] | None:
+        """The server refused a private line to ``target`` and says to wait ``wait`` seconds
+        (ircu's 439): hold that target, and every target not recently accepted, until then,
+        and queue the refused line again at the head of its queue (unless a newer text of
+        its key waits already). Returns the line queued again and its kind (``hands``,
+        ``lines``, ``replies``), or None."""
+        self.refusals += 1
+        folded = irc_lower(target)
+        until = now + max(wait, 1.0) + 1.0  # the server's clock counts whole seconds
+        self._held[folded] = max(self._held.get(folded, 0.0), until)
+        self._block_until = max(self._block_until, until)
+        self._known.pop(folded, None)
+        for key, end in list(self._held.items()):
+            if end <= now:
+                del self._held[key]
+        log = self._sent.get(folded)
+        while log:
+            when, waiting = log.pop()  # the newest first: each refusal answers one line
+            if now - when > _RESEND_WINDOW:
+                log.clear()
+                break
+            if self._requeue(waiting):
+                return waiting.line, waiting.kind
+            return None
+        return None
+
+    def _requeue(self, waiting: _Waiting) -> bool:
+        name, kind, person = waiting.flow, waiting.kind, waiting.person
+        flow = self._flows.get(name)
+        if flow is not None and waiting.key:
+            queue = self._queue(name, flow, kind, person, False)
+            if any(w.key == waiting.key and w.batch > waiting.batch for w in queue):
+                return False  # a newer text of its key waits: that one will say it
+        if flow is None:
+            flow = self._flows[name] = _Flow()
+        queue = self._queue(name, flow, kind, person, True)
+        if waiting.memo is not None:
+            self._left.pop(waiting.memo, None)  # it never arrived: the same text is news
+        queue.appendleft(waiting)
+        self._count += 1
+        self.requeued += 1
+        return True
+
+    def held(self, now: float) -> list[str]:
+        """Targets the server makes the bot wait for now (for logs and tests)."""
+        return sorted(t for t, end in self._held.items() if end > now)
+
+    def renamed(self, old: str, new: str) -> int:
+        """``old`` is now ``new``: lines queued to the old nick go to the new one (the server
+        would refuse them, and a player's hand would be lost). Returns how many."""
+        low = irc_lower(old)
+        moved = 0
+        for flow in self._flows.values():
+            for queue in flow.queues():
+                for waiting in queue:
+                    line = waiting.line
+                    if irc_lower(line.target) == low:
+                        waiting.line = Line(line.command, sanitize_target(new), line.text, line.via)
+                        moved += 1
+        return moved

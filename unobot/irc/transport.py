@@ -39,6 +39,10 @@ class Kind(Enum):
     (``text``: their nicks, separated by spaces, without status prefixes; the bot's own
     included). Follows the bot's own ``JOIN``: after a restart or a reconnect it tells the
     core who left while the bot was away."""
+    HELD = "held"
+    """The server makes the bot wait before it may send ``nick`` private lines (ircu's 439
+    "Target change too fast"): a line of the game in channel ``target`` waits ``text``
+    seconds. Sent once when the wait begins; the line follows by itself when it ends."""
     RECONNECTED = "reconnected"
     """The bot is registered again after a ``DISCONNECTED`` (not on the first registration);
     ``nick`` is its nick now (maybe an alternate). Its JOINs are queued; they follow as
@@ -91,6 +95,10 @@ class Tag:
     urgent: bool = False
     """A reply that goes before the channel's waiting replies and never expires (the one
     "slow down" a flooder is told: behind their own replies it expired with them)."""
+    person: str = ""
+    """For a reply: who asked (their budget key: account, host or nick). A channel's replies
+    take turns by person, so one person's requests only ever delay their own; without it a
+    private reply counts as its target's."""
 
 
 UNTAGGED = Tag()
