@@ -19,7 +19,6 @@ from unobot.core.settings import option_text, rules_as_text, rules_from_text
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import PRESETS, HouseRules, preset
 from unobot.irc.casemap import irc_lower
-from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
     from unobot.core.plugin import Context
@@ -93,7 +92,7 @@ def _store(ctx: Context, channel: str, rules: HouseRules) -> None:
     ctx.bot.settings.set_channel_rules(irc_lower(channel), name, options)
     changed = changes_text(rules, " ")
     text = f"{ctx.nick} set the rules: {name}" + (f", {changed}" if changed else "")
-    ctx.bot.send(Line("privmsg", channel, _clip(text, 1)[0], Tag(channel, reply=True)))
+    ctx.bot.send(Line("privmsg", channel, _clip(text, 1)[0], ctx.reply_tag(channel)))
 
 
 @command("unorules")

@@ -35,7 +35,6 @@ from unobot.core.render import game_length
 from unobot.core.render_irc import LIMIT, Line
 from unobot.engine.errors import UnoError
 from unobot.irc.casemap import irc_lower
-from unobot.irc.transport import Tag
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 from unobot.stats.background import ask
 from unobot.stats.model import RatedPlayer, StoredGame, game_key
@@ -286,7 +285,7 @@ def _in_game_here(ctx: Context) -> bool:
 def _send(ctx: Context, lines: list[str], public: bool) -> None:
     for text in lines:
         if public and ctx.channel is not None:
-            ctx.bot.send(Line("privmsg", ctx.channel, text, Tag(ctx.channel, reply=True)))
+            ctx.bot.send(Line("privmsg", ctx.channel, text, ctx.reply_tag()))
         else:
             ctx.reply(text)
 

@@ -286,14 +286,32 @@ def test_the_budget_follows_the_person_not_the_nick() -> None:
 
 
 def test_a_channel_flooded_by_many_hosts_still_plays() -> None:
-    """Twenty hosts asking for help at once use up the channel's budget for informational
-    commands; the game's moves still go."""
+    """Forty hosts asking for help over and over use up the channel's budget for
+    informational commands: they wait; someone who had not asked is still answered and never
+    told to slow down; the game's moves still go."""
     from tests.plugins.test_games import play_game
 
     h = Harness(3)
-    for i in range(40):
-        h.say(f"flood{i}", ".top", userhost=f"f@{i}.example")
-    asked = [h.say(f"late{i}", ".top", userhost=f"l@{i}.example") for i in range(3)]
-    assert all(not r or "Slow down" in r[0].text for r in asked)
+    for _ in range(3):
+        for i in range(40):
+            h.say(f"flood{i}", ".top", userhost=f"f@flood{i}.example")
+    again = [h.say(f"flood{i}", ".top", userhost=f"f@flood{i}.example") for i in range(40)]
+    assert all(not r or "Slow down" in r[0].text for r in again)
+    asked = [h.say(f"late{i}", ".top", userhost=f"l@late{i}.example") for i in range(3)]
+    assert all(r and "no Uno game" in r[0].text for r in asked)  # answered, not refused
     played = play_game(h, ["alice", "bob", "carol"])
     assert played.winner_line
+
+
+def test_clones_on_five_hosts_never_get_an_innocent_user_told_to_slow_down() -> None:
+    """Five hosts each within their own budget (a command every 2 s) spend the channel's;
+    carol, who asks now and then, is answered every time."""
+    h, _ = dealt()
+    for second in range(60):
+        for i in range(5):
+            h.say(f"clone{i}", ".unohelp", userhost=f"c@{i}.example")
+        if second % 10 == 5:
+            out = h.say("carol", ".top", userhost="carol@home.example")
+            assert out and "Slow down" not in out[0].text, second
+            assert "Top: " in strip_codes(only_notice_to(out, "carol"))
+        h.advance(2)

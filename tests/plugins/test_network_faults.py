@@ -127,9 +127,15 @@ def test_disconnected_every_game_waits_until_its_channel_is_rejoined(
     assert h.event(Kind.RECONNECTED, BOT) == []  # not in any channel yet: nothing to say
     h.advance(2)
     lines = []
+    seated = {"#one": ["alice", "bob"], "#two": ["carol", "dave"], "#lobby": []}
     for channel in ("#two", "#one", "#lobby"):
         out = h.event(Kind.JOIN, BOT, channel)
-        assert [s.target for s in out] == [channel]
+        assert out[0].target == channel
+        # Every seated player gets their hand again: the server may have lost the last ones
+        # with the connection (a flood kill drops whatever it had not read).
+        hands = {s.target: s.text for s in out[1:]}
+        assert sorted(hands) == seated[channel]
+        assert all(text.startswith("Your cards") for text in hands.values()), hands
         lines += channel_lines(out, channel)
     assert all(x.startswith("Reconnected: the game goes on. ") for x in lines)
     assert read_status(lines[:1]).turn == movers[1]  # type: ignore[union-attr]
@@ -231,3 +237,17 @@ def test_resumed_text_shows_what_the_player_to_move_must_do() -> None:
         " UNO: alice."
     )
     assert resumed_text("kick", None, None, Cards(False)) == "Back after a kick: the game goes on."
+
+
+def test_a_player_held_by_the_servers_target_limit_is_named_in_the_channel_once() -> None:
+    """The adapter says the server makes the bot wait before it may send bob his cards
+    (ircu's 439): the channel hears it, so nobody thinks the bot forgot him; someone who is
+    not seated there is not named."""
+    h, _ = dealt()
+    out = h.event(Kind.HELD, "bob", "#uno", text="104")
+    assert channel_lines(out, "#uno") == [
+        "bob: the server makes me wait 104 s before I can send you your cards; they follow "
+        "by themselves."
+    ]
+    assert h.event(Kind.HELD, "zed", "#uno", text="104") == []
+    assert h.event(Kind.HELD, "bob", "#elsewhere", text="5") == []

@@ -29,7 +29,7 @@ from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import Dispatcher
 from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
-from unobot.core.render_irc import Cards, Line, render_update, resumed_text
+from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Table
 from unobot.core.updates import HandNotice, Totals, Update
@@ -176,6 +176,8 @@ class Bot:
             self._reconnected()
         elif kind is Kind.NAMES:
             self._members(incoming.target)
+        elif kind is Kind.HELD:
+            self._held(incoming)
         elif irc_eq(incoming.nick, self.transport.nickname):
             key = irc_lower(incoming.target)
             if kind is Kind.JOIN:
@@ -449,11 +451,22 @@ class Bot:
         )
         self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
         hands = Update()
-        if off.why == "restart" and table.game is not None:  # hands are news to this process
+        # Hands are news to a restarted process, and a dropped connection may have lost the
+        # last ones in the server (a flood kill drops every line the server had not read).
+        if off.why in ("restart", "disconnect") and table.game is not None:
             hands.hands = {
                 p.nick: HandNotice(table.hand_of(p.nick)) for p in table.players if not p.computer
             }
         self.publish(table, hands)  # re-arms the timers, and computer seats plan again
+
+    def _held(self, incoming: Incoming) -> None:
+        """The server makes a seated player wait for their cards (ircu's 439): the channel is
+        told, once per wait, so that nobody thinks the bot forgot them."""
+        table = self.tables.get(irc_lower(incoming.target))
+        if table is None or not table.has(incoming.nick):
+            return
+        text = held_text(incoming.nick, incoming.text)
+        self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
 
     def _members(self, channel: str) -> None:
         """The channel's members as listed when the bot joined it (``self.members`` has just

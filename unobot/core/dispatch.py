@@ -71,8 +71,11 @@ class CommandThrottle:
     else their host (``user@host``'s host: clones on one host share one budget, and a new nick
     is the same person), else their nick. With the person's bucket empty, their commands are
     ignored and they are told so once (again only after ``notice_every`` seconds); with the
-    channel's or everybody's empty, informational commands wait for the refill (moves still
-    go), and whoever asked is told the same way.
+    channel's or everybody's empty, the informational commands of those who have been asking
+    wait for the refill (moves still go), and they are told the same way. Someone who has
+    not been asking (their own bucket all but full) is still answered: five hosts flooding a
+    channel within their own budgets must not get an innocent user told to slow down. Their
+    replies cost the flooders nothing: the send queue takes replies by person in turn.
     """
 
     def __init__(
@@ -108,6 +111,8 @@ class CommandThrottle:
         keys = self._keys(who, channel)[:1] if move else self._keys(who, channel)
         if all(b.level(k, now) >= 1.0 for b, k in keys):
             return True
+        if self.people.level(who, now) >= self.people.burst - 1:
+            return True  # the shared budgets were spent by others: a quiet person goes on
         told = self._told.get(who)
         if told is not None and now - told < self.notice_every:
             return False
@@ -184,7 +189,7 @@ class Dispatcher:
         if not allowed:
             if allowed is None:
                 # Urgent: queued behind the flooder's own replies, it expired with them.
-                urgent = Tag(ctx.channel or "", reply=True, urgent=True)
+                urgent = Tag(ctx.channel or "", reply=True, urgent=True, person=who)
                 ctx.bot.send(Line("notice", ctx.nick, SLOW_DOWN, urgent))
             return
         charged = False

@@ -165,9 +165,15 @@ class Context:
             raise RuntimeError("command needs a table but has no guard")
         return table
 
+    def reply_tag(self, channel: str | None = None) -> Tag:
+        """How a reply to this command waits in the send queue: in the channel's flow (the
+        channel it was said in by default), in turn with other people's replies."""
+        return Tag(channel if channel is not None else self.channel or "", reply=True,
+                   person=self.person)  # fmt: skip
+
     def reply(self, text: str) -> None:
         """A private answer (NOTICE): mistakes and personal information never go to a channel."""
-        self.bot.send(Line("notice", self.nick, text, Tag(self.channel or "", reply=True)))
+        self.bot.send(Line("notice", self.nick, text, self.reply_tag()))
 
     def say(self, text: str) -> None:
         """A line to the channel the command was said in (to the sender, privately, when the
@@ -177,7 +183,7 @@ class Context:
         if channel is None:
             self.reply(text)
         else:
-            self.bot.send(Line("privmsg", channel, text, Tag(channel, reply=True)))
+            self.bot.send(Line("privmsg", channel, text, self.reply_tag(channel)))
 
     def publish(self, table: Table, update: Update) -> None:
         self.bot.publish(table, update)

@@ -49,6 +49,7 @@ __all__ = [
     "channel_text",
     "fit",
     "hand_lines",
+    "held_text",
     "render_update",
     "resumed_text",
     "status_text",
@@ -377,6 +378,17 @@ def resumed_text(
         text = f"{head} {starter}'s game is open ({seats}): {prefix}join to play."
     else:
         text = head
+    return text if len(text.encode()) <= LIMIT else fit(text, LIMIT - 4)[0] + " …"
+
+
+def held_text(nick: str, seconds: str) -> str:
+    """The channel's line when the server makes the bot wait before it may send ``nick``
+    their cards (ircu's target-change limit), ``seconds`` as the server said."""
+    wait = f"{seconds} s" if seconds.isdigit() else "a while"
+    text = (
+        f"{nick}: the server makes me wait {wait} before I can send you your cards; they "
+        "follow by themselves."
+    )
     return text if len(text.encode()) <= LIMIT else fit(text, LIMIT - 4)[0] + " …"
 
 
