@@ -262,3 +262,20 @@ def test_the_web_public_url_reaches_the_bot(tmp_path) -> None:
     settings = load(parse("--config", str(path)))
     assert settings.bot.web_public_url == "https://uno.example.org/stats"
     assert load(parse()).bot.web_public_url == ""
+
+
+def test_flood_model(tmp_path: Path) -> None:
+    """auto by default; numbers of one's own mean one's own bucket unless a model is named;
+    a wrong name or probe interval is refused in one line."""
+    settings = load(parse()).irc
+    assert (settings.flood_model, settings.lag_probe) == ("auto", 10.0)
+    assert load(parse("--send-rate", "2")).irc.flood_model == "bucket"
+    own = write(tmp_path, "[irc]\nsend_rate = 2.0\n")
+    assert load(parse("--config", own)).irc.flood_model == "bucket"
+    named = write(tmp_path, '[irc]\nsend_rate = 2.0\nflood_model = "ircu"\nlag_probe = 0\n')
+    irc = load(parse("--config", named)).irc
+    assert (irc.flood_model, irc.lag_probe) == ("ircu", 0.0)
+    with pytest.raises(ConfigError, match=r"irc\.flood_model must be one of auto, bucket, ircu"):
+        load(parse("--config", write(tmp_path, '[irc]\nflood_model = "fast"\n')))
+    with pytest.raises(ConfigError, match=r"irc\.lag_probe"):
+        load(parse("--config", write(tmp_path, "[irc]\nlag_probe = 0.5\n")))

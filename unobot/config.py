@@ -20,6 +20,7 @@ from unobot.core.plugin import is_file_spec
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.irc.adapter import IrcSettings, ServerSettings
+from unobot.irc.flood import MODELS
 
 __all__ = ["ConfigError", "Settings", "WebSettings", "add_arguments", "load"]
 
@@ -127,8 +128,9 @@ def _tournament_scale(bot_cfg: dict[str, Any]) -> float:
 
 KEYS: dict[str, tuple[str, ...]] = {
     "irc": ("nick", "alt_nicks", "username", "realname", "send_burst", "send_rate",
-            "sasl_login", "sasl_password", "nickserv_password", "nickserv_server",
-            "nickserv_host", "servers", "channels", "rejoin_delay", "connections"),
+            "flood_model", "lag_probe", "sasl_login", "sasl_password", "nickserv_password",
+            "nickserv_server", "nickserv_host", "servers", "channels", "rejoin_delay",
+            "connections"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "channel_presets", "plugins", "journal", "tournament_time_scale"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
@@ -236,6 +238,17 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     if burst < 1:
         raise ConfigError("irc.send_burst must be at least 1")
 
+    # Numbers of one's own mean one's own bucket, unless a model is named as well (a network
+    # that granted the bot a higher rate must not see it replaced by the server's default).
+    own = args.send_rate is not None or "send_rate" in irc_cfg or "send_burst" in irc_cfg
+    flood_model = _typed("irc", irc_cfg, "flood_model", str, "bucket" if own else "auto")
+    if flood_model not in ("auto", "bucket", *MODELS):
+        known = ", ".join(["auto", "bucket", *MODELS])
+        raise ConfigError(f"irc.flood_model must be one of {known}, not {flood_model!r}")
+    lag_probe = _typed("irc", irc_cfg, "lag_probe", float, 10.0)
+    if lag_probe < 0 or 0 < lag_probe < 2:
+        raise ConfigError("irc.lag_probe must be 0 (never) or at least 2 seconds")
+
     connections = _typed("irc", irc_cfg, "connections", int, 1)
     if not 1 <= connections <= 10:
         raise ConfigError("irc.connections must be 1 to 10 (networks allow a few per host)")
@@ -255,6 +268,8 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         nickserv_host=_typed("irc", irc_cfg, "nickserv_host", str, ""),
         burst=burst,
         rate=rate,
+        flood_model=flood_model,
+        lag_probe=lag_probe,
         rejoin_delay=_typed("irc", irc_cfg, "rejoin_delay", float, 5.0),
         connections=connections,
     )
