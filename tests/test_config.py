@@ -268,7 +268,7 @@ def test_flood_model(tmp_path: Path) -> None:
     """auto by default; numbers of one's own mean one's own bucket unless a model is named;
     a wrong name or probe interval is refused in one line."""
     settings = load(parse()).irc
-    assert (settings.flood_model, settings.lag_probe) == ("auto", 10.0)
+    assert (settings.flood_model, settings.lag_probe) == ("auto", 30.0)
     assert load(parse("--send-rate", "2")).irc.flood_model == "bucket"
     own = write(tmp_path, "[irc]\nsend_rate = 2.0\n")
     assert load(parse("--config", own)).irc.flood_model == "bucket"

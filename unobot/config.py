@@ -245,7 +245,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     if flood_model not in ("auto", "bucket", *MODELS):
         known = ", ".join(["auto", "bucket", *MODELS])
         raise ConfigError(f"irc.flood_model must be one of {known}, not {flood_model!r}")
-    lag_probe = _typed("irc", irc_cfg, "lag_probe", float, 10.0)
+    lag_probe = _typed("irc", irc_cfg, "lag_probe", float, 30.0)
     if lag_probe < 0 or 0 < lag_probe < 2:
         raise ConfigError("irc.lag_probe must be 0 (never) or at least 2 seconds")
 
