@@ -21,7 +21,7 @@ How each is run, and why:
 
 - **ircu** (``ircd-ircu -t -d WORKDIR -f WORKDIR/ircd.conf``, as ``nobody``: it refuses root).
   Debian built it with ``MAXCONNECTIONS`` 1048572 (``MAXCLIENTS`` = that - 24 = 1048548), and
-  it fails at start in two ways:
+  it fails at start in two ways (and wastes memory in a third):
 
   1. ``init_connection_limits`` wants a hard fd limit >= MAXCONNECTIONS ("ircd fd table too
      big"); this sandbox's hard limit is 20000 and cannot be raised (no CAP_SYS_RESOURCE). An
@@ -34,7 +34,11 @@ How each is run, and why:
      (at least) 786432 too large"). No fd limit fixes that: Debian's binary cannot start
      anywhere. The one ``mov $0xfffe4,%esi`` (bytes ``be e4 ff 0f 00``, found exactly once)
      that passes MAXCLIENTS to it is patched in our copy to 262120 (2**18 - 24): the largest
-     capacity P10 numerics allow. The other immediates (0xffffc = MAXCONNECTIONS) are untouched.
+     capacity P10 numerics allow.
+  3. Not fatal, but 1.3 GB of RAM and a second of start: ``init_list`` preallocates
+     MAXCONNECTIONS Client and Connection structs. Its loop count (``mov $0xffffc,%ebx``,
+     ``bb fc ff 0f 00``, found once) is patched to 1024; ircu mallocs more when it needs them.
+     The other MAXCONNECTIONS immediates (0xffffc: fd table, epoll size, loops) are untouched.
 
   ircu also checks that its binary exists at its compiled SPATH ``/usr/sbin/ircd-ircu``
   (``access(SPATH, X_OK)``); the shim answers that one ``access`` call with success
@@ -217,16 +221,19 @@ def _replace_once(data: bytes, old: bytes, new: bytes, count: int = 1) -> bytes:
     return data.replace(old, new)
 
 
+def _le32(value: int) -> bytes:
+    return value.to_bytes(4, "little")
+
+
 def _patch(kind: str, program: Path) -> None:
     """The binary patches the module docstring explains (ircu, irc2); none for the others."""
     data = program.read_bytes()
     if kind == "ircu":
         # mov $MAXCLIENTS,%esi before SetYXXCapacity(&me, MAXCLIENTS): 1048548 -> 2**18 - 24
-        data = _replace_once(
-            data,
-            b"\xbe" + (0xFFFE4).to_bytes(4, "little"),
-            b"\xbe" + (262120).to_bytes(4, "little"),
-        )
+        data = _replace_once(data, b"\xbe" + _le32(0xFFFE4), b"\xbe" + _le32(262120))
+        # mov $MAXCONNECTIONS,%ebx: init_list's count of Client+Connection structs to
+        # preallocate (1312 bytes each: 1.3 GB) -> 1024; more are malloc'ed when needed
+        data = _replace_once(data, b"\xbb" + _le32(0xFFFFC), b"\xbb" + _le32(1024))
     elif kind == "irc2":
         for prefix, count in ((b"/etc/ircd/", 3), (b"/var/run/ircd/", 2), (b"/var/log/ircd/", 4)):
             data = _replace_once(data, prefix, b"./" * (len(prefix) // 2), count)
