@@ -97,6 +97,9 @@ class Result:
     rtts: list[float] = field(default_factory=list)
     max_lag: float = 0.0
     delivered: int = 0
+    warnings: int = 0
+    """Server notices to the sender about flooding (hybrid: "Message to #c throttled...")."""
+    warning: str = ""
 
     def row(self) -> str:
         fate = (
@@ -106,7 +109,8 @@ class Result:
         )
         return (
             f"| {self.kind} | {self.rate:g}/s × {self.size} B | {fate} | "
-            f"{self.max_rtt:.1f} s | {self.max_lag:.1f} s | {self.delivered}/{self.sent} |"
+            f"{self.max_rtt:.1f} s | {self.max_lag:.1f} s | {self.delivered}/{self.sent} | "
+            + (f"{self.warnings}× {self.warning!r} |" if self.warnings else "– |")
         )
 
 
@@ -140,6 +144,9 @@ def run_scenario(server: IrcServer, rate: float, size: int, seconds: float) -> R
     for when, line in sender.snapshot():
         if line.startswith("ERROR"):
             result.error = line.split(":", 1)[-1]
+        elif " NOTICE " in line and ("flood" in line.lower() or "throttl" in line.lower()):
+            result.warnings += 1
+            result.warning = line.split(" :", 1)[-1]
         for tag, sent_at in pings.items():
             if line.endswith(f":{tag}") and " PONG " in f" {line}":
                 result.rtts.append(when - sent_at)
@@ -164,13 +171,22 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("kinds", nargs="*", default=list(NETWORK_KINDS))
     parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        metavar="RATE:BYTES",
+        help="e.g. 1:80 (repeatable; default: SCENARIOS)",
+    )
     args = parser.parse_args(argv)
+    scenarios = [(float(r), int(b)) for r, b in (x.split(":") for x in args.scenario)]
+    scenarios = scenarios or list(SCENARIOS)
     servers = {kind: start_server(kind) for kind in args.kinds}
     results: list[Result] = []
     try:
         threads = []
         for kind in args.kinds:
-            for rate, size in SCENARIOS:
+            for rate, size in scenarios:
 
                 def run(k: str = kind, r: float = rate, s: int = size) -> None:
                     results.append(run_scenario(servers[k], r, s, args.seconds))
@@ -185,9 +201,9 @@ def main(argv: list[str] | None = None) -> None:
             server.cleanup()
     print(
         f"| server | sending | fate in {args.seconds:.0f} s | max PING→PONG | max delivery lag "
-        "| delivered |"
+        "| delivered | flood notices |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     order = {k: i for i, k in enumerate(args.kinds)}
     for r in sorted(results, key=lambda r: (order[r.kind], -r.rate, r.size)):
         print(r.row())
