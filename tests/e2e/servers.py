@@ -65,10 +65,44 @@ Per-IP limits stay Debian's (ircu: IPcheck 4 connects per 40 s; irc2: 5 per host
 IP, 1 connect per 2 s), so multi-client tests give each client its own 127.0.x.y address
 (Linux routes all of 127/8 to ``lo``: any of them can be bound without setup).
 
-Flood behaviour with Debian's default classes (measured here, loopback, a plain client sending
-NOTICEs of the given size to a channel; ``python -m tests.e2e.flood_probe`` measures again):
+Flood behaviour with Debian's default classes: a client that said one PRIVMSG at its JOIN (as
+a bot greets) then, 15 s later, sends NOTICEs to the channel at a steady rate, lines of the
+given length without CRLF, every 10th line a PING; "held" = slowest PING->PONG / delivery to
+another member. Measured 2026-11-25 with ``python -m tests.e2e.flood_probe`` (ircu and irc2
+twice, 120 s and 150 s runs, same results)::
 
-{FLOOD_TABLE}
+    rate x size    ircu                    irc2                         hybrid
+    0.5/s x  80 B  fine (no delay)         fine (0.2 s)                 fine
+    0.5/s x 200 B  held 12 s, KILLED 60 s  held, growing (31 s @120 s)  fine
+    1/s   x  80 B  held 13 s, KILLED 37 s  held, growing (57 s @120 s)  fine
+    1/s   x 200 B  KILLED 13 s             held 33 s, KILLED 57 s       fine
+    2/s   x  80 B  KILLED 12 s             held 40 s, KILLED 59 s       held 16 s, KILLED 37 s
+    5/s   x  80 B  KILLED 4 s              KILLED 20 s                  KILLED 10 s
+    10/s  x  80 B  KILLED 2 s              KILLED 10 s                  KILLED 4 s
+
+"KILLED 37 s": disconnected 37 s after the first NOTICE; ircu's and hybrid's kill says
+"Excess Flood", irc2's "EOF From Client" (sic). On hybrid a client that never sent a PRIVMSG
+is still in its flood grace (40 lines/s): sending only NOTICEs it was never delayed or killed
+even at 10/s, but past ~5/s to one channel the excess NOTICEs were dropped without a word.
+
+The settings behind it (read from Debian's configs, the sources and the running servers):
+
+- ircu: each line adds 2 + bytes/120 s to the client's timer; lines wait while it is 10 s
+  ahead; CLIENT_FLOOD 1024 bytes (compiled default, Debian sets no features) of waiting input
+  kills. Class "Other": sendq 160000, pingfreq 90 s, maxlinks 400. Sustainable: one 80-byte
+  line per 2 s (one of 120-239 bytes per 3 s) after a ~10 s (5-line) burst. 439 target-change
+  limit: 10 free targets. IPcheck: 4 connects per 40 s per IP.
+- irc2: each line adds 1 + bytes/100 s (+ the command's penalty, 1 for a channel NOTICE);
+  lines wait while 10 s ahead (``STATS d``: PY 10); past 6090 bytes of waiting input it stops
+  reading and the next data kills; CLIENT_FLOOD (CF) 8000. Y-line class 1: sendq 512000,
+  ping 90 s, 5 clients per host. Sustainable: one channel NOTICE under 100 bytes per 2 s.
+- hybrid: compiled MAX_FLOOD 5 / MAX_FLOOD_BURST 40: up to 40 lines/s until the client's
+  first PRIVMSG ends its grace, then a burst of 5 and about 1 line/s, the rest waiting; class
+  "users": recvq 2560 bytes (more waiting input: "Excess Flood"), sendq 100 KB, ping 90 s,
+  2 clients per IP (8 network-wide). Sustainable: 1 line/s. General: default_floodcount 10 /
+  default_floodtime 1 s per target (40 NOTICEs at once to one user: 10 delivered, the rest
+  dropped without a word), max_targets 4, pace_wait 10 s (a second STATS within it: 263
+  "Server load is temporarily too heavy"), throttle 1 connect per 2 s per IP.
 """
 
 from __future__ import annotations
