@@ -300,3 +300,29 @@ def test_the_bot_logs_in_with_the_services(
     finally:
         watcher.close()
     assert not [r for r in caplog.records if r.getMessage().startswith("not identifying to")]
+
+
+def test_a_restart_keeps_the_port_and_the_account(services_server: IrcServer) -> None:
+    """``restart`` (as reconnect tests use it) brings back the server on its port and the
+    services with the account (from their database, or registered again)."""
+    port = services_server.port
+    services_server.restart()
+    assert services_server.port == port
+    client = _client(services_server, "r")
+    try:
+        account, password = services_server.account, services_server.password
+        right = _nickserv_answer(client, f"PRIVMSG NickServ :IDENTIFY {account} {password}")
+        assert right.startswith(IDENTIFIED[services_server.services or ""]), right
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("kind", NETWORK_KINDS)
+def test_kill_and_restart(kind: str, _servers: dict[str, IrcServer]) -> None:
+    server = _server(_servers, kind)
+    client = _client(server, "k")
+    server.restart(kill=True)
+    assert client.closed.wait(5)
+    client.close()
+    again = _client(server, "k")
+    again.close()
