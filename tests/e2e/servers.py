@@ -12,9 +12,10 @@ services atheme (on InspIRCd 3) and anope (on hybrid). Debian's IRC server packa
 with each other and with ngircd, so they are never installed: ``tests/run.sh`` (as root)
 ``apt-get download``s the .debs and ``dpkg -x``es them into ``.ci-cache/ircds/<package>/``
 (git-ignored; ``UNOBOT_IRCD_CACHE`` overrides), and installs the few runtime needs that conflict
-with nothing (``m4`` for irc2, ``libltdl7`` for hybrid). Each test process copies what it runs
-into a private world-readable temporary folder (the servers drop root and run as ``nobody``,
-who may not be able to read the checkout, e.g. under /root) and patches/starts it from there.
+with nothing (``m4`` for irc2, ``libltdl7`` for hybrid, ``gcc`` for the shim below). Each test
+process copies what it runs into a private world-readable temporary folder (the servers drop
+root and run as ``nobody``, who may not be able to read the checkout, e.g. under /root) and
+patches/starts it from there.
 Nothing outside that folder and the checkout is written: no /etc, no /usr, no mounts.
 
 How each is run, and why:
@@ -44,7 +45,10 @@ How each is run, and why:
   (``access(SPATH, X_OK)``); the shim answers that one ``access`` call with success
   (``UNOBOT_SHIM_EXISTS``) instead of a bind mount or a symlink in /usr (a mount needs
   CAP_SYS_ADMIN and an existing mount point; a symlink would change the system).
-- **irc2** (``ircd -t -s``: foreground, no iauth). It has no ``-f``: config, MOTD, m4 macros,
+- **irc2** (``ircd -t -s -p standalone``: foreground; no iauth, the ircd does its ident lookups
+  itself; standalone, because a lone server counts as split for good (fewer than the compiled
+  minimum of 10 servers) and then refuses to create #channels; the default ``-p strict``
+  protections stay on). It has no ``-f``: config, MOTD, m4 macros,
   pid, tune and log files sit at compiled paths under ``/etc/ircd/``, ``/var/run/ircd/`` and
   ``/var/log/ircd/``. Our copy of the binary has those path prefixes replaced by relative ones
   of the same length (``/etc/ircd/`` -> ``./././././``), so it reads and writes them in its
@@ -55,12 +59,28 @@ How each is run, and why:
   module folder ``/usr/lib/ircd-hybrid/modules/`` (core modules are loaded from the compiled
   path, and a module listed in the config too makes the core load fail): the shim rewrites that
   prefix in ``opendir`` and ``lt_dlopen`` to our copy (``UNOBOT_SHIM_DIR``).
+- **atheme** (``atheme-services -n -c … -D … -l … -p …``, as ``nobody``, linked to InspIRCd 3
+  as ``services.test``, U-lined, with InspIRCd's ``sasl`` target): its own libraries come from
+  our copy (``LD_LIBRARY_PATH``), its modules from the compiled MODDIR, which the shim rewrites
+  in ``stat`` and ``dlopen``. Debian ships no atheme.conf (only the example): ours is small
+  (protocol/inspircd, opensex, pbkdf2v2, NickServ REGISTER/IDENTIFY, SaslServ PLAIN).
+- **anope** (``anope --nofork --confdir … --dbdir … --logdir … --modulesdir …``, as ``nobody``,
+  protocol ``hybrid``, linked as ``services.test`` from 127.0.0.252, a ``service {}`` on
+  hybrid): Debian's services.conf and nickserv.conf with the edits in ``_anope_edits`` and
+  ``_ANOPE_NICKSERV_EDITS``.
+
+  With services, ``start`` returns once a client (from 127.0.0.254) has seen NickServ on
+  ``services.test`` in WHOIS and registered the account ``unobot`` (``SERVICES_PASSWORD``)
+  with ``REGISTER``.
 
 Configs start from each package's own default file (comments stripped) with a short list of
-edits, each with its reason (``_IRCU_EDITS``, ``_IRC2_EDITS``, ``_HYBRID_EDITS``): the point is
-to test against the classes and flood settings networks run, changing only names, ports,
-DNS/ident lookups, what a loopback multi-client test cannot pass (hybrid's ``need_ident``, its
-password-only block for 127.0.0.1, 16 clients per /24) and what is needed to start at all.
+edits, each with its reason (``_ircu_edits``, ``_irc2_edits``, ``_hybrid_edits``; the written
+config lists them in comments): the point is to test against the classes and flood settings
+networks run, changing only names, ports, lookups (ircu: NODNS, its ident query is refused at
+once on loopback; hybrid: ident off, DNS kept; irc2 has no switch: a client registers in
+~1-1.7 s), what a loopback multi-client test cannot pass (hybrid's ``need_ident``, its
+password-only block for 127.0.0.1, 16 clients per /24) and what is needed to start at all
+(hybrid: no TLS key files, two options 8.2.43 rejects).
 Per-IP limits stay Debian's (ircu: IPcheck 4 connects per 40 s; irc2: 5 per host; hybrid: 2 per
 IP, 1 connect per 2 s), so multi-client tests give each client its own 127.0.x.y address
 (Linux routes all of 127/8 to ``lo``: any of them can be bound without setup).
