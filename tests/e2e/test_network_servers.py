@@ -224,9 +224,8 @@ def test_nickserv_identify_right_and_wrong_password(services_server: IrcServer) 
         client.close()
 
 
+@pytest.mark.parametrize("services_server", ["atheme"], indirect=True)  # hybrid has no SASL
 def test_sasl_plain_logs_in_on_inspircd_with_atheme(services_server: IrcServer) -> None:
-    if services_server.services != "atheme":
-        pytest.skip("SASL: ircd-hybrid 8.2 offers no sasl capability")
     sock = socket.create_connection(
         ("127.0.0.1", services_server.port), source_address=(address(), 0)
     )
