@@ -15,7 +15,8 @@ with each other and with ngircd, so they are never installed: ``tests/run.sh`` (
 with nothing (``m4`` for irc2, ``libltdl7`` for hybrid, ``gcc`` for the shim below). Each test
 process copies what it runs into a private world-readable temporary folder (the servers drop
 root and run as ``nobody``, who may not be able to read the checkout, e.g. under /root) and
-patches/starts it from there.
+patches/starts it from there, through ``setpriv --pdeathsig TERM`` so that a test process
+killed without cleaning up (a CI timeout) does not leave servers behind.
 Nothing outside that folder and the checkout is written: no /etc, no /usr, no mounts.
 
 How each is run, and why:
@@ -325,6 +326,13 @@ def _unprivileged() -> dict[str, object]:
         return {}
     nobody = pwd.getpwnam("nobody")
     return {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
+
+
+def _die_with_parent(cmd: list[str]) -> list[str]:
+    """``cmd`` run through ``setpriv --pdeathsig TERM``: the server gets SIGTERM when the test
+    process dies without cleaning up (a CI timeout's SIGKILL), instead of living on."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "TERM", "--", *cmd] if setpriv else cmd
 
 
 def _give_to_runner(path: Path) -> None:
@@ -811,7 +819,7 @@ class IrcServer:
                 cmd += [f"-{db}file", str(work / f"{db}.db")]
         _give_to_runner(work)
         self._env, self._popen = env, _unprivileged()
-        return cmd
+        return _die_with_parent(cmd)
 
     def start(self, timeout: float = 10.0) -> None:
         """Spawn the server and wait until it accepts TCP connections (and, with services,
@@ -898,7 +906,7 @@ class IrcServer:
             cmd += [f"--modulesdir={root / 'usr/lib/anope'}"]  # it appends modules/
             cmd += [f"--localedir={root / 'usr/share/locale'}"]
         _give_to_runner(work)
-        return cmd, env
+        return _die_with_parent(cmd), env
 
     def _start_services(self, timeout: float) -> None:
         from tests.e2e.client import TestClient  # the e2e raw client (avoids an import cycle)
