@@ -330,7 +330,9 @@ def _unprivileged() -> dict[str, object]:
 
 def _die_with_parent(cmd: list[str]) -> list[str]:
     """``cmd`` run through ``setpriv --pdeathsig TERM``: the server gets SIGTERM when the test
-    process dies without cleaning up (a CI timeout's SIGKILL), instead of living on."""
+    process dies without cleaning up (a CI timeout's SIGKILL), instead of living on. Linux
+    sends it when the *thread* that started the server ends: start (and restart) servers from
+    a thread that outlives them, as fixtures do (the main thread)."""
     setpriv = shutil.which("setpriv")
     return [setpriv, "--pdeathsig", "TERM", "--", *cmd] if setpriv else cmd
 
