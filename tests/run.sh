@@ -71,7 +71,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     fi
     if [ -n "$need" ]; then
         debs=$(mktemp -d)
-        chmod 755 "$debs"  # apt's download sandbox user must be able to write there
+        chown _apt "$debs" 2>/dev/null || true  # apt downloads as _apt where it can write
         # shellcheck disable=SC2086
         (cd "$debs" && apt-get download -qq $need)
         for pkg in $need; do
