@@ -45,6 +45,44 @@ if { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; } \
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+# The servers big old networks run (ircu, irc2, ircd-hybrid) and the services atheme and anope,
+# for tests/e2e/test_network_servers.py. Debian's IRC server packages conflict with each other
+# and with ngircd, so they are never installed: as root, download the .debs and unpack them
+# into .ci-cache/ircds/<package>/ (git-ignored; skipped once unpacked); the fixtures run them
+# from there (tests/e2e/servers.py says how). Their runtime needs that conflict with nothing
+# are installed: m4 (irc2 pipes its config through it), libltdl7 (hybrid), gcc (builds the
+# fixtures' LD_PRELOAD shim).
+IRCDS=.ci-cache/ircds
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    need=""
+    for pkg in ircd-ircu ircd-irc2 ircd-hybrid atheme-services anope; do
+        [ -f "$IRCDS/$pkg/.unpacked" ] || need="$need $pkg"
+    done
+    libs=""
+    command -v m4 >/dev/null 2>&1 || libs="$libs m4"
+    command -v gcc >/dev/null 2>&1 || libs="$libs gcc"
+    ldconfig -p 2>/dev/null | grep -q 'libltdl\.so\.7 ' || libs="$libs libltdl7"
+    if [ -n "$need$libs" ]; then
+        apt-get update -qq
+    fi
+    if [ -n "$libs" ]; then
+        # shellcheck disable=SC2086
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $libs >/dev/null
+    fi
+    if [ -n "$need" ]; then
+        debs=$(mktemp -d)
+        chown _apt "$debs" 2>/dev/null || true  # apt downloads as _apt where it can write
+        # shellcheck disable=SC2086
+        (cd "$debs" && apt-get download -qq $need)
+        for pkg in $need; do
+            rm -rf "$IRCDS/$pkg"
+            mkdir -p "$IRCDS/$pkg"
+            dpkg -x "$debs/${pkg}"_*.deb "$IRCDS/$pkg"
+            touch "$IRCDS/$pkg/.unpacked"
+        done
+        rm -rf "$debs"
+    fi
+fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 exec .venv/bin/python -m pytest "$@"

@@ -59,9 +59,12 @@ class TestClient:
 
     __test__ = False  # not a pytest test class
 
-    def __init__(self, port: int, nick: str, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, nick: str, host: str = "127.0.0.1", source: str = "") -> None:
+        """Connect to ``host:port`` (from loopback address ``source``, e.g. ``127.0.3.7``,
+        if given: servers limit clients per IP) and register as ``nick``."""
         self.nick = nick
-        self.sock = socket.create_connection((host, port), timeout=10)
+        address = (source, 0) if source else None
+        self.sock = socket.create_connection((host, port), timeout=10, source_address=address)
         self.sock.settimeout(None)
         self.lines: list[Msg] = []
         self.closed = threading.Event()

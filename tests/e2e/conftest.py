@@ -1,8 +1,10 @@
 """Fixtures for end-to-end tests: real IRC servers, real clients, the real adapter in a thread.
 
 A server that is not installed makes its tests SKIP on a developer machine but FAIL when the
-``CI`` environment variable is set: CI installs ngircd and inspircd (tests/run.sh), so a missing
-server there is a broken pipeline, not something to pass over silently.
+``CI`` environment variable is set: CI installs ngircd and inspircd and unpacks the network
+servers and services (tests/run.sh), so a missing server there is a broken pipeline, not
+something to pass over silently. ``require`` covers every kind: ``SERVER_KINDS``,
+``NETWORK_KINDS`` and the services (``atheme``, ``anope``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.e2e.client import TestClient
-from tests.e2e.servers import SERVER_KINDS, IrcServer, ServerMissing, _which, start_server
+from tests.e2e.servers import (
+    SERVER_KINDS,
+    IrcServer,
+    ServerMissing,
+    _which,
+    install_hint,
+    start_server,
+)
 from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
 from unobot.irc.transport import Incoming
 
@@ -34,10 +43,7 @@ def unique(prefix: str) -> str:
 def require(kind: str) -> None:
     """Skip (locally) or fail (CI) when ``kind`` is not installed."""
     if _which(kind) is None:
-        msg = (
-            f"IRC server {kind!r} is not installed; install it (apt-get install {kind}, "
-            "which tests/run.sh does when run as root)"
-        )
+        msg = f"IRC server {kind!r} is not installed; {install_hint(kind)}"
         if os.environ.get("CI"):
             pytest.fail(msg, pytrace=False)
         pytest.skip(msg)
@@ -169,8 +175,8 @@ def fresh_server() -> Iterator[Callable[..., IrcServer]]:
 def make_client() -> Iterator[Callable[..., TestClient]]:
     clients: list[TestClient] = []
 
-    def make(server: IrcServer, nick: str | None = None) -> TestClient:
-        client = TestClient(server.port, nick or unique("cli"))
+    def make(server: IrcServer, nick: str | None = None, source: str = "") -> TestClient:
+        client = TestClient(server.port, nick or unique("cli"), source=source)
         clients.append(client)
         return client
 
