@@ -1,5 +1,6 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
-``stats``, ``dealer``, ``computers``, ``capacity``, ``ratings``, ``web``, ``calibration``).
+``stats``, ``dealer``, ``computers``, ``capacity``, ``networks``, ``ratings``, ``web``,
+``calibration``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
@@ -23,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
         dealer,
         engine,
         irc,
+        networks,
         ratings,
         restore,
         soak,
@@ -47,6 +49,9 @@ def main(argv: list[str] | None = None) -> None:
     soak.add_arguments(sub.add_parser("soak", help="many channels under random faults"))
     capacity.add_arguments(
         sub.add_parser("capacity", help="the bot process on inspircd: games at once, fairness")
+    )
+    networks.add_arguments(
+        sub.add_parser("networks", help="the bot on ircu, irc2, hybrid, InspIRCd: kills, hands")
     )
     ratings.add_arguments(
         sub.add_parser("ratings", help="rating models naming held-out games' winners")

@@ -102,16 +102,23 @@ class BotProcess:
     """``python unobot.py`` against the server, in a scratch folder (its stats and journal)."""
 
     def __init__(
-        self, port: int, channels: list[str], connections: int, folder: Path, settings: str = ""
+        self,
+        port: int,
+        channels: list[str],
+        connections: int,
+        folder: Path,
+        settings: str = "",
+        log_level: str = "WARNING",
     ) -> None:
-        """``settings``: more TOML for its config file (the tests make their players admins)."""
+        """``settings``: more TOML for its config file (the tests make their players admins);
+        ``log_level``: INFO to read what the bot says of the server (``bench networks``)."""
         self.folder = folder
         self.log_path = folder / "bot.log"
         cmd = [
             sys.executable,
             str(ROOT / "unobot.py"),
             "--server", HOST, "--port", str(port), "--nick", BOT_NICK,
-            "--database", f"sqlite:///{folder / 'stats.db'}", "--log-level", "WARNING",
+            "--database", f"sqlite:///{folder / 'stats.db'}", "--log-level", log_level,
         ]  # fmt: skip
         for channel in channels:
             cmd += ["--channel", channel]
