@@ -4,12 +4,17 @@ again, nobody timed out for the downtime, and it plays on to a result recorded o
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from random import Random
 
+import pytest
+
 from tests.plugins.fakes import Harness, channel_lines, notices
+from unobot.ai import Observation
 from unobot.bench.soak import command_for
 from unobot.core.bot import BotConfig
+from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
 from unobot.core.table import Table
 from unobot.irc.casemap import irc_lower
@@ -218,44 +223,90 @@ def test_the_soak_benchmark_loses_and_leaks_nothing(capsys) -> None:  # type: ig
     assert "restarts" in out
 
 
-def test_computer_seats_play_on_after_a_restore(tmp_path: Path) -> None:
-    from unobot.core.computers import ComputerConfig
+def computer_views(h: Harness, table: Table) -> dict[str, Observation]:
+    """What each computer seat of ``table`` would decide on now (its observer's view)."""
+    state = h.bot.computers._tables[table]
+    assert table.game is not None
+    return {key: obs.observe(table.game) for key, obs in state.observers.items()}
 
+
+def play_with_computers(h: Harness, table: Table, rng: Random, limit: int) -> list[str]:
+    """alice moves at random when it is her turn; the computer seats on the clock. Returns
+    the channel lines said meanwhile."""
+    said: list[str] = []
+    for _ in range(limit):
+        if table.finished:
+            break
+        game = table.game
+        assert game is not None
+        if table.names[game.current] == "alice":
+            h.clock.time += 1
+            said += channel_lines(h.say(*command_for(table, rng)))
+        else:
+            said += channel_lines(h.advance(1.0))  # a computer seat moves after its pause
+    return said
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_restored_computer_seats_know_what_they_knew_move_at_once_and_finish(
+    tmp_path: Path, level: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Killed on a computer seat's turn: after the restore each computer seat has exactly
+    the view it had (rebuilt from the replayed events, not guessed), the seat to move moves
+    after its pause, not after the turn timer, and the game plays to one record, no
+    computer seat ever timed out."""
     config = BotConfig(bots=ComputerConfig(delay=0.5, playouts=8))
-
-    def play(h: Harness, table: Table, rng: Random, limit: int) -> None:
-        for _ in range(limit):
-            if table.finished:
-                return
-            game = table.game
-            assert game is not None
-            if table.names[game.current] == "alice":
-                h.clock.time += 1
-                h.say(*command_for(table, rng))
-            else:
-                h.advance(1.0)  # a computer seat moves after its pause
-
     first, _ = journaled(tmp_path, 1, 1_000.0, WALL, config)
     first.say("alice", ".uno")
-    first.say("alice", ".addbot easy")
-    first.say("alice", ".addbot normal")
+    first.say("alice", f".addbot {level}")
+    first.say("alice", f".addbot {level}")
     first.say("alice", ".deal")
     table = first.bot.tables["#uno"]
     rng = Random(4)
-    play(first, table, rng, 12)
-    assert not table.finished
-    before = state(table)
+    play_with_computers(first, table, rng, 10)
+    # On to alice's next move, which hands the turn to a computer seat: the kill comes while
+    # that seat "thinks" (its move is due, not made).
+    for _ in range(200):
+        game = table.game
+        assert game is not None and not table.finished
+        if table.names[game.current] == "alice":
+            first.clock.time += 1
+            first.say(*command_for(table, rng))
+            game = table.game
+            if game is not None and not table.finished and table.names[game.current] != "alice":
+                break
+        else:
+            first.advance(1.0)
+    game = table.game
+    assert game is not None and not table.finished
+    mover = table.names[game.current]
+    assert table.players[game.current].computer
+    before, views = state(table), computer_views(first, table)
     gone = WALL + (first.clock.time - 1_000.0) + 30
     second, store = journaled(tmp_path, 2, 10.0, gone, config)
+    caplog.set_level(logging.WARNING, "unobot.core.computers")
     assert second.bot.restore() == 1
     restored = second.bot.tables["#uno"]
     assert state(restored) == before
-    assert [p.level for p in restored.players] == ["", "easy", "normal"]
-    second.event(Kind.JOIN, "unobot", "#uno")
-    play(second, restored, rng, 3000)
+    assert [p.level for p in restored.players] == ["", level, level]
+    # Each computer seat's knowledge is exactly what it was in the first process.
+    assert computer_views(second, restored) == views
+    joined = channel_lines(second.event(Kind.JOIN, "unobot", "#uno"))
+    assert joined[0].startswith("Restored after a restart") and f"{mover}'s turn" in joined[0]
+    # The computer seat to move does so within its pause (0.5 s, +30%), long before the
+    # turn timer (a draw is said with what follows it: the table is what shows the move).
+    assert channel_lines(second.advance(0.3)) == [] and state(restored) == before
+    moved = channel_lines(second.advance(0.4))
+    assert state(restored) != before
+    said = play_with_computers(second, restored, rng, 3000)
     assert restored.finished
+    assert not [line for line in moved + said if "ran out of time" in line]
+    assert not [r for r in caplog.records if "no view" in r.getMessage()]
     alice = store.player("alice", min_games=1)
     assert alice is not None and alice.games == 1
+    for name in restored.names[1:]:
+        bot = store.player(f"$bot:{irc_lower(name)}", min_games=1)
+        assert bot is not None and bot.games == 1, name
 
 
 def test_players_gone_while_the_bot_was_down_get_the_seat_grace(tmp_path: Path) -> None:

@@ -496,11 +496,22 @@ class Bot:
             return 0
         now = self.scheduler.now()
         waiting = 0
-        for found in self.journal.restore(self.recorder.observe if self.recorder else None):
+        recorder = self.recorder
+
+        def replayed(table: Table, update: Update) -> None:
+            # Everything that followed the live game follows its replay: the recorder (a game
+            # that ended just before the stop is recorded, once) and the computer seats' views
+            # (without them a restored computer seat could never move again).
+            if recorder is not None:
+                recorder.observe(table, update)
+            self.computers.replayed(table, update)
+
+        for found in self.journal.restore(replayed):
             table = found.table
             key = irc_lower(table.channel)
             if table.finished or key in self.tables:
                 self.journal.closed(table)
+                self.computers.forget(table)
                 continue
             self.tables[key] = table
             # Held like a game whose channel the bot lost: dropped only if the bot can't get

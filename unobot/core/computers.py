@@ -12,6 +12,11 @@ recorder). For a table with computer seats this
    the move after a short human-looking pause (``[bots] delay``), through the same table methods
    a person's command uses.
 
+A table rebuilt from its journal after a restart is followed the same way while it is replayed
+(:meth:`Computers.replayed`, from ``Bot.restore``): its computer seats' observers see every
+replayed event, so a restored seat knows exactly what it knew, and moves as soon as the table is
+back in its channel.
+
 Decisions are tagged with the table's *version* (bumped by every update that says something
 happened). A decision that comes back, or comes due, after the table changed is stale and is
 dropped; the update that changed the table has already planned afresh. A stopped table forgets
@@ -257,11 +262,31 @@ class Computers:
         except Exception:
             log.exception("computer players: could not follow %s", table.channel)
 
+    def replayed(self, table: Table, update: Update) -> None:
+        """Called with every update of a table being rebuilt from its journal after a restart
+        (``Bot.restore``), in order; never raises. The computer seats' views follow the replay
+        exactly as they followed the live game (the same events, each hand from its deal), so
+        a restored seat knows what it knew before the restart, no more (its own hand is read
+        from the game when it decides) and no less (the cards played, who drew on which
+        colour). Nothing is planned: the table is not back in its channel yet; the update
+        that announces it there does that (:meth:`observe`)."""
+        try:
+            self._follow(table, update)
+        except Exception:
+            log.exception("computer players: could not follow the replay of %s", table.channel)
+
     def _observe(self, table: Table, update: Update) -> None:
+        state = self._follow(table, update)
+        if state is not None:
+            self._plan(table, state)
+
+    def _follow(self, table: Table, update: Update) -> _TableState | None:
+        """Feed the update's events to the table's computer seats' views; their state, or
+        None when the table has no computer seat or is finished."""
         state = self._tables.get(table)
         if state is None:
             if not any(p.computer for p in table.players):
-                return  # the common case: no computer player here, nothing to do
+                return None  # the common case: no computer player here, nothing to do
             # Seeded from the table's generator without drawing from it: the table's own
             # draws must be exactly those its journaled calls make (unobot.core.journal),
             # or a restored table would deal other cards. Hashed without the state's last item
@@ -270,7 +295,7 @@ class Computers:
             self._tables[table] = state
         if table.finished:
             del self._tables[table]
-            return
+            return None
         for event in update.events:
             if type(event) is Dealt:
                 self._new_hand(table, state, event)
@@ -279,7 +304,7 @@ class Computers:
                     observer.see(event.events)
         if update.events or update.hands:
             state.version += 1
-        self._plan(table, state)
+        return state
 
     def _new_hand(self, table: Table, state: _TableState, dealt: Dealt) -> None:
         assert table.match is not None
