@@ -17,6 +17,7 @@ from unobot.core.bot import BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
 from unobot.core.table import Table
+from unobot.engine.actions import Play
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Kind
 from unobot.stats.memory import MemoryStatsStore
@@ -347,3 +348,109 @@ def test_a_lobby_player_gone_while_the_bot_was_down_leaves_the_lobby(tmp_path: P
     second.event(Kind.JOIN, "unobot", "#uno")
     second.event(Kind.NAMES, "", "#uno", text="unobot alice carol")
     assert second.bot.tables["#uno"].names == ("alice", "carol")
+
+
+def winning_move(table: Table) -> tuple[str, str] | None:
+    """The command that ends the game now (the player to move lays their last card), if any."""
+    game = table.game
+    assert game is not None
+    seat = game.current
+    if len(game.hand(seat)) != 1:
+        return None
+    for action in game.legal_actions(seat):
+        if type(action) is Play:
+            color = f" {action.color.letter.lower()}" if action.color is not None else ""
+            return table.names[seat], f".p {action.card}{color}"
+    return None
+
+
+def test_after_the_farewell_a_move_is_refused_and_the_restart_undoes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The journal closes with the farewell while the process lives on for a moment: a move
+    then is refused with a short reply (not shown, not lost to the restart), timers and the
+    lobby stay still, and the restored game is exactly the game at the farewell."""
+    h, store = journaled(tmp_path, seed=4, start=1_000.0)
+    h.start(["alice", "bob", "carol"])
+    table = h.bot.tables["#uno"]
+    rng = Random(3)
+    for _ in range(6):
+        h.clock.time += 1
+        h.say(*command_for(table, rng))
+    before = state(table)
+    journal_text = [p.read_bytes() for p in tmp_path.glob("*.jsonl")]
+    h.bot.farewell("unobot is restarting: this game will be restored when it is back.")
+    nick, text = command_for(table, rng)
+    refused = h.say(nick, text)
+    assert [(s.kind, s.target) for s in refused] == [("notice", nick)]
+    assert refused[0].text.endswith("unobot is restarting: play again in a moment")
+    assert state(table) == before
+    # Nothing else changes either: no timeout however long the last moment lasts, no new
+    # game, no departure, no UNO said in plain text.
+    assert h.advance(table.config.turn_timeout * 3) == []
+    assert channel_lines(h.say("dave", ".uno", "#other"), "#other") == []
+    assert "#other" not in h.bot.tables
+    h.event(Kind.PART, "carol", "#uno")
+    h.say(nick, "uno")
+    assert state(table) == before and table.players[2].away_since is None
+    h.bot.farewell("unobot is restarting: this game will be restored when it is back.")
+    assert sum(s.text.startswith("unobot is restarting: this game") for s in h.sent) == 1
+    assert [p.read_bytes() for p in tmp_path.glob("*.jsonl")] == journal_text
+    second, _ = restarted(tmp_path, h.clock.time, 10)
+    assert second.bot.restore() == 1
+    assert state(second.bot.tables["#uno"]) == before
+    assert store.player("alice", min_games=1) is None
+
+
+def test_a_winning_move_after_the_farewell_is_refused_and_won_once_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    first, first_store = journaled(tmp_path, seed=6, start=1_000.0)
+    first.start(["alice", "bob"])
+    table = first.bot.tables["#uno"]
+    rng = Random(2)
+    win = None
+    for _ in range(3000):
+        win = winning_move(table)
+        if win is not None:
+            break
+        first.clock.time += 1
+        first.say(*command_for(table, rng))
+    assert win is not None and not table.finished
+    before = state(table)
+    first.bot.farewell("unobot is restarting: this game will be restored when it is back.")
+    refused = first.say(*win)
+    assert [s.text for s in refused] == ["unobot is restarting: play again in a moment"]
+    assert not table.finished and state(table) == before
+    assert first_store.player("alice", min_games=1) is None  # nothing recorded
+    # The next process has the game as it was, and the winning card wins it there, once.
+    second, second_store = restarted(tmp_path, first.clock.time, 10)
+    assert second.bot.restore() == 1
+    restored = second.bot.tables["#uno"]
+    assert state(restored) == before
+    second.event(Kind.JOIN, "unobot", "#uno")
+    lines = channel_lines(second.say(*win))
+    assert restored.finished, lines
+    assert any("wins" in line for line in lines), lines
+    players = [second_store.player(n, min_games=1) for n in ("alice", "bob")]
+    assert [p.games for p in players if p is not None] == [1, 1]
+
+
+def test_computer_seats_and_timers_stand_still_after_the_farewell(tmp_path: Path) -> None:
+    config = BotConfig(bots=ComputerConfig(delay=0.5, playouts=8))
+    h, _ = journaled(tmp_path, 1, 1_000.0, WALL, config)
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot easy")
+    h.say("alice", ".addbot normal")
+    h.say("alice", ".deal")
+    table = h.bot.tables["#uno"]
+    game = table.game
+    assert game is not None
+    if table.names[game.current] == "alice":
+        h.clock.time += 1
+        h.say(*command_for(table, Random(1)))
+    assert table.players[game.current].computer and not table.finished
+    before = state(table)
+    h.bot.farewell("unobot is restarting: this game will be restored when it is back.")
+    assert h.advance(table.config.turn_timeout * 3) == []  # no computer move, no timeout
+    assert state(table) == before

@@ -31,7 +31,7 @@ from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
 from unobot.core.render_irc import Cards, Line, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
-from unobot.core.table import Table
+from unobot.core.table import Frozen, Table
 from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -143,6 +143,8 @@ class Bot:
         """Per table key: the games whose channel the bot is out of, their clocks stopped."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
+        self.stopping: str | None = None
+        """Set by :meth:`farewell`: why nothing changes any more (the reply to a move)."""
         self.director: TableDirector | None = None
         """Runs tournaments: set by the tournament plugin's ``setup`` (the director sits
         above the core and seats, deals and follows tables through the methods below)."""
@@ -165,6 +167,10 @@ class Bot:
         self.members.update(incoming, self.transport.nickname)
         if incoming.account and self.recorder is not None:
             self.recorder.saw_account(incoming.nick, incoming.account)
+        if self.stopping is not None and kind is not Kind.MESSAGE:
+            # After the farewell the tables are frozen: comings and goings are for the next
+            # process to see (its NAMES), as if they happened while it was down.
+            return
         if kind is Kind.MESSAGE:
             self._message(incoming)
         elif kind is Kind.NICK:
@@ -203,7 +209,11 @@ class Bot:
     def _message(self, incoming: Incoming) -> None:
         found = self.dispatcher.find(incoming.text)
         if found is None:
-            if not incoming.private and irc_lower(incoming.target) in self.tables:
+            if (
+                not incoming.private
+                and irc_lower(incoming.target) in self.tables
+                and self.stopping is None
+            ):
                 for hook in self.chatter:
                     if hook(self, incoming):
                         break
@@ -212,7 +222,7 @@ class Bot:
         ctx = Context(self, incoming, handler.name, args)
         if not incoming.private:  # a player who speaks in the channel is back
             table = self.tables.get(irc_lower(incoming.target))
-            if table is not None:
+            if table is not None and table.frozen is None:
                 back = table.arrive(incoming.nick)
                 if back.events:
                     self.publish(table, back)
@@ -230,6 +240,8 @@ class Bot:
         key = irc_lower(channel)
         if key in self.tables:
             raise ValueError(f"{channel} already has a table")
+        if self.stopping is not None:
+            raise Frozen(self.stopping)
         seed = self.rng.getrandbits(64)
         config = self.config.table
         rules = self.rules_for(channel)
@@ -349,6 +361,8 @@ class Bot:
         key = irc_lower(channel)
         if key in self.tables:
             raise ValueError(f"{channel} already has a table")
+        if self.stopping is not None:
+            raise Frozen(self.stopping)
         seed = self.rng.getrandbits(64)
         config = dataclasses.replace(
             self.config.table, rules=rules, tournament=tag, time_warning=warning
@@ -525,12 +539,35 @@ class Bot:
 
     def farewell(self, text: str) -> None:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
-        when there is one, so the line says it will be back)."""
+        when there is one, so the line says it will be back), and from then on nothing
+        changes.
+
+        The journal is closed here, while the process goes on for a moment (the lines must
+        leave before QUIT): a move accepted then would be shown to the channel but not
+        written down, and the restart would undo it (a winning move announced, recorded, then
+        the game back and won again). So every table is frozen (a move is refused with a
+        short reply, :attr:`STOPPING`), computer seats stop, timers stop (nobody is timed
+        out), no table opens, and joins, parts and nick changes are left for the next
+        process to read from the channel's member list. Saying it twice does nothing more."""
+        if self.stopping is not None:
+            return
+        self.stopping = self.STOPPING if self.journal is not None else self.ENDING
         for key, table in self.tables.items():
+            table.frozen = self.stopping
             if key not in self._offline:
                 self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
+        self.computers.stop()
+        for timers in self._timers.values():
+            for _due, handle in timers.values():
+                self.scheduler.cancel(handle)
+        self._timers.clear()
         if self.journal is not None:
             self.journal.close()
+
+    STOPPING = "unobot is restarting: play again in a moment"
+    """The reply to a move after the farewell when the games will be restored."""
+    ENDING = "unobot is stopping: this game has ended"
+    """The same without a journal (the games end with this process)."""
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -544,6 +581,8 @@ class Bot:
         irc benchmark, while this re-arms once per timeout period. Timers wanted sooner than
         armed, or no longer wanted, are cancelled at once.
         """
+        if self.stopping is not None:
+            return  # after the farewell: nothing is timed any more
         off = self._offline.get(key)
         if off is None:
             wanted = table.deadlines()
@@ -566,7 +605,7 @@ class Bot:
     def _fire(self, key: str, name: str) -> None:
         self._timers.get(key, {}).pop(name, None)
         table = self.tables.get(key)
-        if table is None:
+        if table is None or self.stopping is not None:
             return
         off = self._offline.get(key)
         if off is not None:

@@ -252,6 +252,8 @@ class Computers:
         self.config = config
         self.decider = decider
         self._tables: weakref.WeakKeyDictionary[Table, _TableState] = weakref.WeakKeyDictionary()
+        self.stopped = False
+        """Set by :meth:`stop`: no computer seat moves any more (the bot is stopping)."""
 
     # --- following the tables --------------------------------------------------------------
 
@@ -276,6 +278,8 @@ class Computers:
             log.exception("computer players: could not follow the replay of %s", table.channel)
 
     def _observe(self, table: Table, update: Update) -> None:
+        if self.stopped:
+            return
         state = self._follow(table, update)
         if state is not None:
             self._plan(table, state)
@@ -364,7 +368,8 @@ class Computers:
     def _current(self, table: Table, key: str, pending: _Pending) -> _TableState | None:
         state = self._tables.get(table)
         if (
-            state is None
+            self.stopped
+            or state is None
             or state.pending.get(key) is not pending
             or pending.version != state.version
             or self.bot.tables.get(irc_lower(table.channel)) is not table
@@ -446,6 +451,14 @@ class Computers:
             target = table.players[action.target].nick
             return table.catch(nick, target, now, computer=True)
         raise UnoError(f"unknown action {action!r}")
+
+    def stop(self) -> None:
+        """No more moves anywhere (the bot said its farewell before stopping: its tables are
+        frozen, a move now would be refused). Decisions still out are dropped when they come
+        back."""
+        self.stopped = True
+        for state in self._tables.values():
+            state.pending.clear()
 
     def forget(self, table: Table) -> None:
         """Drop a table's decisions (the bot dropped the table without an update)."""
