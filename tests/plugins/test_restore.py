@@ -20,8 +20,11 @@ from unobot.core.table import Table
 from unobot.engine.actions import Play
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Kind
+from unobot.stats.background import BackgroundStats
 from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.recorder import GameRecorder
+from unobot.stats.sql import SqlStatsStore
+from unobot.stats.worker import DbWorker
 
 WALL = 1_700_000_000.0
 
@@ -454,3 +457,85 @@ def test_computer_seats_and_timers_stand_still_after_the_farewell(tmp_path: Path
     h.bot.farewell("unobot is restarting: this game will be restored when it is back.")
     assert h.advance(table.config.turn_timeout * 3) == []  # no computer move, no timeout
     assert state(table) == before
+
+
+def sql_bot(
+    tmp_path: Path, url: str, spool: Path, seed: int, start: float
+) -> tuple[Harness, SqlStatsStore]:
+    """A bot as ``unobot.main`` wires it (the SQL store behind its database worker, here
+    inline), journaling into ``tmp_path / "tables"``."""
+    h = Harness(seed=seed)
+    h.clock.time = start
+    store = SqlStatsStore(url, network="", spool_path=spool, retry_interval=0.0)
+    stats = BackgroundStats(store, DbWorker(h.clock))
+    h.bot.store = stats  # type: ignore[assignment]
+    h.bot.recorder = GameRecorder.following(stats, "", h.clock)  # type: ignore[arg-type]
+    h.bot.journal = Journal(tmp_path / "tables", h.clock.now)
+    return h, store
+
+
+def test_a_finished_game_nothing_can_store_keeps_its_journal_and_is_recorded_next_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The stats database and its spool both refuse a finished game (their folder unusable:
+    here a path through a plain file, which even root can't write): the game is kept in
+    memory and retried, its journal is kept instead of recycled, and the operator is told at
+    ERROR what to do. The next start, with the disk fixed, records it from the journal, once."""
+    (tmp_path / "ro").write_text("a file, not a folder")
+    broken = f"sqlite:///{tmp_path / 'ro' / 'stats.db'}"
+    h, store = sql_bot(tmp_path, broken, tmp_path / "ro" / "stats.db.spool", 6, 1_000.0)
+    caplog.set_level(logging.WARNING)
+    h.start(["alice", "bob"])
+    table = h.bot.tables["#uno"]
+    game_id = table.game_id
+    rng = Random(2)
+    while not table.finished:
+        h.clock.time += 1
+        h.say(*command_for(table, rng))
+    assert h.bot.tables == {}
+    assert store.pending == 1  # in memory, retried
+    kept = tmp_path / "tables" / f"{game_id}.jsonl"
+    assert kept.exists()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any(
+        f"its journal {kept} is kept and the next start records" in e and "writable" in e
+        for e in errors
+    ), errors
+    caplog.clear()
+    store.close()  # the process ends with the game still in memory: said, with its id
+    assert any(
+        "lost with this process" in r.getMessage() and game_id in r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.ERROR
+    )
+    # The operator fixes the disk (here: another folder) and starts the bot again.
+    good = f"sqlite:///{tmp_path / 'stats.db'}"
+    for attempt in range(2):  # a second start changes nothing
+        again, fixed = sql_bot(tmp_path, good, tmp_path / "stats.db.spool", 7, 5.0)
+        assert again.bot.restore() == 0
+        assert again.bot.journal is not None and again.bot.journal.settle()
+        assert not kept.exists(), attempt
+        alice = fixed.player("alice", min_games=1)
+        assert alice is not None and alice.games == 1
+        assert fixed.game(game_id) is not None
+        fixed.close()
+
+
+def test_a_game_kept_in_memory_only_is_written_when_the_database_takes_it(
+    tmp_path: Path,
+) -> None:
+    """A spool that refuses while the database answers is no loss at all: the game goes
+    straight to the database, and the journal is recycled as usual."""
+    (tmp_path / "ro").write_text("a file, not a folder")
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
+    h, store = sql_bot(tmp_path, url, tmp_path / "ro" / "stats.db.spool", 6, 1_000.0)
+    h.start(["alice", "bob"])
+    table = h.bot.tables["#uno"]
+    rng = Random(2)
+    while not table.finished:
+        h.clock.time += 1
+        h.say(*command_for(table, rng))
+    assert store.pending == 0 and store.game(table.game_id) is not None
+    assert h.bot.journal is not None and h.bot.journal.settle()
+    assert list((tmp_path / "tables").glob("*.jsonl")) == []
+    store.close()

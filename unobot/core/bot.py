@@ -61,6 +61,9 @@ class GameObserver(Protocol):
     def saw_account(self, nick: str, account: str) -> None:
         """``nick`` is logged in to services as ``account``."""
 
+    # Optional: ``unsaved(table) -> bool``, whether the game ``table`` finished is in memory
+    # only (the stats recorder's: see Bot._journal_done).
+
 
 class TableDirector(Protocol):
     """Runs games at tables for something above them (``unobot.tournament.director``)."""
@@ -313,8 +316,7 @@ class Bot:
         table = self.tables.pop(key, None)
         self._offline.pop(key, None)
         if table is not None:
-            if self.journal is not None:
-                self.journal.closed(table)
+            self._journal_done(table)
             log.info("table in %s dropped: %s", table.channel, why)
             if not table.finished:
                 self.computers.forget(table)  # no more moves there
@@ -524,7 +526,7 @@ class Bot:
             table = found.table
             key = irc_lower(table.channel)
             if table.finished or key in self.tables:
-                self.journal.closed(table)
+                self._journal_done(table)
                 self.computers.forget(table)
                 continue
             self.tables[key] = table
@@ -536,6 +538,44 @@ class Bot:
             waiting += 1
             log.info("restored the game in %s (%d moves replayed)", table.channel, found.calls)
         return waiting
+
+    def _journal_done(self, table: Table) -> None:
+        """A table goes: its journal goes with it, unless the table finished a game that the
+        stats could keep in memory only (a read-only or full disk took the database and its
+        spool). Then the journal is kept, so the game is recorded at the next start, and the
+        operator is told, loudly, what to do: a finished game is never lost in silence."""
+        if self.journal is None:
+            if table.finished and self._unsaved(table):
+                log.error(
+                    "the game %s in %s is in memory only (the stats database and its spool "
+                    "refused it: see above) and no journal is kept (bot.journal is off): it "
+                    "is lost if the bot stops before the database takes it",
+                    table.game_id or "(no id)", table.channel,
+                )  # fmt: skip
+            return
+        if not (table.finished and self._unsaved(table)):
+            self.journal.closed(table)
+            return
+        kept = self.journal.keep(table)
+        if kept is None:
+            log.error(
+                "the game %s in %s is in memory only (the stats database and its spool refused "
+                "it: see above) and its journal is incomplete: it is lost if the bot stops "
+                "before the database takes it; fix the stats database or its folder now",
+                table.game_id or "(no id)", table.channel,
+            )  # fmt: skip
+            return
+        log.error(
+            "the game %s in %s is not safe on disk (the stats spool refused it, and the "
+            "database may too: see above); its journal %s is kept and the next start records "
+            "it (once). Make the stats database and its folder writable (or free disk "
+            "space), then restart the bot",
+            table.game_id, table.channel, kept,
+        )  # fmt: skip
+
+    def _unsaved(self, table: Table) -> bool:
+        unsaved = getattr(self.recorder, "unsaved", None)
+        return bool(unsaved is not None and unsaved(table))
 
     def farewell(self, text: str) -> None:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
