@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import difflib
 import tomllib
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -296,12 +297,9 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     if bot.bots.delay * 3 > table.turn_timeout:  # a pause runs up to 1.3 x delay
         raise ConfigError("bots.delay must be well under bot.turn_timeout (a third at most)")
     database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
-    scheme = database.partition("://")[0]
-    if "://" not in database or not scheme.startswith(("sqlite", "postgres")):
-        raise ConfigError(
-            f"database {database.split('@')[-1]!r} is not a sqlite:/// or postgresql:// URL "
-            "(e.g. sqlite:///stats.db, postgresql://user:password@host/dbname)"
-        )
+    problem = database_url_problem(database)
+    if problem is not None:
+        raise ConfigError(f"stats.database: {problem}")
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("log level is DEBUG, INFO, WARNING or ERROR")
@@ -315,6 +313,47 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     return Settings(
         irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal, web=web
     )
+
+
+DATABASE_SCHEMES = frozenset(
+    {"sqlite", "postgres", "postgresql", "postgresext", "postgresqlext"}
+    | {"sqlite+pool", "postgres+pool", "postgresql+pool", "postgresext+pool"}
+    | {"postgresqlext+pool"}
+)
+"""The URL schemes the stats store opens (``unobot.stats.sql.open_database``)."""
+
+_URL_EXAMPLES = "e.g. sqlite:///stats.db, postgresql://user:password@host:5432/dbname"
+
+
+def database_url_problem(url: str) -> str | None:
+    """What is wrong with a stats database URL, in words fit for the one line a bad setting
+    gets, or None. Checked with the settings (``unobot check-config`` too), so that a URL the
+    database driver would choke on later (a port that is not a number, a PostgreSQL URL
+    without a database) stops the bot at once with that line, not a traceback. The URL is
+    never quoted whole: it may hold a password; only what follows the ``@`` is shown."""
+    shown = repr(url.rpartition("@")[2])
+    scheme, sep, _ = url.partition("://")
+    if not sep or "@" in scheme or "/" in scheme:
+        return f"{shown} is not a sqlite:/// or postgresql:// URL ({_URL_EXAMPLES})"
+    if scheme.lower() not in DATABASE_SCHEMES:
+        return f"{scheme}:// is not a sqlite:/// or postgresql:// URL ({_URL_EXAMPLES})"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError as err:  # "Port could not be cast to integer value as 'x'", "Invalid IPv6"
+        return f"{shown} is not a valid URL: {err} ({_URL_EXAMPLES})"
+    if scheme.lower().startswith("sqlite"):
+        if not parts.path.strip("/"):
+            return f"{shown} names no file (e.g. sqlite:///stats.db, sqlite:////var/lib/uno.db)"
+        return None
+    if port == 0:
+        return f"{shown}: port 0 is not a port (1 to 65535)"
+    if not parts.path.strip("/"):
+        return (
+            f"{shown} names no database (postgresql://user@host/dbname; a local server: "
+            "postgresql:///dbname)"
+        )
+    return None
 
 
 def _web(raw: dict[str, Any], stats_database: str) -> WebSettings:
@@ -342,8 +381,9 @@ def _web(raw: dict[str, Any], stats_database: str) -> WebSettings:
             'web.forwarded_allow_ips must be addresses, e.g. "127.0.0.1" or ["10.0.0.1", "::1"]'
         )
     database = _typed("web", raw, "database", str, "") or stats_database
-    if "://" not in database or not database.partition("://")[0].startswith(("sqlite", "postgres")):
-        raise ConfigError("web.database must be a sqlite:/// or postgresql:// URL")
+    problem = database_url_problem(database)
+    if problem is not None:
+        raise ConfigError(f"web.database: {problem}")
     return WebSettings(
         host=_typed("web", raw, "host", str, default.host).strip() or default.host,
         port=port,

@@ -69,11 +69,17 @@ def main(argv: list[str]) -> int:
     except (OSError, ScoreFileError) as err:
         print(f"unobot import-scores: {args.file}: {err}", file=sys.stderr)
         return 2
+    from unobot.config import database_url_problem
     from unobot.stats.sql import SqlStatsStore
 
+    problem = database_url_problem(args.database)
+    if problem is not None:
+        print(f"unobot import-scores: --database: {problem}", file=sys.stderr)
+        return 2
     store = SqlStatsStore(args.database, network=args.network)
     count = store.import_scores(scores, args.source or args.file.name, args.network, args.channel)
     store.close()
     games = sum(s.games for s in scores)
-    print(f"imported {count} players ({games} games) from {args.file} into {args.database}")
+    where = args.database.rpartition("@")[2]  # never the password
+    print(f"imported {count} players ({games} games) from {args.file} into {where}")
     return 0
