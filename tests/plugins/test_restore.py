@@ -4,7 +4,9 @@ again, nobody timed out for the downtime, and it plays on to a result recorded o
 
 from __future__ import annotations
 
+import argparse
 import logging
+import re
 from pathlib import Path
 from random import Random
 
@@ -225,6 +227,25 @@ def test_the_soak_benchmark_loses_and_leaks_nothing(capsys) -> None:  # type: ig
     out = capsys.readouterr().out
     assert ", 0 lost (target 0), 0 hands leaked (target 0)" in out, out
     assert "restarts" in out
+    # Half the channels seat computer players; those restored finish, never timed out.
+    found = re.search(
+        r"restored games with computer seats: (\d+), finished and recorded: (\d+); "
+        r"computer seats out of time: 0 \(target 0\)",
+        out,
+    )
+    assert found is not None, out
+
+
+def test_the_soak_restores_games_with_computer_seats_that_all_finish() -> None:
+    from unobot.bench.soak import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--channels", "6", "--rounds", "400", "--fault-rate", "0.1"])
+    result = args.run(args)
+    assert result["lost"] == 0 and result["computer_timeouts"] == 0, result
+    assert result["restored_computers"] >= 3, result
+    assert result["restored_computers_finished"] == result["restored_computers"], result
 
 
 def computer_views(h: Harness, table: Table) -> dict[str, Observation]:
