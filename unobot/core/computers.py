@@ -34,6 +34,9 @@ from __future__ import annotations
 import copyreg
 import logging
 import multiprocessing
+import os
+import threading
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -183,7 +186,10 @@ class PoolDecider:
             return
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
             )
         args = (level, seed, obs, self.inline.budget_ms, self.inline.playouts)
         try:
@@ -211,6 +217,27 @@ class PoolDecider:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker process checks that the bot that started it is still alive."""
+
+
+def exit_with_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:
+    """In a worker process: end it once the bot that started it is gone.
+
+    A bot killed with SIGKILL (a crash, ``kill -9``, the OOM killer) never shuts its pool
+    down, and a worker does not notice on its own: it waits on a queue whose pipe it holds
+    both ends of, so it would wait for ever, an orphan holding its memory, one more after
+    every such restart. A daemon thread watches the parent's pid instead (the worker is
+    re-parented when the bot dies) and ends the process at once."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="unobot-parent-watch", daemon=True).start()
 
 
 @dataclass(slots=True)
