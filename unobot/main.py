@@ -253,7 +253,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
             settings.database, settings.bot.network, settings.db_timeout, adapter
         )
     except (ValueError, RuntimeError) as err:
-        # The settings check the URL's form (config.database_url_problem); whatever the
+        # The settings check the URL's form (stats.urls.database_url_problem); whatever the
         # driver still refuses gets the same one line, without the password.
         raise config_mod.ConfigError(f"stats.database: {_redacted(str(err))}") from None
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)

@@ -69,8 +69,8 @@ def main(argv: list[str]) -> int:
     except (OSError, ScoreFileError) as err:
         print(f"unobot import-scores: {args.file}: {err}", file=sys.stderr)
         return 2
-    from unobot.config import database_url_problem
     from unobot.stats.sql import SqlStatsStore
+    from unobot.stats.urls import database_url_problem
 
     problem = database_url_problem(args.database)
     if problem is not None:
