@@ -244,7 +244,7 @@ def test_web_section_is_read(tmp_path: Path) -> None:
         ('[web]\npublic_url = "example.net"\n', "web.public_url 'example.net' must be an http"),
         ('[web]\nroot_path = "uno"\n', "web.root_path 'uno' must start with"),
         ("[web]\nforwarded_allow_ips = 3\n", "web.forwarded_allow_ips must be addresses"),
-        ('[web]\ndatabase = "mysql://u:secret@h/db"\n', "web.database must be a sqlite"),
+        ('[web]\ndatabase = "mysql://u:secret@h/db"\n', "web.database: mysql:// is not a sqlite"),
         ('[web]\nhots = "x"\n', "unknown setting web.hots (did you mean web.host?)"),
     ],
 )

@@ -113,3 +113,32 @@ def test_the_example_systemd_unit_verifies(tmp_path: Path) -> None:
         timeout=60,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql://user:s3cret@127.0.0.1:notaport/uno", "is not a valid URL: Port could not"),
+        ("postgresql://user:s3cret@127.0.0.1:99999/uno", "Port out of range"),
+        ("postgresql://user:s3cret@127.0.0.1:0/uno", "port 0 is not a port"),
+        ("postgresql://user:s3cret@[::1/uno", "Invalid IPv6 URL"),
+        ("postgresql://user:s3cret@db.example.net", "names no database"),
+        ("sqlite://", "names no file"),
+        ("sqliteext:///stats.db", "sqliteext:// is not a sqlite:/// or postgresql:// URL"),
+        ("stats.db", "is not a sqlite:/// or postgresql:// URL"),
+    ],
+)
+def test_a_malformed_database_url_stops_the_bot_with_one_line(
+    tmp_path: Path, url: str, says: str
+) -> None:
+    """The bot itself (not only check-config): the URL is checked with the settings, before
+    anything starts; a traceback from the driver's URL parser was what an operator got."""
+    result = unobot("--port", "1", "--database", url, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("unobot: stats.database: "), result.stderr
+    assert says in lines[0] and "s3cret" not in result.stderr
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+    imported = unobot("import-scores", "/dev/null", "--database", url, cwd=tmp_path)
+    assert imported.returncode == 2 and "Traceback" not in imported.stderr
+    assert says in imported.stderr and "s3cret" not in imported.stderr

@@ -21,6 +21,7 @@ from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.irc.adapter import IrcSettings, ServerSettings
 from unobot.irc.flood import MODELS
+from unobot.stats.urls import database_url_problem
 
 __all__ = ["ConfigError", "Settings", "WebSettings", "add_arguments", "load"]
 
@@ -311,12 +312,9 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     if bot.bots.delay * 3 > table.turn_timeout:  # a pause runs up to 1.3 x delay
         raise ConfigError("bots.delay must be well under bot.turn_timeout (a third at most)")
     database = args.database or _typed("stats", stats_cfg, "database", str, DEFAULT_DATABASE)
-    scheme = database.partition("://")[0]
-    if "://" not in database or not scheme.startswith(("sqlite", "postgres")):
-        raise ConfigError(
-            f"database {database.split('@')[-1]!r} is not a sqlite:/// or postgresql:// URL "
-            "(e.g. sqlite:///stats.db, postgresql://user:password@host/dbname)"
-        )
+    problem = database_url_problem(database)
+    if problem is not None:
+        raise ConfigError(f"stats.database: {problem}")
     level = (args.log_level or _typed("log", _section(data, "log"), "level", str, "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError("log level is DEBUG, INFO, WARNING or ERROR")
@@ -357,8 +355,9 @@ def _web(raw: dict[str, Any], stats_database: str) -> WebSettings:
             'web.forwarded_allow_ips must be addresses, e.g. "127.0.0.1" or ["10.0.0.1", "::1"]'
         )
     database = _typed("web", raw, "database", str, "") or stats_database
-    if "://" not in database or not database.partition("://")[0].startswith(("sqlite", "postgres")):
-        raise ConfigError("web.database must be a sqlite:/// or postgresql:// URL")
+    problem = database_url_problem(database)
+    if problem is not None:
+        raise ConfigError(f"web.database: {problem}")
     return WebSettings(
         host=_typed("web", raw, "host", str, default.host).strip() or default.host,
         port=port,

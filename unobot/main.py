@@ -248,9 +248,14 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         [IrcAdapter(extra, lambda incoming: None)
          for extra in extra_settings(settings.irc, settings.irc.connections)],
     )  # fmt: skip
-    store, stats = database_stores(
-        settings.database, settings.bot.network, settings.db_timeout, adapter
-    )
+    try:
+        store, stats = database_stores(
+            settings.database, settings.bot.network, settings.db_timeout, adapter
+        )
+    except (ValueError, RuntimeError) as err:
+        # The settings check the URL's form (stats.urls.database_url_problem); whatever the
+        # driver still refuses gets the same one line, without the password.
+        raise config_mod.ConfigError(f"stats.database: {_redacted(str(err))}") from None
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
     journal = Journal(settings.journal, adapter.now) if settings.journal else None
     bot = Bot(

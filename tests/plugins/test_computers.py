@@ -560,3 +560,57 @@ def test_a_failing_worker_is_replaced_by_a_normal_decision() -> None:
         assert len(got) == 1 and got[0] in obs.legal
     finally:
         pool.close()
+
+
+def _first_observation() -> Observation:
+    """The view of the first player to move in a seeded hand (for a worker to decide on)."""
+    from unobot.engine import Game, preset
+
+    rules = preset("official")
+    game, events = Game.deal(3, rules, Random(1))
+    observer = Observer(game.current, 3, rules)
+    observer.see(events)
+    return observer.observe(game)
+
+
+def test_a_hard_worker_ends_when_the_bot_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """SIGKILL never lets the bot shut its pool down; its ``hard`` worker used to wait for
+    ever (an orphan after every kill -9). It now watches its parent and ends with it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import sys, time, threading\n"
+        "from unobot.core import computers\n"
+        "computers.PARENT_CHECK_SECONDS = 0.1\n"
+        "from tests.plugins.test_computers import _first_observation\n"
+        "done = threading.Event()\n"
+        "d = computers.PoolDecider(1, lambda f: f(), playouts=4)\n"
+        "d.submit('hard', 1, _first_observation(), lambda a: done.set())\n"
+        "done.wait(60)\n"
+        "print(*d._pool._processes, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                            cwd=root)  # fmt: skip
+    assert proc.stdout is not None
+    workers = [int(pid) for pid in proc.stdout.readline().split()]
+    assert workers
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    deadline = time.monotonic() + 10
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+        except FileNotFoundError:
+            return False
+
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "the worker outlived the bot"
+        time.sleep(0.05)

@@ -356,3 +356,39 @@ def test_the_real_bot_starts_and_plays_without_a_usable_database(tmp_path: Path,
         out, _ = proc.communicate(timeout=15)
     assert proc.returncode == 0, out
     assert "Traceback" not in out, out
+
+
+def test_a_game_the_spool_refuses_is_reported_unsafe_kept_in_memory_and_written_later(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot's path (spool on the reactor, the database on the worker) with a spool folder
+    nobody can write (a path through a plain file: even root can't) and a database that
+    can't be opened: ``record_game`` says False at once (the caller keeps its own copy),
+    the game waits in memory, each failure is said at ERROR with what to do, and once the
+    database can be written the game goes there exactly once."""
+    (tmp_path / "ro").write_text("a file, not a folder")
+    db = tmp_path / "later" / "stats.db"
+    reactor = Reactor()
+    inner = SqlStatsStore(
+        f"sqlite:///{db}",
+        network="testnet",
+        spool_path=tmp_path / "ro" / "stats.db.spool",
+        connect_now=False,
+        retry_interval=0.0,
+    )
+    stats = BackgroundStats(inner, DbWorker(reactor, timeout=2.0))
+    caplog.set_level(logging.ERROR)
+    assert stats.record_game(game("g1")) is False
+    reactor.pump(until=lambda: inner.pending == 1)
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "can't queue game g1" in said and "kept in memory and retried" in said
+    assert "writable" in said
+    db.parent.mkdir()  # the operator fixes it; the upkeep timer writes what waits
+    stats.maintain()
+    reactor.pump(until=lambda: inner.pending == 0)
+    stats.record_game(game("g1"))  # recorded again from a kept journal: ignored
+    found: list[object] = []
+    ask(stats, lambda s: s.player("alice", min_games=1), found.append, found.append)
+    reactor.pump(until=lambda: bool(found))
+    assert found[0].games == 1  # type: ignore[union-attr]
+    stats.close(wait=2.0)

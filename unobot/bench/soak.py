@@ -6,10 +6,14 @@ typing the commands a person would. Between moves, faults are injected at random
 killed and started again from its journal (a new ``Bot``, nothing carried over but the journal
 folder and the stats store), the connection lost and back, the bot kicked and rejoining, a
 player quitting and coming back within the seat grace, the stats store refusing every call for
-a while. It prints games finished (recorded), games lost (a game that vanished unrecorded),
-hands leaked (a hand sent to anyone but its player, or shown in a channel), and memory as it
-goes (tracemalloc, without the stats the store would keep: see :class:`Tally`), which should
-stay flat. Targets: 0 lost, 0 leaked, memory flat.
+a while. Half the channels seat computer players too (``--computers`` a game, easy, normal and
+hard in turn), which must come back from every restart knowing what they knew and move at
+once. It prints games finished (recorded), games lost (a game that vanished unrecorded),
+hands leaked (a hand sent to anyone but its player, or shown in a channel), restored games
+with computer seats and how many of them finished, computer seats that ran out of time (a
+restored one without its view of the hand would, every turn), and memory as it goes
+(tracemalloc, without the stats the store would keep: see :class:`Tally`), which should stay
+flat. Targets: 0 lost, 0 leaked, 0 computer timeouts, memory flat.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from random import Random
 from typing import Any
 
 from unobot.core.bot import Bot, BotConfig
+from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
 from unobot.core.table import Table
@@ -149,9 +154,11 @@ class Watch:
 
     nickname = BOT
     _HAND = re.compile(r"Your cards \(")
+    _COMPUTER_TIMEOUT = re.compile(r"^(Easy|Normal|Hard)Bot\d+ ran out of time")
 
     def __init__(self) -> None:
         self.lines = 0
+        self.computer_timeouts = 0
         self.leaks: list[str] = []
         self.seats: Callable[[str], bool] = lambda nick: True
         self.before: set[str] = set()
@@ -160,6 +167,8 @@ class Watch:
 
     def privmsg(self, target: str, text: str, tag: object = None) -> None:
         self.lines += 1
+        if self._COMPUTER_TIMEOUT.search(text):
+            self.computer_timeouts += 1
         if self._HAND.search(text):
             self.leaks.append(f"hand in channel {target}: {text[:60]}")
 
@@ -234,6 +243,8 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
         players = {c: [f"p{n}x{i}" for i in range(args.players)] for c, n in
                    zip(channels, range(len(channels)), strict=True)}  # fmt: skip
         started: set[str] = set()  # game ids dealt
+        restored_computers: set[str] = set()  # game ids restored with computer seats
+        levels = ("easy", "normal", "hard")
         counts = {"restarts": 0, "disconnects": 0, "kicks": 0, "quits": 0, "db_down": 0}
         memory: list[tuple[int, float]] = []  # (games recorded, bytes held) as it goes
 
@@ -242,7 +253,10 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
                 watch,  # type: ignore[arg-type]
                 clock,  # type: ignore[arg-type]
                 MemorySettings(),
-                BotConfig(stats_cooldown=0.0),
+                BotConfig(
+                    stats_cooldown=0.0,
+                    bots=ComputerConfig(delay=1.0, playouts=8, workers=0),
+                ),
                 rng=Random(rng.random()),
                 store=store,  # type: ignore[arg-type]
                 recorder=GameRecorder.following(store, "", clock),  # type: ignore[arg-type]
@@ -275,6 +289,10 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
                     say(nicks[0], channel, ".uno")
                     for nick in nicks[1:]:
                         say(nick, channel, ".join")
+                    number = channels.index(channel)
+                    if number % 2 == 0:
+                        for _ in range(args.computers):
+                            say(nicks[0], channel, f".addbot {levels[number // 2 % 3]}")
                     say(nicks[0], channel, ".deal")
                     table = bot.tables.get(irc_lower(channel))
                     if table is not None and table.game_id:
@@ -282,6 +300,8 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
                     continue
                 if table.game is None or irc_lower(channel) in bot._offline:
                     continue
+                if table.players[table.game.current].computer:
+                    continue  # it moves on the clock, after its pause
                 nick, text = command_for(table, rng)
                 say(nick, channel, text)
             remember()
@@ -297,6 +317,9 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
                 clock.time += rng.random() * 60
                 bot = make_bot()
                 bot.restore()
+                restored_computers.update(
+                    t.game_id for t in bot.tables.values() if t.dealt and t.computers
+                )
                 for channel in channels:
                     bot.handle(Incoming(Kind.JOIN, BOT, channel))
             elif roll < args.fault_rate * 0.5:  # the connection lost, and back
@@ -349,6 +372,11 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
         f"flips; {watch.lines} lines in {seconds:.1f} s"
     )
     print(f"games dealt: {len(started)}, finished and recorded: {len(recorded)}")
+    print(
+        f"restored games with computer seats: {len(restored_computers)}, finished and "
+        f"recorded: {len(restored_computers & recorded)}; computer seats out of time: "
+        f"{watch.computer_timeouts} (target 0)"
+    )
     for leak in watch.leaks[:5]:
         print(f"  leak: {leak}")
     # Flat: from the second report on (the first still fills caches and the spare files),
@@ -361,12 +389,17 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
           f"{len(watch.leaks)} hands leaked (target 0), memory {per_game:+.0f} B/game "
           "(target flat)")  # fmt: skip
     return {"finished": len(recorded), "lost": len(lost), "leaked": len(watch.leaks),
-            "bytes_per_game": per_game}  # fmt: skip
+            "bytes_per_game": per_game, "restored_computers": len(restored_computers),
+            "restored_computers_finished": len(restored_computers & recorded),
+            "computer_timeouts": watch.computer_timeouts}  # fmt: skip
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--channels", type=int, default=20)
     p.add_argument("--players", type=int, default=3)
+    p.add_argument(
+        "--computers", type=int, default=1, help="computer seats a game, every other channel"
+    )
     p.add_argument("--rounds", type=int, default=4000, help="moves per channel, at most")
     p.add_argument("--fault-rate", type=float, default=0.02, help="chance of a fault a round")
     p.add_argument("--seed", type=int, default=1)

@@ -31,7 +31,7 @@ from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
 from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
-from unobot.core.table import Table
+from unobot.core.table import Frozen, Table
 from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -60,6 +60,9 @@ class GameObserver(Protocol):
 
     def saw_account(self, nick: str, account: str) -> None:
         """``nick`` is logged in to services as ``account``."""
+
+    # Optional: ``unsaved(table) -> bool``, whether the game ``table`` finished is in memory
+    # only (the stats recorder's: see Bot._journal_done).
 
 
 class TableDirector(Protocol):
@@ -143,6 +146,8 @@ class Bot:
         """Per table key: the games whose channel the bot is out of, their clocks stopped."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
+        self.stopping: str | None = None
+        """Set by :meth:`farewell`: why nothing changes any more (the reply to a move)."""
         self.director: TableDirector | None = None
         """Runs tournaments: set by the tournament plugin's ``setup`` (the director sits
         above the core and seats, deals and follows tables through the methods below)."""
@@ -165,6 +170,10 @@ class Bot:
         self.members.update(incoming, self.transport.nickname)
         if incoming.account and self.recorder is not None:
             self.recorder.saw_account(incoming.nick, incoming.account)
+        if self.stopping is not None and kind is not Kind.MESSAGE:
+            # After the farewell the tables are frozen: comings and goings are for the next
+            # process to see (its NAMES), as if they happened while it was down.
+            return
         if kind is Kind.MESSAGE:
             self._message(incoming)
         elif kind is Kind.NICK:
@@ -205,7 +214,11 @@ class Bot:
     def _message(self, incoming: Incoming) -> None:
         found = self.dispatcher.find(incoming.text)
         if found is None:
-            if not incoming.private and irc_lower(incoming.target) in self.tables:
+            if (
+                not incoming.private
+                and irc_lower(incoming.target) in self.tables
+                and self.stopping is None
+            ):
                 for hook in self.chatter:
                     if hook(self, incoming):
                         break
@@ -214,7 +227,7 @@ class Bot:
         ctx = Context(self, incoming, handler.name, args)
         if not incoming.private:  # a player who speaks in the channel is back
             table = self.tables.get(irc_lower(incoming.target))
-            if table is not None:
+            if table is not None and table.frozen is None:
                 back = table.arrive(incoming.nick)
                 if back.events:
                     self.publish(table, back)
@@ -232,6 +245,8 @@ class Bot:
         key = irc_lower(channel)
         if key in self.tables:
             raise ValueError(f"{channel} already has a table")
+        if self.stopping is not None:
+            raise Frozen(self.stopping)
         seed = self.rng.getrandbits(64)
         config = self.config.table
         rules = self.rules_for(channel)
@@ -303,8 +318,7 @@ class Bot:
         table = self.tables.pop(key, None)
         self._offline.pop(key, None)
         if table is not None:
-            if self.journal is not None:
-                self.journal.closed(table)
+            self._journal_done(table)
             log.info("table in %s dropped: %s", table.channel, why)
             if not table.finished:
                 self.computers.forget(table)  # no more moves there
@@ -351,6 +365,8 @@ class Bot:
         key = irc_lower(channel)
         if key in self.tables:
             raise ValueError(f"{channel} already has a table")
+        if self.stopping is not None:
+            raise Frozen(self.stopping)
         seed = self.rng.getrandbits(64)
         config = dataclasses.replace(
             self.config.table, rules=rules, tournament=tag, time_warning=warning
@@ -509,11 +525,22 @@ class Bot:
             return 0
         now = self.scheduler.now()
         waiting = 0
-        for found in self.journal.restore(self.recorder.observe if self.recorder else None):
+        recorder = self.recorder
+
+        def replayed(table: Table, update: Update) -> None:
+            # Everything that followed the live game follows its replay: the recorder (a game
+            # that ended just before the stop is recorded, once) and the computer seats' views
+            # (without them a restored computer seat could never move again).
+            if recorder is not None:
+                recorder.observe(table, update)
+            self.computers.replayed(table, update)
+
+        for found in self.journal.restore(replayed):
             table = found.table
             key = irc_lower(table.channel)
             if table.finished or key in self.tables:
-                self.journal.closed(table)
+                self._journal_done(table)
+                self.computers.forget(table)
                 continue
             self.tables[key] = table
             # Held like a game whose channel the bot lost: dropped only if the bot can't get
@@ -525,14 +552,75 @@ class Bot:
             log.info("restored the game in %s (%d moves replayed)", table.channel, found.calls)
         return waiting
 
+    def _journal_done(self, table: Table) -> None:
+        """A table goes: its journal goes with it, unless the table finished a game that the
+        stats could keep in memory only (a read-only or full disk took the database and its
+        spool). Then the journal is kept, so the game is recorded at the next start, and the
+        operator is told, loudly, what to do: a finished game is never lost in silence."""
+        if self.journal is None:
+            if table.finished and self._unsaved(table):
+                log.error(
+                    "the game %s in %s is in memory only (the stats database and its spool "
+                    "refused it: see above) and no journal is kept (bot.journal is off): it "
+                    "is lost if the bot stops before the database takes it",
+                    table.game_id or "(no id)", table.channel,
+                )  # fmt: skip
+            return
+        if not (table.finished and self._unsaved(table)):
+            self.journal.closed(table)
+            return
+        kept = self.journal.keep(table)
+        if kept is None:
+            log.error(
+                "the game %s in %s is in memory only (the stats database and its spool refused "
+                "it: see above) and its journal is incomplete: it is lost if the bot stops "
+                "before the database takes it; fix the stats database or its folder now",
+                table.game_id or "(no id)", table.channel,
+            )  # fmt: skip
+            return
+        log.error(
+            "the game %s in %s is not safe on disk (the stats spool refused it, and the "
+            "database may too: see above); its journal %s is kept and the next start records "
+            "it (once). Make the stats database and its folder writable (or free disk "
+            "space), then restart the bot",
+            table.game_id, table.channel, kept,
+        )  # fmt: skip
+
+    def _unsaved(self, table: Table) -> bool:
+        unsaved = getattr(self.recorder, "unsaved", None)
+        return bool(unsaved is not None and unsaved(table))
+
     def farewell(self, text: str) -> None:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
-        when there is one, so the line says it will be back)."""
+        when there is one, so the line says it will be back), and from then on nothing
+        changes.
+
+        The journal is closed here, while the process goes on for a moment (the lines must
+        leave before QUIT): a move accepted then would be shown to the channel but not
+        written down, and the restart would undo it (a winning move announced, recorded, then
+        the game back and won again). So every table is frozen (a move is refused with a
+        short reply, :attr:`STOPPING`), computer seats stop, timers stop (nobody is timed
+        out), no table opens, and joins, parts and nick changes are left for the next
+        process to read from the channel's member list. Saying it twice does nothing more."""
+        if self.stopping is not None:
+            return
+        self.stopping = self.STOPPING if self.journal is not None else self.ENDING
         for key, table in self.tables.items():
+            table.frozen = self.stopping
             if key not in self._offline:
                 self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
+        self.computers.stop()
+        for timers in self._timers.values():
+            for _due, handle in timers.values():
+                self.scheduler.cancel(handle)
+        self._timers.clear()
         if self.journal is not None:
             self.journal.close()
+
+    STOPPING = "unobot is restarting: play again in a moment"
+    """The reply to a move after the farewell when the games will be restored."""
+    ENDING = "unobot is stopping: this game has ended"
+    """The same without a journal (the games end with this process)."""
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -546,6 +634,8 @@ class Bot:
         irc benchmark, while this re-arms once per timeout period. Timers wanted sooner than
         armed, or no longer wanted, are cancelled at once.
         """
+        if self.stopping is not None:
+            return  # after the farewell: nothing is timed any more
         off = self._offline.get(key)
         if off is None:
             wanted = table.deadlines()
@@ -568,7 +658,7 @@ class Bot:
     def _fire(self, key: str, name: str) -> None:
         self._timers.get(key, {}).pop(name, None)
         table = self.tables.get(key)
-        if table is None:
+        if table is None or self.stopping is not None:
             return
         off = self._offline.get(key)
         if off is not None:

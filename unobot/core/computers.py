@@ -12,6 +12,11 @@ recorder). For a table with computer seats this
    the move after a short human-looking pause (``[bots] delay``), through the same table methods
    a person's command uses.
 
+A table rebuilt from its journal after a restart is followed the same way while it is replayed
+(:meth:`Computers.replayed`, from ``Bot.restore``): its computer seats' observers see every
+replayed event, so a restored seat knows exactly what it knew, and moves as soon as the table is
+back in its channel.
+
 Decisions are tagged with the table's *version* (bumped by every update that says something
 happened). A decision that comes back, or comes due, after the table changed is stale and is
 dropped; the update that changed the table has already planned afresh. A stopped table forgets
@@ -29,6 +34,9 @@ from __future__ import annotations
 import copyreg
 import logging
 import multiprocessing
+import os
+import threading
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -178,7 +186,10 @@ class PoolDecider:
             return
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
             )
         args = (level, seed, obs, self.inline.budget_ms, self.inline.playouts)
         try:
@@ -206,6 +217,27 @@ class PoolDecider:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker process checks that the bot that started it is still alive."""
+
+
+def exit_with_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:
+    """In a worker process: end it once the bot that started it is gone.
+
+    A bot killed with SIGKILL (a crash, ``kill -9``, the OOM killer) never shuts its pool
+    down, and a worker does not notice on its own: it waits on a queue whose pipe it holds
+    both ends of, so it would wait for ever, an orphan holding its memory, one more after
+    every such restart. A daemon thread watches the parent's pid instead (the worker is
+    re-parented when the bot dies) and ends the process at once."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="unobot-parent-watch", daemon=True).start()
 
 
 @dataclass(slots=True)
@@ -247,6 +279,8 @@ class Computers:
         self.config = config
         self.decider = decider
         self._tables: weakref.WeakKeyDictionary[Table, _TableState] = weakref.WeakKeyDictionary()
+        self.stopped = False
+        """Set by :meth:`stop`: no computer seat moves any more (the bot is stopping)."""
 
     # --- following the tables --------------------------------------------------------------
 
@@ -257,11 +291,33 @@ class Computers:
         except Exception:
             log.exception("computer players: could not follow %s", table.channel)
 
+    def replayed(self, table: Table, update: Update) -> None:
+        """Called with every update of a table being rebuilt from its journal after a restart
+        (``Bot.restore``), in order; never raises. The computer seats' views follow the replay
+        exactly as they followed the live game (the same events, each hand from its deal), so
+        a restored seat knows what it knew before the restart, no more (its own hand is read
+        from the game when it decides) and no less (the cards played, who drew on which
+        colour). Nothing is planned: the table is not back in its channel yet; the update
+        that announces it there does that (:meth:`observe`)."""
+        try:
+            self._follow(table, update)
+        except Exception:
+            log.exception("computer players: could not follow the replay of %s", table.channel)
+
     def _observe(self, table: Table, update: Update) -> None:
+        if self.stopped:
+            return
+        state = self._follow(table, update)
+        if state is not None:
+            self._plan(table, state)
+
+    def _follow(self, table: Table, update: Update) -> _TableState | None:
+        """Feed the update's events to the table's computer seats' views; their state, or
+        None when the table has no computer seat or is finished."""
         state = self._tables.get(table)
         if state is None:
             if not any(p.computer for p in table.players):
-                return  # the common case: no computer player here, nothing to do
+                return None  # the common case: no computer player here, nothing to do
             # Seeded from the table's generator without drawing from it: the table's own
             # draws must be exactly those its journaled calls make (unobot.core.journal),
             # or a restored table would deal other cards. Hashed without the state's last item
@@ -270,7 +326,7 @@ class Computers:
             self._tables[table] = state
         if table.finished:
             del self._tables[table]
-            return
+            return None
         for event in update.events:
             if type(event) is Dealt:
                 self._new_hand(table, state, event)
@@ -279,7 +335,7 @@ class Computers:
                     observer.see(event.events)
         if update.events or update.hands:
             state.version += 1
-        self._plan(table, state)
+        return state
 
     def _new_hand(self, table: Table, state: _TableState, dealt: Dealt) -> None:
         assert table.match is not None
@@ -339,7 +395,8 @@ class Computers:
     def _current(self, table: Table, key: str, pending: _Pending) -> _TableState | None:
         state = self._tables.get(table)
         if (
-            state is None
+            self.stopped
+            or state is None
             or state.pending.get(key) is not pending
             or pending.version != state.version
             or self.bot.tables.get(irc_lower(table.channel)) is not table
@@ -421,6 +478,14 @@ class Computers:
             target = table.players[action.target].nick
             return table.catch(nick, target, now, computer=True)
         raise UnoError(f"unknown action {action!r}")
+
+    def stop(self) -> None:
+        """No more moves anywhere (the bot said its farewell before stopping: its tables are
+        frozen, a move now would be refused). Decisions still out are dropped when they come
+        back."""
+        self.stopped = True
+        for state in self._tables.values():
+            state.pending.clear()
 
     def forget(self, table: Table) -> None:
         """Drop a table's decisions (the bot dropped the table without an update)."""

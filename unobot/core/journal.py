@@ -381,6 +381,22 @@ class Journal:
         if tlog is not None:
             self._recycle(tlog)
 
+    def keep(self, table: Table) -> Path | None:
+        """``table`` is over, but its game is not safely recorded anywhere (the stats store
+        could keep it in memory only): its file stays, synced, as a finished game's journal,
+        which the next start replays and records (once: by its id) before letting it go.
+        Returns the file kept, or None when there is no whole copy to keep (never journaled,
+        or a line failed to be written)."""
+        table.journal = table.moves = None
+        tlog = self._logs.pop(id(table), None)
+        if tlog is None:
+            return None
+        if tlog.failed:
+            self._recycle(tlog)
+            return None
+        tlog.close(remove=False)
+        return tlog.path
+
     def settle(self) -> bool:
         """Wait for the fsyncs handed over so far (at shutdown, and for tests)."""
         return self._syncer.drain()

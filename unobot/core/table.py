@@ -63,7 +63,15 @@ from unobot.engine.game import Game
 from unobot.engine.rules import AfterDraw, HouseRules, NoPlayableCard, Scoring, Stacking
 from unobot.irc.casemap import irc_eq, irc_lower
 
-__all__ = ["COMPUTER_IDENT", "Journal", "Player", "Table", "TableConfig", "journaled"]
+__all__ = [
+    "COMPUTER_IDENT",
+    "Frozen",
+    "Journal",
+    "Player",
+    "Table",
+    "TableConfig",
+    "journaled",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -135,16 +143,24 @@ Journal = Callable[[str, dict[str, Any]], None]
 name (``unobot.core.journal`` writes them down; replaying them rebuilds the table)."""
 
 
+class Frozen(UnoError):
+    """The table takes no more changes (:attr:`Table.frozen`); ``str(err)`` says why."""
+
+
 def journaled(method: F) -> F:
     """Mark a method that changes the table: once it returns (not when it raises: a refused
     call changes nothing), the table's journal is told its name and arguments. Calls made by
-    another journaled method are part of that one and not told again."""
+    another journaled method are part of that one and not told again. A frozen table
+    (:attr:`Table.frozen`) refuses every such call with :class:`Frozen`: every change goes
+    through here, so this one check covers commands, computer seats, timers and departures."""
     names = tuple(inspect.signature(method).parameters)[1:]  # without self
     name = method.__name__
 
     @functools.wraps(method)
     def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
         outermost = not self._journal_depth
+        if outermost and self.frozen is not None:
+            raise Frozen(self.frozen)
         self._journal_depth += 1
         try:
             result = method(self, *args, **kwargs)
@@ -199,6 +215,11 @@ class Table:
         restart, so a game recorded just before a crash is not recorded twice)."""
         self.journal: Journal | None = None
         """Told every accepted change (``unobot.core.journal``); None: not journaled."""
+        self.frozen: str | None = None
+        """Why the table takes no more changes, as the reply to whoever tries one; None: it
+        does. Set when the bot has said its farewell before a restart: its journal is closed
+        then, so a change could not be written down and the restored table would not have
+        it (a move shown and then undone, a win announced and recorded, then won again)."""
         self._journal_depth = 0
         self.moves: Callable[[], str | None] | None = None
         """The journal's text so far (its move list, kept with the recorded game for its

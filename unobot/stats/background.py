@@ -32,19 +32,32 @@ class BackgroundStats:
         self.store = store
         self.worker = worker
 
-    def record_game(self, game: GameRecord) -> None:
-        """Queue ``game`` durably now (the spool), write it to the database on the worker."""
+    def record_game(self, game: GameRecord) -> bool:
+        """Queue ``game`` durably now (the spool), write it to the database on the worker.
+        False when it is not durable yet: the spool refused it (a read-only or full disk),
+        and the worker will try the database, else keep it in memory; the caller keeps a
+        copy of its own until the next start (the bot keeps the game's journal)."""
         spool = getattr(self.store, "spool", None)
         if spool is None or not self.worker.threaded:
-            self.worker.submit(lambda: self.store.record_game(game), wait=False)
-            return
+            saved: list[bool | None] = [False]
+
+            def answer(result: bool | None) -> None:
+                saved[0] = result is not False
+
+            # Inline (no thread): the answer comes before submit returns.
+            self.worker.submit(lambda: self.store.record_game(game), answer, wait=False)
+            return bool(saved[0]) if not self.worker.threaded else True
         try:
             spool.append(normalized(game))
         except OSError as err:  # the local disk refuses: the store keeps it in memory
-            log.error("stats: can't queue game %s locally (%s)", game.game_id, err)
+            log.error(
+                "stats: can't queue game %s in %s (%s); the database is tried next",
+                game.game_id, spool.path, err,
+            )  # fmt: skip
             self.worker.submit(lambda: self.store.record_game(game), wait=False)
-            return
+            return False
         self.worker.submit(self.store.flush_pending, wait=False)  # type: ignore[attr-defined]
+        return True
 
     def ask(
         self,

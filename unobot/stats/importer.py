@@ -70,10 +70,16 @@ def main(argv: list[str]) -> int:
         print(f"unobot import-scores: {args.file}: {err}", file=sys.stderr)
         return 2
     from unobot.stats.sql import SqlStatsStore
+    from unobot.stats.urls import database_url_problem
 
+    problem = database_url_problem(args.database)
+    if problem is not None:
+        print(f"unobot import-scores: --database: {problem}", file=sys.stderr)
+        return 2
     store = SqlStatsStore(args.database, network=args.network)
     count = store.import_scores(scores, args.source or args.file.name, args.network, args.channel)
     store.close()
     games = sum(s.games for s in scores)
-    print(f"imported {count} players ({games} games) from {args.file} into {args.database}")
+    where = args.database.rpartition("@")[2]  # never the password
+    print(f"imported {count} players ({games} games) from {args.file} into {where}")
     return 0

@@ -245,9 +245,13 @@ class StatsStore(Protocol):
     """What the bot needs from a stats store. Implementations: peewee (SQLite, PostgreSQL)
     and an in-memory one for unit tests; one contract test suite runs against all."""
 
-    def record_game(self, game: GameRecord) -> None:
+    def record_game(self, game: GameRecord) -> bool | None:
         """Store a finished game. Never raises for an unreachable database: the game waits in
-        a durable local queue and is written when the database is back."""
+        a durable local queue and is written when the database is back. Returns False when
+        neither the database nor that queue took it (a read-only or full disk): it is kept in
+        memory and retried, but would be lost with the process, so the caller keeps a copy
+        of its own (the bot keeps the game's journal; ``unobot.core.bot``); else True or
+        None."""
         ...
 
     def player(

@@ -88,6 +88,9 @@ class GameRecorder:
         self.wall_clock = wall_clock
         self._games: weakref.WeakKeyDictionary[Table, _Game] = weakref.WeakKeyDictionary()
         """Games being played, by table; a table the bot drops unfinished is forgotten."""
+        self._unsaved: weakref.WeakSet[Table] = weakref.WeakSet()
+        """Finished tables whose game the store could keep in memory only (see
+        :meth:`unsaved`)."""
 
     @classmethod
     def following(
@@ -139,8 +142,8 @@ class GameRecorder:
         if update.finished:
             del self._games[table]
             record = self._record(table, game, update)
-            if record is not None:
-                self._store(record)
+            if record is not None and not self._store(record):
+                self._unsaved.add(table)
             return
         self._snapshot(table, game)
 
@@ -153,11 +156,19 @@ class GameRecorder:
             seat.total = match.totals[index]
             seat.in_hand = sum(card.points for card in hand.hand(index))
 
-    def _store(self, record: GameRecord) -> None:
+    def unsaved(self, table: Table) -> bool:
+        """Whether the game ``table`` finished is in memory only: neither the database nor
+        the local spool took it (or the store failed). The bot then keeps the table's
+        journal, so the next start records the game again (once: by its id)."""
+        return table in self._unsaved
+
+    def _store(self, record: GameRecord) -> bool:
+        """Hand ``record`` to the store; False when it is not safe on disk anywhere."""
         try:
-            self.store.record_game(record)
+            return self.store.record_game(record) is not False
         except Exception:  # the store should queue, not raise; if it does, the bot goes on
             log.exception("stats: could not record game %s in %s", record.game_id, record.channel)
+            return False
 
     def _record(self, table: Table, game: _Game, update: Update) -> GameRecord | None:
         """The finished game as a record; None for a game stopped before any hand ended, or

@@ -56,6 +56,9 @@ class Spool:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return []
+        except OSError as err:  # an unusable folder: nothing could have been queued there
+            log.debug("stats spool %s unreadable (%s)", self.path, err)
+            return []
         games = []
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
@@ -69,7 +72,7 @@ class Spool:
     def __bool__(self) -> bool:
         try:
             return self.path.stat().st_size > 0
-        except FileNotFoundError:
+        except OSError:  # missing, or its folder unusable: nothing queued there
             return False
 
     def replace(self, games: list[GameRecord]) -> None:

@@ -433,22 +433,36 @@ class SqlStatsStore:
             self._down()
             return False
 
-    def _queue(self, game: GameRecord) -> None:
+    def _queue(self, game: GameRecord, *, again: bool = False) -> bool:
+        """Queue ``game`` in the spool; False when the spool refused it and it is kept in
+        memory only (retried with the spool, but lost if the process ends first). ``again``:
+        a game from memory that the database refused again (said once already)."""
         try:
             self.spool.append(game)
         except OSError as err:
-            log.error("stats: can't queue game %s in %s (%s)", game.game_id, self.spool.path, err)
+            if again:
+                self._unspooled.append(game)
+                return False
+            log.error(
+                "stats: game %s can't be written to the database or queued in %s (%s); it is "
+                "kept in memory and retried: make that folder writable (or free disk space)",
+                game.game_id, self.spool.path, err,
+            )  # fmt: skip
             self._unspooled.append(game)
+            return False
+        return True
 
-    def record_game(self, game: GameRecord) -> None:
-        """Store ``game`` now, or queue it durably if the database can't be reached."""
+    def record_game(self, game: GameRecord) -> bool:
+        """Store ``game`` now, or queue it durably if the database can't be reached; False
+        when it could be kept in memory only (see :meth:`StatsStore.record_game`)."""
         game = normalized(game)
         if self._unspooled or self.spool or time.monotonic() < self._retry_at:
             self._queue(game)
             self._drain()
-            return
+            return all(g.game_id != game.game_id for g in self._unspooled)
         if not self._try(game):
-            self._queue(game)
+            return self._queue(game)
+        return True
 
     def _drain(self, force: bool = False) -> int:
         if not force and time.monotonic() < self._retry_at:
@@ -472,7 +486,7 @@ class SqlStatsStore:
             # It still holds every queued game; replays are ignored by game_id.
         for game in memory:
             if game.game_id not in done:
-                self._queue(game)
+                self._queue(game, again=True)
         if done:
             log.info("stats: %d queued games written, %d still waiting", len(done), self.pending)
         return len(done)
@@ -585,6 +599,14 @@ class SqlStatsStore:
 
     def close(self) -> None:
         self._drain()
+        if self._unspooled:
+            # The last chance gone: say which games, and where else they may be found.
+            log.error(
+                "stats: %d finished game(s) neither stored nor queued are lost with this "
+                "process: %s (a game whose table journal was kept is recorded at the next "
+                "start; see the errors above for what to fix)",
+                len(self._unspooled), ", ".join(g.game_id for g in self._unspooled),
+            )  # fmt: skip
         try:
             if self._unsummarized:
                 self._catch_up()
