@@ -164,7 +164,7 @@ def test_a_refused_hand_is_sent_again_when_the_server_says_and_others_go_on() ->
     assert [ln.target for ln in box.due(0.0)] == ["amy", "bob"]
     # The server refused bob's hand: "439 unobot bob :Target change too fast. Please wait 20 s"
     again = box.refused("bob", 20.0, 1.0)
-    assert again is not None and again[0].text == "Your cards: B2" and again[1] == "hands"
+    assert again == (Line("NOTICE", "bob", "Your cards: B2"), "hands", True)
     assert box.held(1.0) == ["bob"]
     # amy (accepted before) and the channel go on; bob and new targets (carl) wait.
     hand(box, "amy", "Your cards: R1 G5", 1.0)
@@ -173,7 +173,9 @@ def test_a_refused_hand_is_sent_again_when_the_server_says_and_others_go_on() ->
     assert [ln.target for ln in box.due(2.0)] == ["amy", "#uno"]
     assert box.next_time(2.0) == pytest.approx(22.0)
     assert box.due(21.0) == []
-    assert sorted(ln.target for ln in box.due(22.0)) == ["bob", "carl"]
+    assert [ln.target for ln in box.due(22.0)] == ["bob"]  # one new target at a time
+    assert box.next_time(22.0) == pytest.approx(27.0)
+    assert [ln.target for ln in box.due(27.0)] == ["carl"]
     assert box.requeued == 1 and box.refusals == 1
 
 
@@ -182,7 +184,7 @@ def test_a_newer_hand_waiting_makes_the_refused_one_moot() -> None:
     hand(box, "bob", "Your cards: B2")
     box.due(0.0)
     hand(box, "bob", "Your cards: B2 R3", 0.5)
-    assert box.refused("bob", 5.0, 1.0) is None
+    assert box.refused("bob", 5.0, 1.0) == (Line("NOTICE", "bob", "Your cards: B2"), "hands", False)
     assert [ln.text for _, ln in drain(box, start=1.0)] == ["Your cards: B2 R3"]
 
 
@@ -219,3 +221,32 @@ def test_one_persons_replies_only_delay_their_own() -> None:
     texts = [ln.text for _, ln in drain(box)]
     assert texts.index("Top: R5") == 1
     assert texts.count("Top: R5") == 1 and len(texts) == 21
+
+
+def test_after_a_refusal_new_targets_go_one_at_a_time() -> None:
+    """When the server's wait is over it allows one new target, not all of them: released
+    together, every one but the first would be refused again (and push the wait on)."""
+    box = Outbox(burst=10, rate=1.0)
+    hand(box, "amy", "Your cards: R1")
+    box.due(0.0)
+    box.refused("amy", 10.0, 0.5)
+    for nick in ("bob", "carl", "dan"):
+        hand(box, nick, f"Your cards: {nick}", 1.0)
+    sent = drain(box, start=1.0)
+    times = {line.target: when for when, line in sent}
+    assert times["amy"] == pytest.approx(11.5)
+    others = sorted(times[n] for n in ("bob", "carl", "dan"))
+    assert others[0] >= 11.5 and others[1] - others[0] >= 5.0 and others[2] - others[1] >= 5.0
+
+
+def test_the_target_refused_first_goes_first_when_the_wait_is_over() -> None:
+    """ircu lets one new target through when the wait is over: the player refused first must
+    be it, not whoever is next in the round (amy's game comes first there)."""
+    box = Outbox(burst=10, rate=1.0)
+    hand(box, "bob", "Your cards: B2")
+    box.due(0.0)
+    box.push("NOTICE", "amy", "Your cards: R1", tag=Tag("#two", key="hand amy"), now=0.2)
+    box.refused("bob", 10.0, 0.5)
+    sent = drain(box, start=1.0)
+    assert [line.target for _, line in sent] == ["bob", "amy"]
+    assert sent[1][0] - sent[0][0] >= 5.0

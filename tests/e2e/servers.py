@@ -139,6 +139,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -242,10 +243,18 @@ def install_hint(kind: str) -> str:
 # --- running Debian's servers from a private copy --------------------------------------------
 
 _runtime_dirs: dict[str, Path] = {}
+_runtime_lock = threading.RLock()
+"""Servers may be started from several threads at once (the network scenarios run side by
+side): the private copies and the shim are made once, under this lock."""
 
 
 def _runtime_base() -> Path:
     """This process's private copy folder: world-readable, removed at exit."""
+    with _runtime_lock:
+        return _runtime_base_locked()
+
+
+def _runtime_base_locked() -> Path:
     base = _runtime_dirs.get("")
     if base is None:
         base = _runtime_dirs[""] = Path(tempfile.mkdtemp(prefix="unobot-ircds-"))
@@ -257,6 +266,11 @@ def _runtime_base() -> Path:
 def _runtime(kind: str) -> Path:
     """A copy of ``kind``'s unpacked package, patched where ``_patch`` says, readable by
     ``nobody``; made once per process."""
+    with _runtime_lock:
+        return _runtime_locked(kind)
+
+
+def _runtime_locked(kind: str) -> Path:
     root = _runtime_dirs.get(kind)
     if root is None:
         package = DEB_PACKAGES[kind]
@@ -299,6 +313,11 @@ def _patch(kind: str, program: Path) -> None:
 
 def _shim() -> Path:
     """``ircd_shim.c`` compiled (once per process) into the private folder."""
+    with _runtime_lock:
+        return _shim_locked()
+
+
+def _shim_locked() -> Path:
     source = Path(__file__).with_name("ircd_shim.c")
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
     lib = _runtime_base() / f"ircd_shim-{digest}.so"

@@ -20,16 +20,13 @@ timed match ends when its time is up, whoever is ahead winning it.
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
-from tests.e2e import client as client_module
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import require
 from tests.e2e.servers import IrcServer, start_server
@@ -118,13 +115,7 @@ def test_three_games_at_once_all_finish_and_none_is_starved(
 
 def client_from(port: int, nick: str, address: str) -> TestClient:
     """A test client connecting from ``address`` (clones: several from one address)."""
-    real = socket.create_connection
-
-    def connect(where: tuple[str, int], timeout: float = 10, *_: object) -> socket.socket:
-        return real(where, timeout, (address, 0))
-
-    with mock.patch.object(client_module.socket, "create_connection", connect):
-        return TestClient(port, nick)
+    return TestClient(port, nick, source=address)
 
 
 def flood_script(nick: str, channel: str, commands: int, clone: int) -> bytes:

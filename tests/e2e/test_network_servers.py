@@ -301,6 +301,64 @@ def test_the_bot_logs_in_with_the_services(
     assert not [r for r in caplog.records if r.getMessage().startswith("not identifying to")]
 
 
+@pytest.mark.parametrize("right", [True, False], ids=["right", "wrong"])
+def test_the_log_says_in_one_line_what_nickserv_answered(
+    services_server: IrcServer, make_bot: MakeBot, caplog: pytest.LogCaptureFixture, right: bool
+) -> None:
+    """atheme's "Invalid password for unobot." and anope's "Password incorrect." were raw
+    DEBUG lines: now a WARNING naming the setting; a correct IDENTIFY is confirmed at INFO."""
+    caplog.set_level(logging.INFO, "unobot")
+    services = services_server.services or ""
+    password = services_server.password if right else "not-the-password"
+    channel = unique("#ns")
+    bot = make_bot(
+        bot_settings(
+            services_server,
+            channels={channel: ""},
+            nick=services_server.account,
+            nickserv_password=password,
+        )
+    )
+    bot.wait_joined(channel, timeout=20)
+    wanted = "identified to NickServ: " if right else "NickServ refused the password"
+    deadline = time.monotonic() + 10
+    while not [r for r in caplog.records if wanted in r.getMessage()]:
+        assert time.monotonic() < deadline, caplog.text[-2000:]
+        time.sleep(0.1)
+    record = next(r for r in caplog.records if wanted in r.getMessage())
+    assert record.levelno == (logging.INFO if right else logging.WARNING)
+    said = IDENTIFIED[services] if right else WRONG_PASSWORD[services]
+    assert said in record.getMessage()
+    assert "irc.nickserv_password" in record.getMessage() or right
+    assert password not in caplog.text or right  # the wrong one is never shown either
+
+
+def test_sasl_on_a_server_without_capabilities_is_said_at_warning(
+    make_bot: MakeBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ircu answers CAP with 421: SASL configured there used to be skipped without a word,
+    though the README promised the reason would be logged."""
+    require("ircu")
+    caplog.set_level(logging.INFO, "unobot")
+    server = start_server("ircu")
+    try:
+        channel = unique("#sasl")
+        bot = make_bot(
+            bot_settings(
+                server, channels={channel: ""}, nick=nick("b"), sasl_login="unobot",
+                sasl_password="secret-pw",
+            )
+        )  # fmt: skip
+        bot.wait_joined(channel, timeout=20)
+        skipped = [r for r in caplog.records if "SASL login skipped" in r.getMessage()]
+        assert len(skipped) == 1 and skipped[0].levelno == logging.WARNING
+        assert "does not negotiate capabilities" in skipped[0].getMessage()
+        assert "secret-pw" not in caplog.text
+        assert "sending by the ircu flood model" in caplog.text
+    finally:
+        server.cleanup()
+
+
 def test_a_restart_keeps_the_port_and_the_account(services_server: IrcServer) -> None:
     """``restart`` (as reconnect tests use it) brings back the server on its port and the
     services with the account (from their database, or registered again)."""
@@ -325,3 +383,45 @@ def test_kill_and_restart(kind: str, _servers: dict[str, IrcServer]) -> None:
     client.close()
     again = _client(server, "k")
     again.close()
+
+
+def test_ircu_channel_limit_is_said_and_a_freed_slot_is_used(
+    make_bot: MakeBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ircu lets a client be in 10 channels (MAXCHANNELS=10, 405 past it). Eleven configured:
+    a WARNING at connect names the one that will not be joined, the 405 names it again, and
+    when the bot leaves a channel (kicked) it joins the waiting one."""
+    require("ircu")
+    caplog.set_level(logging.INFO, "unobot")
+    server = start_server("ircu")
+    owner = _client(server, "o")
+    try:
+        first = unique("#lim")
+        owner.join(first)  # the owner holds ops there (the bot will not) and can kick it
+        channels = [first] + [unique("#lim") for _ in range(10)]
+        bot = make_bot(
+            bot_settings(
+                server, channels=dict.fromkeys(channels, ""), nick=nick("b"), rejoin_delay=-1
+            )
+        )
+        for channel in channels[:10]:
+            bot.wait_joined(channel, timeout=20)
+        said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert any(
+            "lets a client be in 10 channels; 11 are configured" in m and channels[10] in m
+            for m in said
+        ), said
+        deadline = time.monotonic() + 10
+        while not any("405" in m and channels[10] in m for m in _messages(caplog)):
+            assert time.monotonic() < deadline, _messages(caplog)
+            time.sleep(0.1)
+        owner.send(f"KICK {first} {bot.adapter.nickname} :make room")
+        bot.wait_joined(channels[10], timeout=10)
+        assert any("a channel slot is free: joining" in m for m in _messages(caplog))
+    finally:
+        owner.close()
+        server.cleanup()
+
+
+def _messages(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records]

@@ -550,7 +550,8 @@ class Clients:
         seat.sock = sock
         self.sel.register(sock, selectors.EVENT_READ, seat)
         self.send(seat, f"NICK {seat.nick}")
-        self.send(seat, f"USER {seat.nick} 0 * :{realname}")
+        # Letters only: ircu refuses a username like "c0p1" ("USER: Bad username").
+        self.send(seat, f"USER player 0 * :{realname}")
 
     def say(self, seat: Seat, line: str) -> None:
         """A player's command: sent after the player's think time (at once when it is 0)."""

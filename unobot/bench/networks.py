@@ -21,7 +21,8 @@ How: the servers are started as the end-to-end tests start them (``tests/e2e/ser
 ircu, irc2 and hybrid from Debian packages unpacked by ``tests/run.sh``); the bot is
 ``python unobot.py`` as an operator runs it, with its log at INFO; the players are
 :mod:`unobot.bench.capacity`'s simulated players, each from its own loopback address
-(127.0.c.p), answering at once. Each table plays a timed match (``.deal 60s`` by default), so
+(127.0.c.p), thinking 2-6 s before each move as the capacity benchmark's do (``--think 0``:
+at once). Each table plays a timed match (``.deal 60s`` by default), so
 a run takes a known time. The bot joins its channels before the players, so it holds ops
 there, as a bot on such a network should (then ircu's ``CNOTICE`` carries every hand past the
 target limit); ``--no-ops`` lets the players create the channels instead, to see the limit.
@@ -43,7 +44,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from unobot.bench.capacity import BotProcess, Figures, Players, _servers_module
+from unobot.bench.capacity import THINK, BotProcess, Figures, Players, _servers_module
 from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST
 
 __all__ = ["KINDS", "Run", "add_arguments", "measure", "run_one"]
@@ -75,6 +76,11 @@ class Run:
     """Turns a player had to take without having been sent a hand."""
     hands: int = 0
     """Hand notices the players received."""
+    first_hand: dict[str, float] = field(default_factory=dict)
+    """Seconds from the games' opening to each player's first hand."""
+    held_nicks: set[str] = field(default_factory=set)
+    """Players the channel was told wait for their cards."""
+    players: int = 0
     finished: int = 0
     latencies: list[float] = field(default_factory=list)
     lags: list[float] = field(default_factory=list)
@@ -111,8 +117,9 @@ class NetPlayers(Players):
         self.held = 0
         self.blind = 0
         self.hands = 0
-        self.hand_at: dict[str, float] = {}
-        """Each player's last hand notice: when it arrived."""
+        self.first_hand: dict[str, float] = {}
+        """Each player's first hand notice: when it arrived."""
+        self.held_nicks: set[str] = set()
 
     def _line(self, seat, line: str) -> None:  # type: ignore[no-untyped-def]
         prefix, rest = "", line
@@ -125,10 +132,11 @@ class NetPlayers(Players):
             plain = _CODES.sub("", text)
             if words[0] == "NOTICE" and words[1] == seat.nick and "Your cards" in plain:
                 self.hands += 1
-                self.hand_at[seat.nick] = time.monotonic()
+                self.first_hand.setdefault(seat.nick, time.monotonic())
             elif words[0] == "PRIVMSG" and words[1] == seat.game.channel:
                 if seat.index == 0 and HELD in plain:
                     self.held += 1
+                    self.held_nicks.add(plain.partition(":")[0])
                 status = _STATUS.search(plain)
                 turn = status is not None and status.group(3) == seat.nick
                 if turn and not seat.hand and seat.expect == 0 and seat.counting:
@@ -182,6 +190,7 @@ def run_one(
     match: str = "60s",
     ops: bool = True,
     seed: int = 1,
+    think: tuple[float, float] = THINK,
     settings: str = "",
     timeout: float = 600.0,
 ) -> Run:
@@ -191,18 +200,25 @@ def run_one(
     server = servers.start_server(kind)
     try:
         with tempfile.TemporaryDirectory(prefix=f"unobot-net-{kind}-") as tmp:
-            _play(result, server.port, Path(tmp), match, seed, settings, timeout)
+            _play(result, server.port, Path(tmp), match, seed, think, settings, timeout)
     finally:
         server.cleanup()
     return result
 
 
 def _play(
-    result: Run, port: int, folder: Path, match: str, seed: int, settings: str, timeout: float
+    result: Run,
+    port: int,
+    folder: Path,
+    match: str,
+    seed: int,
+    think: tuple[float, float],
+    settings: str,
+    timeout: float,
 ) -> None:
     games = result.games
     channels = [f"#bench{c}" for c in range(games)]
-    players = NetPlayers(port, games, seed, think=(0.0, 0.0), hands=1, deal=match)
+    players = NetPlayers(port, games, seed, think=think, hands=1, deal=match)
     config = "[bot]\nturn_timeout = 30\n" + settings
     bot: BotProcess | None = None
     try:
@@ -228,6 +244,7 @@ def _play(
         result.seconds = end - opened
         first = [m.first_turn for m in meters if m.first_turn]
         result.setup_seconds = (max(first) - opened) if first else float("nan")
+        result.first_hand = {n: t - opened for n, t in players.first_hand.items()}
     except Exception as err:  # reported, not raised: the other servers' runs go on
         result.error = f"{type(err).__name__}: {err}"
     finally:
@@ -255,6 +272,8 @@ def _collect(result: Run, players: NetPlayers) -> None:
     result.held = players.held
     result.blind = players.blind
     result.hands = players.hands
+    result.held_nicks = set(players.held_nicks)
+    result.players = len(players.seats)
     result.quits = players.bot_quits
     result.finished = sum(m.finished >= 1 for m in players.meters.values())
     if result.figures is not None:
@@ -262,13 +281,15 @@ def _collect(result: Run, players: NetPlayers) -> None:
         result.lines = result.figures.lines
 
 
-def measure(kinds: list[str], games: int, match: str, ops: bool, seed: int) -> list[Run]:
+def measure(
+    kinds: list[str], games: int, match: str, ops: bool, seed: int, think: tuple[float, float]
+) -> list[Run]:
     """Every server at once (each its own server, bot and players, in a thread of its own:
     the runs wait on send budgets, not on the CPU)."""
     results: dict[str, Run] = {}
 
     def one(kind: str) -> None:
-        results[kind] = run_one(kind, games, match=match, ops=ops, seed=seed)
+        results[kind] = run_one(kind, games, match=match, ops=ops, seed=seed, think=think)
 
     threads = [threading.Thread(target=one, args=(k,), name=f"net-{k}") for k in kinds]
     for thread in threads:
@@ -304,7 +325,8 @@ def run(args: argparse.Namespace) -> list[Run]:
         f"{'' if args.ops else ', players make the channels (the bot has no ops)'}, seed "
         f"{args.seed}; servers at once: {', '.join(kinds)}"
     )
-    results = measure(kinds, args.games, args.match, args.ops, args.seed)
+    think = THINK if args.think is None else (args.think, args.think)
+    results = measure(kinds, args.games, args.match, args.ops, args.seed, think)
     print("| server | model | lines/s | kills | hands refused/retried/lost | games | "
           "turn-to-answer p50 / p95 |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -341,6 +363,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         dest="ops",
         action="store_false",
         help="players create the channels: the bot holds no ops (ircu's 439 then shows)",
+    )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help=f"seconds a player thinks before each move (default {THINK[0]:g}-{THINK[1]:g})",
     )
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=run)

@@ -9,7 +9,6 @@ the bot under flood limits. Hands go only by NOTICE to their owner, written in t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -40,6 +39,7 @@ from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
 from unobot.irc.casemap import irc_lower
+from unobot.irc.outbox import strip_codes
 from unobot.irc.transport import UNTAGGED, Tag
 
 __all__ = [
@@ -476,11 +476,6 @@ def plain_hand(cards: Iterable[Card]) -> str:
     return hand_text(list(cards))
 
 
-_CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
-"""The formatting this module writes: colours (with their numbers), bold, reset, reverse,
-italics, underline."""
-
-
-def strip_codes(text: str) -> str:
-    """``text`` without IRC formatting: what a client that shows none displays."""
-    return _CODES.sub("", text)
+# strip_codes (imported above) undoes the formatting this module writes: it lives in the IRC
+# layer beside sanitize, which keeps the same codes, so that the adapter can read services'
+# formatted notices into plain log lines too.

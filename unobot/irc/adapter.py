@@ -61,7 +61,7 @@ from tempora import schedule as tempora_schedule
 from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
-from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox, is_private
+from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox, is_private, strip_codes
 from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
@@ -862,6 +862,7 @@ class IrcAdapter:
         else:
             log.info("%s refused for %s (%s): held %.0f s", event.type, target, text, wait)
         if again is not None and again[1] == "hands" and again[0].via and not was_held:
+            # The player waits for their cards (this line, or a newer one of theirs).
             self._deliver(Incoming(Kind.HELD, target, again[0].via, str(round(wait))))
         self._schedule_drain()
 
@@ -1062,7 +1063,7 @@ class IrcAdapter:
             return
         if irc_lower(source.nick) != irc_lower(self.settings.nickserv_nick):
             return
-        text = _event_text(event)
+        text = strip_codes(_event_text(event))  # anope and atheme answer in bold
         outcome = nickserv_outcome(text)
         if outcome is None:
             if time.monotonic() - sent > NICKSERV_WHOIS_TIMEOUT:

@@ -32,6 +32,7 @@ __all__ = [
     "sanitize",
     "sanitize_target",
     "split_text",
+    "strip_codes",
 ]
 
 CHANNEL_PREFIXES = ("#", "&", "+", "!")
@@ -60,6 +61,16 @@ def sanitize(text: str) -> str:
     delimiter \\x01. mIRC colour and style codes are kept because the renderer uses them.
     """
     return text.translate(_TABLE)
+
+
+_FORMATTING = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
+"""The formatting kept by :func:`sanitize` (and written by the renderer): colours with their
+numbers, bold, reset, reverse, italics, underline."""
+
+
+def strip_codes(text: str) -> str:
+    """``text`` without IRC formatting: what a client that shows none displays."""
+    return _FORMATTING.sub("", text)
 
 
 def sanitize_target(target: str) -> str:
@@ -196,6 +207,10 @@ without a target change)."""
 BURST_WINDOW = 0.5
 """Lines written within this many seconds may reach the server in one read."""
 _RESEND_WINDOW = 120.0
+_TRICKLE_FOR = 300.0
+"""Seconds after a refusal during which new private targets go one at a time."""
+_TRICKLE_GAP = 5.0
+"""Seconds between two new targets then: time for the server's refusal to come back."""
 """A refusal older than this is no longer matched to the line that caused it."""
 
 
@@ -287,6 +302,10 @@ class Outbox:
         every new target while one is refused)."""
         self._known: dict[str, None] = {}
         """Recent private targets the server accepted (oldest first)."""
+        self._last_refusal = -math.inf
+        """When the server last refused a target: until it has not for a while, new targets
+        go one at a time (ircu allows one more every two minutes or so once its free ones
+        are spent, and each refusal pushes its clock on by 2 s)."""
         self._sent: dict[str, deque[tuple[float, _Waiting]]] = {}
         """Folded private target -> its latest lines that left, with when."""
         self.exempt: Callable[[Line], bool] | None = None
@@ -548,7 +567,16 @@ class Outbox:
         until = self._held.get(target, 0.0)
         if target not in self._known:
             until = max(until, self._block_until)
+            first = self._first_due(now)
+            if first is not None and first != target and until <= now:
+                until = now + _TRICKLE_GAP  # the one refused first goes first
         return max(now, until)
+
+    def _first_due(self, now: float) -> str | None:
+        """The target whose hold ended first, while it has not been sent to since (for a
+        little while: a target whose lines are gone must not hold the others up)."""
+        due = [(end, t) for t, end in self._held.items() if end <= now < end + 3 * _TRICKLE_GAP]
+        return min(due)[1] if due else None
 
     def _take(self, queue: deque[_Waiting], now: float) -> _Waiting | None:
         """The first line of ``queue`` that may go now (lines held for their target wait)."""
@@ -670,6 +698,11 @@ class Outbox:
         if not is_private(line) or (self.exempt is not None and self.exempt(line)):
             return
         target = irc_lower(line.target)
+        if self._held.get(target, math.inf) <= now:
+            del self._held[target]  # its wait is over and it went
+        if target not in self._known and now - self._last_refusal < _TRICKLE_FOR:
+            # A new target after refusals: the next waits to hear whether this one passed.
+            self._block_until = max(self._block_until, now + _TRICKLE_GAP)
         log = self._sent.pop(target, None)
         if log is None:
             log = deque(maxlen=_SENT_LOG)
@@ -682,13 +715,15 @@ class Outbox:
         if len(self._known) > _KNOWN_TARGETS:
             del self._known[next(iter(self._known))]
 
-    def refused(self, target: str, wait: float, now: float) -> tuple[Line, str] | None:
+    def refused(self, target: str, wait: float, now: float) -> tuple[Line, str, bool] | None:
         """The server refused a private line to ``target`` and says to wait ``wait`` seconds
         (ircu's 439): hold that target, and every target not recently accepted, until then,
         and queue the refused line again at the head of its queue (unless a newer text of
-        its key waits already). Returns the line queued again and its kind (``hands``,
-        ``lines``, ``replies``), or None."""
+        its key waits already: that one goes instead). Returns the refused line, its kind
+        (``hands``, ``lines``, ``replies``) and whether it was queued again; None when no
+        line to ``target`` left lately."""
         self.refusals += 1
+        self._last_refusal = now
         folded = irc_lower(target)
         until = now + max(wait, 1.0) + 1.0  # the server's clock counts whole seconds
         self._held[folded] = max(self._held.get(folded, 0.0), until)
@@ -703,9 +738,7 @@ class Outbox:
             if now - when > _RESEND_WINDOW:
                 log.clear()
                 break
-            if self._requeue(waiting):
-                return waiting.line, waiting.kind
-            return None
+            return waiting.line, waiting.kind, self._requeue(waiting)
         return None
 
     def _requeue(self, waiting: _Waiting) -> bool:
