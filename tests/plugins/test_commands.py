@@ -297,3 +297,23 @@ def test_a_channel_flooded_by_many_hosts_still_plays() -> None:
     assert all(not r or "Slow down" in r[0].text for r in asked)
     played = play_game(h, ["alice", "bob", "carol"])
     assert played.winner_line
+
+
+def test_a_flood_by_many_hosts_never_stops_a_person_seating_computer_players() -> None:
+    """``.addbot`` and ``.removebot`` are lobby moves like ``.join`` and ``.leave``: accepted,
+    they need only the person's own budget (the table paces them: the player limit, before
+    the deal only), so others emptying the channel's and everyone's budgets can't keep a
+    person from a game against computer players; nor can a person's own quick re-deals."""
+    h = Harness(3)
+    for i in range(40):
+        h.say(f"flood{i}", ".top", userhost=f"f@{i}.example")
+    for channel in ("#uno", "#a", "#b", "#c"):  # four games, each with three computers
+        said = channel_lines(h.say("alice", ".uno", channel), channel)
+        assert "opens a game" in said[0], said
+        for _ in range(3):
+            said = channel_lines(h.say("alice", ".addbot", channel), channel)
+            assert said and "joins" in said[0], said
+        said = channel_lines(h.say("alice", ".removebot", channel), channel)
+        assert said and "leaves" in said[0], said
+        assert channel_lines(h.say("alice", ".addbot", channel), channel)
+        assert "Uno (" in channel_lines(h.say("alice", ".deal", channel), channel)[0]
