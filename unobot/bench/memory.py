@@ -21,9 +21,13 @@ How, and why this way:
   seats three computer players (``.addbot``), deals, plays the hand out and opens the next
   game at once.
 - Games are counted as the people see them end; RSS is sampled every ``--sample`` seconds.
-  The first ``--warmup`` games fill what is filled once (imports done lazily, SQLite's cache
-  of the pages a game touches, the allocator's arenas, the reactor's first buffers); the slope
-  is fitted over the samples after them.
+  The first ``--warmup`` games (1,500) fill what is filled once and then stays: SQLite's page
+  cache (2 MB, full after ~1,300 games: each game written touches new pages), the engine's
+  legal-action cache (two generations of 4,096 keys), modules imported on first use, the
+  allocator's arenas. The slope is fitted over the samples after them: a leak shows there as
+  a steady slope, a cache still filling as one that flattens (see README, Benchmarks).
+- ``--level hard`` puts ``hard``'s worker process in the figures (its RSS is printed apart);
+  it is slow (~0.25 games/s with one worker), so the default is ``normal``.
 - ``RssAnon`` (the heap: Python objects, SQLite's cache, malloc arenas) and ``RssFile``
   (mapped files: libraries, SQLite's WAL index) are printed apart, so growth can be placed.
 """
@@ -129,13 +133,14 @@ class People(Clients):
             self._poll(deadline)
 
     def unstick(self, stall_after: float) -> int:
-        """A channel where nothing ended for ``stall_after`` s: the person passes if they
-        drew last (they lost track of the turn), else opens a game (a lost ``.uno``);
+        """A channel where the bot said nothing for ``stall_after`` s: the person passes if
+        they drew last (they lost track of the turn), else opens a game (a lost ``.uno``);
         returns how many channels needed it."""
         now = time.monotonic()
         stuck = 0
         for seat in self.seats:
-            if isinstance(seat, Person) and now - seat.last_end > stall_after:
+            quiet = now - max(seat.last_end, seat.game.last_seen)
+            if isinstance(seat, Person) and quiet > stall_after:
                 stuck += 1
                 seat.last_end = now
                 seat.command(".pass" if seat.drew else ".uno", self)
@@ -234,6 +239,8 @@ class Sample:
     anon: int
     file: int
     threads: int
+    children: int = 0
+    """RSS of the bot's child processes together (``hard``'s worker processes), kB."""
 
 
 def read_status(pid: int) -> dict[str, int]:
@@ -247,10 +254,30 @@ def read_status(pid: int) -> dict[str, int]:
     return values
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from ``/proc/*/stat``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
 def sample(pid: int, games: int, seconds: float) -> Sample:
     s = read_status(pid)
+    children = 0
+    for child in children_of(pid):
+        with contextlib.suppress(OSError, KeyError):
+            children += read_status(child)["VmRSS"]
     return Sample(
-        games, seconds, s["VmRSS"], s.get("RssAnon", 0), s.get("RssFile", 0), s.get("Threads", 0)
+        games,
+        seconds,
+        s["VmRSS"],
+        s.get("RssAnon", 0),
+        s.get("RssFile", 0),
+        s.get("Threads", 0),
+        children,
     )
 
 
@@ -302,7 +329,8 @@ def play(args: argparse.Namespace, extra_env: dict[str, str] | None = None) -> R
         began = time.monotonic()
         people.open_games()
         next_sample = began
-        printed = 0
+        every = max(1, args.games // 12)
+        next_print = 0
         deadline = began + args.timeout
         while people.finished < args.games:
             bot.check()
@@ -312,8 +340,8 @@ def play(args: argparse.Namespace, extra_env: dict[str, str] | None = None) -> R
             if now >= next_sample:
                 next_sample = now + args.sample
                 result.samples.append(sample(bot.pid, people.finished, now - began))
-                if len(result.samples) >= printed * 2 or people.finished >= args.games:
-                    printed = len(result.samples)
+                if people.finished >= next_print:  # about a dozen lines in all
+                    next_print = (people.finished // every + 1) * every
                     _print_sample(result.samples[-1])
         result.seconds = time.monotonic() - began
         result.games = people.finished
@@ -333,9 +361,10 @@ def play(args: argparse.Namespace, extra_env: dict[str, str] | None = None) -> R
 
 
 def _print_sample(s: Sample) -> None:
+    workers = f"; worker processes {s.children / 1024:.1f} MB" if s.children else ""
     print(
         f"  {s.games:6d} games {s.seconds:7.1f} s: RSS {s.rss / 1024:6.1f} MB "
-        f"(anon {s.anon / 1024:.1f}, file {s.file / 1024:.1f}), {s.threads} threads",
+        f"(anon {s.anon / 1024:.1f}, file {s.file / 1024:.1f}), {s.threads} threads{workers}",
         flush=True,
     )
 
@@ -381,6 +410,12 @@ def run(args: argparse.Namespace) -> Result:
         f"{last.rss / 1024:.1f} MB at the end ({last.games} games); after warm-up: "
         f"RSS {result.kb_per_game():+.2f}, anon {result.kb_per_game('anon'):+.2f}, "
         f"file {result.kb_per_game('file'):+.2f} kB/game; threads {last.threads}"
+        + (
+            f"; worker processes {last.children / 1024:.1f} MB, "
+            f"{result.kb_per_game('children'):+.2f} kB/game"
+            if last.children
+            else ""
+        )
     )
     print(report(result))
     return result
@@ -388,9 +423,11 @@ def run(args: argparse.Namespace) -> Result:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register ``memory``'s options on its subcommand parser."""
-    p.add_argument("--games", type=int, default=2000, help="games in all (default 2000)")
+    p.add_argument("--games", type=int, default=3000, help="games in all (default 3000)")
     p.add_argument("--channels", type=int, default=5, help="channels, one person each")
-    p.add_argument("--warmup", type=int, default=400, help="games before the slope is fitted (400)")
+    p.add_argument(
+        "--warmup", type=int, default=1500, help="games before the slope is fitted (1500)"
+    )
     p.add_argument(
         "--level", default="normal", choices=["easy", "normal", "hard"],
         help="the computer players' level (hard thinks in a worker process: slow)",
