@@ -43,6 +43,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,7 +74,7 @@ class Person(Seat):
         self.finished = 0
         self.last_end = time.monotonic()
 
-    def on_channel(self, text: str, client: Clients) -> None:  # type: ignore[override]
+    def on_channel(self, text: str, client: Clients) -> None:
         plain = _CODES.sub("", text)
         if "opens a game of Uno" in plain:
             self.hand, self.expect, self.drew = [], 0, False
@@ -241,6 +242,8 @@ class Sample:
     threads: int
     children: int = 0
     """RSS of the bot's child processes together (``hard``'s worker processes), kB."""
+    files: int = 0
+    """The bot's open file descriptors (sockets, the database, the journal's files)."""
 
 
 def read_status(pid: int) -> dict[str, int]:
@@ -278,6 +281,7 @@ def sample(pid: int, games: int, seconds: float) -> Sample:
         s.get("RssFile", 0),
         s.get("Threads", 0),
         children,
+        len(os.listdir(f"/proc/{pid}/fd")),
     )
 
 
@@ -306,17 +310,27 @@ class Result:
     errors: list[str] = field(default_factory=list)
 
     def after_warmup(self) -> list[Sample]:
-        return [s for s in self.samples if s.games >= self.warmup]
+        """The samples the slope is fitted over (all of them when the run was shorter)."""
+        return [s for s in self.samples if s.games >= self.warmup] or self.samples
 
     def kb_per_game(self, attr: str = "rss") -> float:
         return slope([(s.games, getattr(s, attr)) for s in self.after_warmup()])
 
     def at_warmup(self) -> Sample:
-        return (self.after_warmup() or self.samples)[0]
+        return self.after_warmup()[0]
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def play(args: argparse.Namespace, extra_env: dict[str, str] | None = None) -> Result:
-    """One run: a server, the bot process, the people; ``args.games`` games in all."""
+    """One run: a server, the bot process, the people; ``args.games`` games in all.
+
+    SIGTERM (``timeout``, a CI runner) ends it through ``finally`` like Ctrl-C does: the bot
+    runs in a session of its own and would otherwise play on, unwatched, after the benchmark."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
     server = start_server(args.server)
     result = Result(warmup=args.warmup)
     tmp = tempfile.mkdtemp(prefix="unobot-memory-")
@@ -364,7 +378,8 @@ def _print_sample(s: Sample) -> None:
     workers = f"; worker processes {s.children / 1024:.1f} MB" if s.children else ""
     print(
         f"  {s.games:6d} games {s.seconds:7.1f} s: RSS {s.rss / 1024:6.1f} MB "
-        f"(anon {s.anon / 1024:.1f}, file {s.file / 1024:.1f}), {s.threads} threads{workers}",
+        f"(anon {s.anon / 1024:.1f}, file {s.file / 1024:.1f}), {s.threads} threads, "
+        f"{s.files} open files{workers}",
         flush=True,
     )
 
@@ -409,7 +424,8 @@ def run(args: argparse.Namespace) -> Result:
         f"{first.rss / 1024:.1f} MB at warm-up ({first.games} games), "
         f"{last.rss / 1024:.1f} MB at the end ({last.games} games); after warm-up: "
         f"RSS {result.kb_per_game():+.2f}, anon {result.kb_per_game('anon'):+.2f}, "
-        f"file {result.kb_per_game('file'):+.2f} kB/game; threads {last.threads}"
+        f"file {result.kb_per_game('file'):+.2f} kB/game; threads {last.threads}, open files "
+        f"{min(s.files for s in result.samples)}-{max(s.files for s in result.samples)}"
         + (
             f"; worker processes {last.children / 1024:.1f} MB, "
             f"{result.kb_per_game('children'):+.2f} kB/game"
