@@ -137,6 +137,7 @@ def _may_seat_computers(ctx: Context, table: Table) -> None:
 
 
 @command("addbot")
+@move
 @in_channel
 @in_table
 @example(".addbot")
@@ -144,7 +145,11 @@ def _may_seat_computers(ctx: Context, table: Table) -> None:
 @example(".addbot easy Rookie")
 def addbot(ctx: Context) -> None:
     """Seat a computer player before the deal: level easy, normal (default) or hard, and a
-    name (default HardBot1, NormalBot2 ...)."""
+    name (default HardBot1, NormalBot2 ...).
+
+    A lobby move, like ``.join``: accepted, it needs only the person's own command budget
+    (the table paces it: before the deal, up to the player limit; a refusal is charged), so
+    others flooding the channel can't keep a person from a game against computer players."""
     _not_directed(ctx.table)
     table = ctx.table
     _may_seat_computers(ctx, table)
@@ -163,6 +168,7 @@ def addbot(ctx: Context) -> None:
 
 
 @command("removebot", "delbot")
+@move
 @in_channel
 @in_table
 @example(".removebot")

@@ -260,3 +260,22 @@ def test_matches_reach_their_end(seed: int, rules: HouseRules) -> None:
         assert match.outcome.winners == tuple(s for s, t in enumerate(match.totals) if t >= target)
     else:
         assert all(match.totals[s] == best for s in match.outcome.winners)
+
+
+def test_the_legal_action_cache_stays_bounded_and_gives_what_it_would_build() -> None:
+    """The cache of legal actions by key keeps two generations of a bounded size: a bot that
+    plays for months must not hold every hand shape it ever saw (it grew ~0.5 kB a game)."""
+    from unobot.engine import game as engine
+
+    rng = Random(7)
+    rules = PRESETS["official"]
+    for _ in range(300):  # enough random games to fill more than two generations
+        game, _events = Game.deal(4, rules, rng)
+        while not game.over:
+            legal = game.legal_actions(game.current)
+            game.apply(game.current, legal[int(rng.random() * len(legal))])
+    cap = engine._LEGAL_CACHE_MAX
+    assert len(engine._LEGAL_CACHE) <= cap and len(engine._LEGAL_OLD) <= cap
+    assert engine._LEGAL_OLD, "the games filled a generation: the old one holds keys"
+    for key, actions in [*engine._LEGAL_CACHE.items(), *engine._LEGAL_OLD.items()]:
+        assert engine._legal_of(key) == actions

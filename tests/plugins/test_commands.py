@@ -315,3 +315,23 @@ def test_clones_on_five_hosts_never_get_an_innocent_user_told_to_slow_down() -> 
             assert out and "Slow down" not in out[0].text, second
             assert "Top: " in strip_codes(only_notice_to(out, "carol"))
         h.advance(2)
+
+
+def test_a_flood_by_many_hosts_never_stops_a_person_seating_computer_players() -> None:
+    """``.addbot`` and ``.removebot`` are lobby moves like ``.join`` and ``.leave``: accepted,
+    they need only the person's own budget (the table paces them: the player limit, before
+    the deal only), so others emptying the channel's and everyone's budgets can't keep a
+    person from a game against computer players; nor can a person's own quick re-deals."""
+    h = Harness(3)
+    for i in range(40):
+        h.say(f"flood{i}", ".top", userhost=f"f@{i}.example")
+    for channel in ("#uno", "#a", "#b", "#c"):  # four games, each with three computers
+        said = channel_lines(h.say("alice", ".uno", channel), channel)
+        assert "opens a game" in said[0], said
+        for _ in range(3):
+            said = channel_lines(h.say("alice", ".addbot", channel), channel)
+            assert said and "joins" in said[0], said
+        said = channel_lines(h.say("alice", ".removebot", channel), channel)
+        assert said and "leaves" in said[0], said
+        assert channel_lines(h.say("alice", ".addbot", channel), channel)
+        assert "Uno (" in channel_lines(h.say("alice", ".deal", channel), channel)[0]

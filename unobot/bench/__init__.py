@@ -1,6 +1,6 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
 ``stats``, ``dealer``, ``computers``, ``capacity``, ``networks``, ``ratings``, ``web``,
-``calibration``).
+``calibration``, ``memory``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
         dealer,
         engine,
         irc,
+        memory,
         networks,
         ratings,
         restore,
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     web.add_arguments(
         sub.add_parser("web", help="the stats site's pages on the 1M-result store: p99 per page")
+    )
+    memory.add_arguments(
+        sub.add_parser("memory", help="the bot process's RSS over 2,000 games: kB per game")
     )
     args = parser.parse_args(argv)
     args.run(args)
