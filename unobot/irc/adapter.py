@@ -469,6 +469,9 @@ class IrcAdapter:
         """``sent_lines`` when the last probe came back: probe again only after sending."""
         self._probe_done = time.monotonic()
         """When the last probe came back (or the adapter started)."""
+        self._probe_every = settings.lag_probe
+        """Seconds between probes now: ``lag_probe`` while the server lags, doubling (to 8x)
+        while every probe comes back at once: a probe costs a line (2 s of ircu's budget)."""
         self._told_439 = False
         self._told_max = False
         self._waiting_slot: set[str] = set()
@@ -778,7 +781,7 @@ class IrcAdapter:
         try:
             now = time.monotonic()
             probe = self._probe
-            if not self.connected or now - self._probe_done < self.settings.lag_probe:
+            if not self.connected or now - self._probe_done < self._probe_every:
                 return
             if probe is not None:
                 left = probe[1]
@@ -819,6 +822,9 @@ class IrcAdapter:
     def _lagged(self, lag: float, now: float) -> None:
         pacer = self._outbox.pacer
         was = pacer.factor
+        base = self.settings.lag_probe
+        prompt = lag < pacer.LAG_LOW
+        self._probe_every = min(8 * base, 2 * self._probe_every) if prompt else base
         if pacer.lag(lag):
             self._outbox.pause(now, lag)
             log.info(
