@@ -22,7 +22,7 @@ ircu, irc2 and hybrid from Debian packages unpacked by ``tests/run.sh``); the bo
 ``python unobot.py`` as an operator runs it, with its log at INFO; the players are
 :mod:`unobot.bench.capacity`'s simulated players, each from its own loopback address
 (127.0.c.p), thinking 2-6 s before each move as the capacity benchmark's do (``--think 0``:
-at once). Each table plays a timed match (``.deal 60s`` by default), so
+at once). Each table plays a timed match (``.deal 180s`` by default: long enough to time a few dozen moves on ircu), so
 a run takes a known time. The bot joins its channels before the players, so it holds ops
 there, as a bot on such a network should (then ircu's ``CNOTICE`` carries every hand past the
 target limit); ``--no-ops`` lets the players create the channels instead, to see the limit.
@@ -187,7 +187,7 @@ def run_one(
     kind: str,
     games: int = 6,
     *,
-    match: str = "60s",
+    match: str = "180s",
     ops: bool = True,
     seed: int = 1,
     think: tuple[float, float] = THINK,
@@ -357,7 +357,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"comma-separated, of {', '.join(KINDS)} (default all, run at once)",
     )
     p.add_argument("--games", type=int, default=6, help="tables of 4 per server (default 6)")
-    p.add_argument("--match", default="60s", help="each table's timed match (default 60s)")
+    p.add_argument("--match", default="180s", help="each table's timed match (default 180s)")
     p.add_argument(
         "--no-ops",
         dest="ops",
