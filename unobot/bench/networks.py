@@ -22,10 +22,11 @@ ircu, irc2 and hybrid from Debian packages unpacked by ``tests/run.sh``); the bo
 ``python unobot.py`` as an operator runs it, with its log at INFO; the players are
 :mod:`unobot.bench.capacity`'s simulated players, each from its own loopback address
 (127.0.c.p), thinking 2-6 s before each move as the capacity benchmark's do (``--think 0``:
-at once). Each table plays a timed match (``.deal 180s`` by default: long enough to time a few dozen moves on ircu), so
-a run takes a known time. The bot joins its channels before the players, so it holds ops
-there, as a bot on such a network should (then ircu's ``CNOTICE`` carries every hand past the
-target limit); ``--no-ops`` lets the players create the channels instead, to see the limit.
+at once). Each table plays a timed match (``.deal 180s`` by default: long enough to time a
+few dozen moves on ircu after its two-minute opening), so a run takes a known time. The bot
+joins its channels before the players, so it holds ops there, as a bot on such a network
+should (then ircu's ``CNOTICE`` carries every hand past the target limit); ``--no-ops`` lets
+the players create the channels instead, to see the limit.
 
 The figures are printed, never asserted: ``tests/e2e/test_networks_e2e.py`` asserts the
 properties on a shorter run.
