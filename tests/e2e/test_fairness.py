@@ -20,6 +20,7 @@ timed match ends when its time is up, whoever is ahead winning it.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -232,3 +233,61 @@ def test_a_queued_reply_follows_a_nick_change(inspircd: IrcServer, tmp_path: Pat
             bot.stop()
         alice.close()
     assert len(told) == 9, [m.raw for m in told]
+
+
+# --- one person's requests delay only their own ---------------------------------------------------
+
+
+def test_a_flooder_and_five_clones_delay_an_innocent_users_answer_by_seconds_only(
+    inspircd: IrcServer, tmp_path: Path
+) -> None:
+    """One nick sending ``.unohelp`` every 1.55 s (within its own budget after one "Slow
+    down") once kept another user's ``.top`` unanswered for 93 s, and five clones on five
+    hosts had the innocent user told "Slow down". Replies now take turns by person, and a
+    person who has not been asking is answered even when others spent the channel's budget:
+    with both floods at once, carol's three ``.top`` are each answered within 10 s."""
+    channel = "#fair"
+    carol = client_from(inspircd.port, "carol", "127.0.101.1")
+    flooders = [client_from(inspircd.port, "flood", "127.0.101.2")] + [
+        client_from(inspircd.port, f"clone{i}", f"127.0.101.{10 + i}") for i in range(5)
+    ]
+    bot = None
+    stop = threading.Event()
+
+    def flood(client: TestClient, every: float) -> None:
+        while not stop.wait(every):
+            client.send(f"PRIVMSG {channel} :.unohelp")
+
+    threads = [
+        threading.Thread(target=flood, args=(c, 1.55 if i == 0 else 2.0), daemon=True)
+        for i, c in enumerate(flooders)
+    ]
+    waited: list[float] = []
+    try:
+        bot = BotProcess(inspircd.port, [channel], 1, tmp_path)
+        carol.join(channel)
+        carol.wait_for(lambda m: m.command == "JOIN" and m.nick == BOT_NICK, 20, "the bot")
+        for client in flooders:
+            client.join(channel)
+        for thread in threads:
+            thread.start()
+        time.sleep(8)  # the backlog of help builds up
+        for _ in range(3):
+            mark = len(carol.snapshot())
+            asked = time.monotonic()
+            carol.send(f"PRIVMSG {channel} :.top")
+            answer = carol.wait_for(
+                lambda m: m.command == "NOTICE" and m.nick == BOT_NICK, 30, "an answer", mark
+            )
+            waited.append(time.monotonic() - asked)
+            assert "Slow down" not in answer.text
+            assert "no Uno game" in strip_codes(answer.text)
+            time.sleep(2)
+    finally:
+        stop.set()
+        if bot is not None:
+            bot.stop()
+        for client in [carol, *flooders]:
+            client.close()
+    print(f"\ncarol's answers with a flooder and five clones at work: {waited}")
+    assert max(waited) < 10, waited
