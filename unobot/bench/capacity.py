@@ -39,7 +39,6 @@ assert the bound.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import heapq
 import math
 import re
@@ -53,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unobot.bench.alone import run_alone
 from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST, Clients, Seat
 
 __all__ = ["BotProcess", "Figures", "Players", "Refused", "add_arguments", "measure", "run"]
@@ -637,11 +637,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m unobot.bench.capacity`` works too (same options)."""
-    parser = argparse.ArgumentParser(prog="python -m unobot.bench capacity", description=__doc__)
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):
-        args.run(args)
+    run_alone("capacity", add_arguments, __doc__, argv)
 
 
 if __name__ == "__main__":

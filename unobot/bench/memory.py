@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 
+from unobot.bench.alone import run_alone
 from unobot.bench.irc import _CODES, BOT_NICK, HOST, ChannelGame, Clients, Seat, start_server
 
 __all__ = ["People", "Person", "Sample", "add_arguments", "bot_command", "run", "slope"]
@@ -460,11 +461,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m unobot.bench.memory`` works too (same options)."""
-    parser = argparse.ArgumentParser(prog="python -m unobot.bench memory", description=__doc__)
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):
-        args.run(args)
+    run_alone("memory", add_arguments, __doc__, argv)
 
 
 if __name__ == "__main__":

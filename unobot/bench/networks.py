@@ -373,15 +373,3 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=run)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m unobot.bench networks", description=__doc__)
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):
-        args.run(args)
-
-
-if __name__ == "__main__":
-    main()
