@@ -461,8 +461,8 @@ class IrcAdapter:
         """What the server said about itself on this connection (004, 005)."""
         self._has_cap = False
         """The server answered CAP (IRCv3); ircu and irc2 answer 421."""
-        self._probe: tuple[str, float | None, float] | None = None
-        """The lag probe under way: (token, when it left or None while queued, when queued)."""
+        self._probe: tuple[str, float | None] | None = None
+        """The lag probe under way: (token, when it left; None while it waits in the queue)."""
         self._probe_late = False
         self._probes = itertools.count(1)
         self._probe_mark = 0
@@ -480,14 +480,6 @@ class IrcAdapter:
         """When IDENTIFY went to NickServ on this connection (its answer is looked for)."""
         self._identified: bool | None = None
         """NickServ's answer to IDENTIFY: True accepted, False refused, None not yet."""
-        self.lags: list[float] = []
-        """Lag probe results in seconds (the benchmarks read them; the last 1000)."""
-        self.flood_kills = 0
-        """Times the server disconnected the bot for flooding."""
-        self.refused_lines = 0
-        """Private lines the server refused (439/707)."""
-        self.cnotices = 0
-        """Private lines sent as CNOTICE/CPRIVMSG through a channel (no target change)."""
         self._ns_check: _ServiceCheck | None = None
         """The WHOIS of NickServ before identifying, while under way."""
         self._ns_refused = 0
@@ -664,7 +656,6 @@ class IrcAdapter:
             via = self._via_channel(line) if line.via else None
             if via is not None:  # CNOTICE nick #chan :text (ircu): no target change counted
                 conn.send_items("C" + line.command, line.target, via, ":" + line.text)
-                self.cnotices += 1
             elif line.command == "PRIVMSG":
                 conn.privmsg(line.target, line.text)
             elif line.command == "NOTICE":
@@ -672,7 +663,7 @@ class IrcAdapter:
             elif line.command == "PING":
                 conn.send_items("PING", ":" + line.target)
                 if self._probe is not None and self._probe[0] == line.target:
-                    self._probe = (line.target, time.monotonic(), self._probe[2])
+                    self._probe = (line.target, time.monotonic())
             elif line.command == "JOIN":
                 conn.join(line.target, line.text)
             elif line.command == "INVITE":
@@ -793,7 +784,7 @@ class IrcAdapter:
             busy = len(self._outbox) > 0 or self.sent_lines - self._probe_mark >= 8
             if busy and not self._outbox.unlimited:
                 token = f"unobot-lag-{next(self._probes)}"
-                self._probe = (token, None, now)
+                self._probe = (token, None)
                 # In a reply's turn, not ahead of everything: the games keep their share of
                 # the budget (the probe is timed from when it leaves, so its wait here does
                 # not count as the server's).
@@ -812,9 +803,6 @@ class IrcAdapter:
         self._probe_mark = self.sent_lines
         self._probe_done = now
         lag = now - probe[1]
-        self.lags.append(lag)
-        if len(self.lags) > 1000:
-            del self.lags[:500]
         if not self._probe_late:
             self._lagged(lag, now)
         self._probe_late = False
@@ -851,7 +839,6 @@ class IrcAdapter:
             log.warning("can't join %s yet: %s; trying again in %.0f s", target, text, wait)
             self.call_later(wait + 1.0, lambda: self._rejoin(target))
             return
-        self.refused_lines += 1
         was_held = irc_lower(target) in self._outbox.held(now)
         again = self._outbox.refused(target, wait, now)
         if not self._told_439:
@@ -1064,16 +1051,13 @@ class IrcAdapter:
         """NickServ's answer to IDENTIFY, said at INFO (accepted) or WARNING (refused) in one
         line; then the configured nick is taken back if services had renamed the bot."""
         source = event.source
-        sent = self._identify_sent
-        if source is None or sent is None or self._identified is not None:
+        if source is None or self._identify_sent is None or self._identified is not None:
             return
         if irc_lower(source.nick) != irc_lower(self.settings.nickserv_nick):
             return
         text = strip_codes(_event_text(event))  # anope and atheme answer in bold
         outcome = nickserv_outcome(text)
-        if outcome is None:
-            if time.monotonic() - sent > NICKSERV_WHOIS_TIMEOUT:
-                return
+        if outcome is None:  # something else ("This nickname is registered..."): not news
             log.debug("%s says: %s", source.nick, text)
             return
         self._identified = outcome
@@ -1150,7 +1134,6 @@ class IrcAdapter:
         else:  # ERROR's one parameter is parsed as the event's target
             text = event.target if isinstance(event.target, str) else _event_text(event)
             if flood_words(text or "") and not self._stop.is_set():
-                self.flood_kills += 1
                 self._outbox.pacer.flooded()
                 log.warning(
                     "the server closes the link for flooding: %s; coming back with half the "

@@ -157,15 +157,11 @@ class Pacer:
 
     def __init__(self) -> None:
         self.factor = 1.0
-        self.slowdowns = 0
-        self.last_lag: float | None = None
 
     def lag(self, seconds: float) -> bool:
         """A probe's measured lag; True when it made the bot slow down."""
-        self.last_lag = seconds
         if seconds > self.LAG_HIGH:
             self.factor = min(self.CEILING, self.factor * 1.5)
-            self.slowdowns += 1
             return True
         if seconds < self.LAG_LOW:
             self.factor = max(1.0, self.factor - 0.05)
@@ -175,4 +171,3 @@ class Pacer:
         """The server disconnected the bot for flooding: half the budget from now on, which
         good probes earn back a twentieth of a line's cost at a time."""
         self.factor = min(self.CEILING, self.factor * 2.0)
-        self.slowdowns += 1
