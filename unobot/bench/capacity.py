@@ -42,6 +42,7 @@ import argparse
 import heapq
 import math
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -131,6 +132,11 @@ class BotProcess:
             config = folder / "unobot.toml"
             config.write_text(settings)
             cmd += ["--config", str(config)]
+        # The bot ends with the thread that started it (a run cut short, a test runner killed:
+        # no finally runs, and a bot left behind would reconnect for ever).
+        setpriv = shutil.which("setpriv")
+        if setpriv:
+            cmd = [setpriv, "--pdeathsig", "TERM", "--", *cmd]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
