@@ -250,3 +250,20 @@ def test_the_target_refused_first_goes_first_when_the_wait_is_over() -> None:
     sent = drain(box, start=1.0)
     assert [line.target for _, line in sent] == ["bob", "amy"]
     assert sent[1][0] - sent[0][0] >= 5.0
+
+
+def test_a_servers_channel_limit_is_read_from_isupport() -> None:
+    from unobot.irc.serverinfo import ServerInfo
+
+    def limit(*tokens: str) -> int | None:
+        info = ServerInfo()
+        info.read_isupport([*tokens, "are supported by this server"])
+        return info.max_channels
+
+    assert limit("MAXCHANNELS=10", "CNOTICE", "CPRIVMSG") == 10  # ircu
+    assert limit("CHANLIMIT=#:25") == 25  # hybrid
+    assert limit("CHANLIMIT=#&+:0") is None  # ngircd, MaxJoins = 0: no limit
+    assert limit("CHANLIMIT=#:") is None and limit("NETWORK=x") is None
+    info = ServerInfo()
+    info.read_isupport(["CNOTICE", "CPRIVMSG", "NICKLEN=12", "are supported by this server"])
+    assert info.supports("CNOTICE") and info.supports("cprivmsg") and not info.supports("WHOX")

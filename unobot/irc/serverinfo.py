@@ -51,13 +51,14 @@ class ServerInfo:
     @property
     def max_channels(self) -> int | None:
         """How many ``#`` channels a client may be in (``CHANLIMIT=#:10`` or ircu's
-        ``MAXCHANNELS=10``), None when the server does not say."""
+        ``MAXCHANNELS=10``), None when the server does not say or sets no limit (ngircd with
+        ``MaxJoins = 0`` says ``CHANLIMIT=#&+:0``, and an empty number means none too)."""
         for entry in self.tokens.get("CHANLIMIT", "").split(","):
             prefixes, _, number = entry.partition(":")
-            if "#" in prefixes and number.isdigit():
-                return int(number)
+            if "#" in prefixes:
+                return int(number) or None if number.isdigit() else None
         value = self.tokens.get("MAXCHANNELS", "")
-        return int(value) if value.isdigit() else None
+        return int(value) or None if value.isdigit() else None
 
 
 _WAIT = re.compile(r"(\d+)\s*(?:s\b|sec|second)", re.IGNORECASE)
