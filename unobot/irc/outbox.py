@@ -211,6 +211,8 @@ _TRICKLE_FOR = 300.0
 """Seconds after a refusal during which new private targets go one at a time."""
 _TRICKLE_GAP = 5.0
 """Seconds between two new targets then: time for the server's refusal to come back."""
+_HOLD_MEMORY = 3 * _TRICKLE_GAP
+"""Seconds an ended hold still counts (the target refused first goes first), then forgotten."""
 """A refusal older than this is no longer matched to the line that caused it."""
 
 
@@ -575,7 +577,7 @@ class Outbox:
     def _first_due(self, now: float) -> str | None:
         """The target whose hold ended first, while it has not been sent to since (for a
         little while: a target whose lines are gone must not hold the others up)."""
-        due = [(end, t) for t, end in self._held.items() if end <= now < end + 3 * _TRICKLE_GAP]
+        due = [(end, t) for t, end in self._held.items() if end <= now < end + _HOLD_MEMORY]
         return min(due)[1] if due else None
 
     def _take(self, queue: deque[_Waiting], now: float) -> _Waiting | None:
@@ -664,6 +666,8 @@ class Outbox:
         """Take the lines that may be sent at ``now`` (control first, then the flows in turn)
         and charge them to the server's clock."""
         out: list[Line] = []
+        if self._held:  # a hold that ended a while ago means nothing any more
+            self._held = {t: end for t, end in self._held.items() if now < end + _HOLD_MEMORY}
         while self._count and self._allowed(now):
             line = self._next(now)
             if line is None:
