@@ -10,60 +10,63 @@ ircu refuses hands to people past the tenth (``439``): the refused hands wait fo
 server's time and arrive, the channel is told, and the log says once how to avoid it.
 
 Why the runs start in the background at collection (``pytest_collection_finish`` in
-``tests/conftest.py`` calls :func:`start_early`): ircu reads half a line a second, so six
-games' lobbies and deals alone take two minutes, and ircu's target limit holds a hand about
-a hundred seconds. The runs wait on the servers' budgets, not on the CPU; begun first, they
-are done by the time pytest reaches this module, and the suite is not minutes longer.
+``tests/conftest.py`` calls :func:`start_early`), in a process of their own
+(``tests/e2e/networks_runner.py``): ircu reads half a line a second, so six games' lobbies
+and deals alone take two minutes, and ircu's target limit holds a hand about a hundred
+seconds. The runs wait on the servers' budgets, not on the CPU; begun first, they are done by
+the time pytest reaches this module, and the suite is not minutes longer.
 """
 
 from __future__ import annotations
 
-import threading
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import require
+from tests.e2e.networks_runner import SCENARIOS
 from tests.e2e.servers import _which
-from unobot.bench.networks import Run, report, run_one
+from unobot.bench.networks import Run, report
 
-SCENARIOS: dict[str, dict[str, object]] = {
-    "ircu": {"kind": "ircu", "games": 6, "match": "40s"},
-    "irc2": {"kind": "irc2", "games": 6, "match": "40s"},
-    "hybrid": {"kind": "hybrid", "games": 6, "match": "40s"},
-    "ircu-no-ops": {"kind": "ircu", "games": 3, "match": "150s", "ops": False},
-}
-RESULTS: dict[str, Run] = {}
-_THREADS: dict[str, threading.Thread] = {}
-_LOCK = threading.Lock()
+ROOT = Path(__file__).resolve().parents[2]
+_RUNNER: dict[str, object] = {}
 
 
 def start_early() -> None:
-    """Start every scenario whose server is here, each in a thread (idempotent)."""
-    with _LOCK:
-        for name, spec in SCENARIOS.items():
-            kind = str(spec["kind"])
-            if name in _THREADS or _which(kind) is None:
-                continue
-            args = {k: v for k, v in spec.items() if k != "kind"}
-
-            def one(name: str = name, kind: str = kind, args: dict = args) -> None:
-                try:
-                    RESULTS[name] = run_one(kind, seed=7, timeout=420.0, **args)  # type: ignore[arg-type]
-                except Exception as err:  # the server would not start: the test says so
-                    RESULTS[name] = Run(kind, 0, True, error=f"{type(err).__name__}: {err}")
-
-            thread = threading.Thread(target=one, daemon=True, name=f"networks-{name}")
-            _THREADS[name] = thread
-            thread.start()
+    """Start the scenarios whose servers are here, in a process of their own (idempotent)."""
+    if _RUNNER:
+        return
+    names = [n for n, spec in SCENARIOS.items() if _which(str(spec["kind"])) is not None]
+    out = Path(tempfile.mkdtemp(prefix="unobot-networks-")) / "results.json"
+    _RUNNER.update(names=names, out=out)
+    if not names:
+        return
+    cmd = [sys.executable, "-m", "tests.e2e.networks_runner", str(out), *names]
+    setpriv = shutil.which("setpriv")  # it ends with the test process, finished or not
+    if setpriv:
+        cmd = [setpriv, "--pdeathsig", "TERM", "--", *cmd]
+    log = open(out.with_suffix(".log"), "wb")  # noqa: SIM115 - closed with the process
+    _RUNNER["proc"] = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
 
 
 def result(name: str) -> Run:
     require(str(SCENARIOS[name]["kind"]))
     start_early()
-    thread = _THREADS[name]
-    thread.join(timeout=600.0)
-    assert not thread.is_alive(), f"{name}: the run did not end within 10 minutes"
-    run = RESULTS[name]
+    proc = _RUNNER.get("proc")
+    out: Path = _RUNNER["out"]  # type: ignore[assignment]
+    assert isinstance(proc, subprocess.Popen), f"{name}: the scenarios did not start"
+    deadline = time.monotonic() + 600
+    while proc.poll() is None:
+        assert time.monotonic() < deadline, f"{name}: the scenarios did not end in 10 minutes"
+        time.sleep(0.5)
+    assert out.exists(), out.with_suffix(".log").read_text(errors="replace")[-3000:]
+    run = Run.from_json(json.loads(out.read_text())[name])
     print(f"\n{name}: {report(run)} (opening {run.setup_seconds:.0f} s, run {run.seconds:.0f} s)")
     return run
 

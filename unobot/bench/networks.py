@@ -42,8 +42,9 @@ import statistics
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from unobot.bench.capacity import THINK, BotProcess, Figures, Players, _servers_module
 from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST
@@ -88,6 +89,16 @@ class Run:
     cnotice: bool = False
     error: str = ""
     log: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """The run as plain data (the end-to-end tests run it in a process of its own)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "figures"}
+        data["held_nicks"] = sorted(self.held_nicks)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Run:
+        return cls(**{**data, "held_nicks": set(data.get("held_nicks", ()))})
 
     def percentile(self, q: float) -> float:
         if not self.latencies:
