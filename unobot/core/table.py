@@ -309,6 +309,19 @@ class Table:
     def idle_for(self, now: float) -> float:
         return now - self.last_activity
 
+    def is_timely(self, nick: str, action: type[Action]) -> bool:
+        """Whether the person ``nick`` may make a move of kind ``action`` (``Play``, ``Draw``,
+        ``CallUno``, ``Catch`` …) here now: it is their turn and the engine offers that kind,
+        or it is an out-of-turn UNO call or catch within its window. The command throttle lets
+        such a move through when others behind the same address spent the shared budget
+        (``dispatch.CommandThrottle``): the table waits for it. Reads only, changes nothing;
+        the engine's legal actions are a cached tuple on the common path."""
+        game = self.game
+        if self.state is not State.PLAYING or game is None or self.frozen is not None:
+            return False
+        seat = self.seat_of(nick)
+        return seat is not None and any(type(a) is action for a in game.legal_actions(seat))
+
     # --- lobby -----------------------------------------------------------------------------
 
     @journaled
