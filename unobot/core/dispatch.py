@@ -93,7 +93,9 @@ class CommandThrottle:
     more every ``turn_interval`` seconds), which alone gates the way past.
 
     Hosts in ``trusted`` (``[bot] trusted_hosts``: a LAN) get ``trusted_multiplier`` times
-    the person's budget (burst and refill rate) and as many more notices.
+    the person's budget (burst and refill rate) and as many more notices, and there each nick
+    counts as a person for the rule above: one who has not been asking is answered while the
+    channel's or everybody's budget is spent (not while the host's own is).
     """
 
     def __init__(
@@ -124,6 +126,8 @@ class CommandThrottle:
             notice_every / (notice_burst * trusted_multiplier),
         )
         self.turns = Buckets(turn_burst, turn_interval)
+        self.nicks = Buckets(burst, interval)
+        """A trusted host's nicks, each counted as a person would be (for "quiet")."""
         self.trusted = trusted if trusted is not None else TrustedHosts()
         self._told: dict[str, float] = {}
 
@@ -137,10 +141,18 @@ class CommandThrottle:
     def _keys(self, who: str, channel: str | None) -> list[tuple[Buckets, str]]:
         return [(self._person(who), who), (self.channels, channel or ""), (self.everyone, "*")]
 
-    def charge(self, who: str, now: float, channel: str | None = None) -> None:
+    def charge(self, who: str, now: float, channel: str | None = None, nick: str = "") -> None:
         """Take a token for a refused or informational command."""
         for buckets, key in self._keys(who, channel):
             buckets.charge(key, now)
+        if self.is_trusted(who):
+            self.nicks.charge(f"{who} {irc_lower(nick)}", now)
+
+    def _quiet(self, who: str, nick: str, now: float) -> bool:
+        """Whether the person (on a trusted host: the nick) has not been asking lately."""
+        if self.is_trusted(who):
+            return self.nicks.level(f"{who} {irc_lower(nick)}", now) >= self.nicks.burst - 1
+        return self.people.level(who, now) >= self.people.burst - 1
 
     def refused_timely(self, nick: str, now: float) -> None:
         """A timely move let through was refused by the table: it costs the nick's own budget
@@ -165,8 +177,7 @@ class CommandThrottle:
         keys = self._keys(who, channel)[:1] if move else self._keys(who, channel)
         if all(b.level(k, now) >= 1.0 for b, k in keys):
             return True
-        person = keys[0][0]
-        if person.level(who, now) >= person.burst - 1:
+        if keys[0][0].level(who, now) >= 1.0 and self._quiet(who, nick, now):
             return True  # the shared budgets were spent by others: a quiet person goes on
         return None if self._tell(who, irc_lower(nick), now) else False
 
@@ -265,12 +276,12 @@ class Dispatcher:
             for check in handler.meta.guards:
                 check(ctx)
             if not handler.meta.move:
-                self.throttle.charge(who, now, channel)
+                self.throttle.charge(who, now, channel, ctx.nick)
                 charged = True
             handler.func(ctx)
         except (UnoError, CardParseError) as err:
             if not charged:
-                self.throttle.charge(who, now, channel)
+                self.throttle.charge(who, now, channel, ctx.nick)
             if timely:
                 self.throttle.refused_timely(ctx.nick, now)
             ctx.reply(str(err) or "you can't do that now")
