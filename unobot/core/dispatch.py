@@ -83,14 +83,15 @@ class CommandThrottle:
     ``notice_burst`` such notices, then one per ``notice_every / notice_burst`` seconds, so that
     clones or nick changes can't turn the notice itself into a flood.
 
-    A *timely* move, one the table would act on now (the mover's play, draw, pass, colour or
-    challenge, an UNO call or a catch in its window: ``Table.is_timely``), is never held back
-    by a budget others behind the same address spent: the table waits for it, and a swallowed
-    move would cost the whole table the turn timer. What keeps that from being a way around
-    the budgets: only a seated player's move of a kind the engine offers them now qualifies,
-    and each one the table then refuses (a card not held, say) is charged to the person's
-    budget and to the nick's own small budget of refused timely moves (``turn_burst``, one
-    more every ``turn_interval`` seconds), which alone gates the way past.
+    A *timely* move, one the table is waiting for (the mover's own play, draw, pass, colour
+    or challenge at their turn, an UNO call or a catch while its window is open:
+    ``Table.is_timely``), is never held back by a budget others behind the same address
+    spent: a swallowed move would cost the whole table the turn timer. What keeps that from
+    being a way around the budgets: only the player to move, or one with a window open,
+    qualifies, and each timely move the table then refuses (a card not held, say) is charged
+    to the person's budget and to the nick's own small budget of refused timely moves
+    (``turn_burst``, one more every ``turn_interval`` seconds), which alone gates the way
+    past; accepted ones are paced by the game.
 
     Hosts in ``trusted`` (``[bot] trusted_hosts``: a LAN) get ``trusted_multiplier`` times
     the person's budget (burst and refill rate) and as many more notices, and there each nick
