@@ -12,8 +12,9 @@ import re
 from typing import TYPE_CHECKING
 
 from unobot.core.computers import computer_name, parse_addbot
-from unobot.core.plugin import command, example, in_channel, in_game, in_table, move
+from unobot.core.plugin import action, command, example, in_channel, in_game, in_table, move
 from unobot.core.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
@@ -88,7 +89,7 @@ def _call(ctx: Context, table: Table) -> None:
 
 
 @command("uno")
-@move
+@action(CallUno)
 @in_channel
 def uno(ctx: Context) -> None:
     """Open a game here; during a game with manual UNO calls, call UNO."""
@@ -190,7 +191,7 @@ def leave(ctx: Context) -> None:
 
 
 @command("play", "p")
-@move
+@action(Play)
 @example(".p b 9")
 @example(".p r s")
 @example(".play w g")
@@ -205,7 +206,7 @@ def play(ctx: Context) -> None:
 
 
 @command("unocall")
-@move
+@action(CallUno)
 @in_game
 def unocall(ctx: Context) -> None:
     """Call UNO (also ``.uno`` during a game): before or right after the next-to-last card."""
@@ -216,21 +217,21 @@ def unocall(ctx: Context) -> None:
 
 
 @command("draw", "d")
-@move
+@action(Draw)
 @in_game
 def draw(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.draw(ctx.nick, ctx.now))
 
 
 @command("pass", "pa")
-@move
+@action(Pass)
 @in_game
 def pass_(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.pass_turn(ctx.nick, ctx.now))
 
 
 @command("color", "colour", "co")
-@move
+@action(ChooseColor)
 @example(".color g")
 @in_game
 def color(ctx: Context) -> None:
@@ -239,14 +240,14 @@ def color(ctx: Context) -> None:
 
 
 @command("challenge", "ch")
-@move
+@action(Challenge)
 @in_game
 def challenge(ctx: Context) -> None:
     ctx.publish(ctx.table, ctx.table.challenge(ctx.nick, ctx.now))
 
 
 @command("catch", "halt")
-@move
+@action(Catch)
 @example(".catch bob")
 @example(".halt bob")
 @in_game

@@ -279,3 +279,33 @@ def test_flood_model(tmp_path: Path) -> None:
         load(parse("--config", write(tmp_path, '[irc]\nflood_model = "fast"\n')))
     with pytest.raises(ConfigError, match=r"irc\.lag_probe"):
         load(parse("--config", write(tmp_path, "[irc]\nlag_probe = 0.5\n")))
+
+
+def test_trusted_hosts(tmp_path: Path) -> None:
+    """``bot.trusted_hosts``: networks and host masks whose command budget is larger."""
+    assert load(parse()).bot.trusted_hosts == ()
+    text = '[bot]\ntrusted_hosts = ["192.168.0.0/16", " *.LAN ", "fd00::/8"]\n'
+    text += "trusted_multiplier = 6\n"
+    bot = load(parse("--config", write(tmp_path, text))).bot
+    assert bot.trusted_hosts == ("192.168.0.0/16", "*.LAN", "fd00::/8")
+    assert bot.trusted_multiplier == 6.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('trusted_hosts = ["300.1.2.0/24"]', "bot.trusted_hosts: '300.1.2.0/24' is not an addr"),
+        ('trusted_hosts = ["10.0.0.0/33"]', "bot.trusted_hosts: '10.0.0.0/33' is not an address"),
+        ('trusted_hosts = ["*"]', "bot.trusted_hosts: '*' would trust every host"),
+        ('trusted_hosts = ["a b.lan"]', "bot.trusted_hosts: 'a b.lan' is not a network"),
+        ('trusted_hosts = "10.0.0.0/8"', "bot.trusted_hosts must be list"),
+        ("trusted_hosts = [10]", "bot.trusted_hosts must be a list of strings"),
+        ("trusted_multiplier = 0.5", "bot.trusted_multiplier must be 1 to 100"),
+        ('trusted_host = ["*.lan"]', "unknown setting bot.trusted_host (did you mean bot.truste"),
+    ],
+)  # fmt: skip
+def test_bad_trusted_hosts_get_one_clear_message(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load(parse("--config", write(tmp_path, "[bot]\n" + text + "\n")))
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert "\n" not in str(caught.value)

@@ -18,6 +18,7 @@ from unobot.core.bot_config import DEFAULT_PLUGINS, BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.plugin import is_file_spec
 from unobot.core.table import TableConfig
+from unobot.core.trusted import TrustedHosts
 from unobot.engine import preset
 from unobot.irc.adapter import IrcSettings, ServerSettings
 from unobot.irc.flood import MODELS
@@ -133,7 +134,8 @@ KEYS: dict[str, tuple[str, ...]] = {
             "nickserv_server", "nickserv_host", "servers", "channels", "rejoin_delay",
             "connections"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
-            "channel_presets", "plugins", "journal", "tournament_time_scale"),
+            "channel_presets", "plugins", "journal", "tournament_time_scale", "trusted_hosts",
+            "trusted_multiplier"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout"),
     "web": ("host", "port", "public_url", "database", "root_path", "forwarded_allow_ips"),
@@ -308,6 +310,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         bots=_bots(_section(data, "bots")),
         tournament_scale=_tournament_scale(bot_cfg),
         plugins=_plugins(bot_cfg, Path(args.config).parent if args.config else None),
+        **_trusted(bot_cfg),
     )
     if bot.bots.delay * 3 > table.turn_timeout:  # a pause runs up to 1.3 x delay
         raise ConfigError("bots.delay must be well under bot.turn_timeout (a third at most)")
@@ -400,6 +403,22 @@ def _plugins(bot_cfg: dict[str, Any], folder: Path | None) -> tuple[str, ...]:
         else s
         for s in (s.strip() for s in specs)
     )
+
+
+def _trusted(bot_cfg: dict[str, Any]) -> dict[str, Any]:
+    """``bot.trusted_hosts`` (networks and host masks, checked here so that a bad one stops
+    the bot with one line) and ``bot.trusted_multiplier``, as ``BotConfig`` fields."""
+    hosts = _typed("bot", bot_cfg, "trusted_hosts", list, [])
+    if not all(isinstance(h, str) for h in hosts):
+        raise ConfigError('bot.trusted_hosts must be a list of strings, e.g. ["192.168.0.0/16"]')
+    try:
+        TrustedHosts(hosts)
+    except ValueError as err:
+        raise ConfigError(f"bot.trusted_hosts: {err}") from None
+    multiplier = _typed("bot", bot_cfg, "trusted_multiplier", float, 4.0)
+    if not 1 <= multiplier <= 100:
+        raise ConfigError("bot.trusted_multiplier must be 1 to 100")
+    return {"trusted_hosts": tuple(h.strip() for h in hosts), "trusted_multiplier": multiplier}
 
 
 def _bots(raw: dict[str, Any]) -> ComputerConfig:

@@ -26,12 +26,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
-from unobot.core.dispatch import Dispatcher
+from unobot.core.dispatch import CommandThrottle, Dispatcher
 from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
 from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Frozen, Table
+from unobot.core.trusted import TrustedHosts
 from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -123,7 +124,11 @@ class Bot:
         self.config = config or BotConfig()
         self.rng = rng or Random()
         plugins = load_plugins(self.config.plugins) if plugins is None else list(plugins)
-        self.dispatcher = Dispatcher(self.config.prefix, plugins)
+        throttle = CommandThrottle(
+            trusted=TrustedHosts(self.config.trusted_hosts),
+            trusted_multiplier=self.config.trusted_multiplier,
+        )
+        self.dispatcher = Dispatcher(self.config.prefix, plugins, throttle)
         self.chatter: list[Callable[[Bot, Incoming], bool]] = [
             hook for module in plugins if callable(hook := getattr(module, "said_uno", None))
         ]

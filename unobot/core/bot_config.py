@@ -52,3 +52,8 @@ class BotConfig:
     link there); "" when the site is not public."""
     plugins: tuple[str, ...] = DEFAULT_PLUGINS
     """Command plugins to load: module names or ``.py`` paths (``plugin.load_plugins``)."""
+    trusted_hosts: tuple[str, ...] = ()
+    """``[bot] trusted_hosts``: networks (``192.168.0.0/16``) and host masks (``*.lan``) of
+    addresses several people share (a LAN), whose command budget is larger (``core.trusted``)."""
+    trusted_multiplier: float = 4.0
+    """How many times the usual command budget a trusted host gets."""

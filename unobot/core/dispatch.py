@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from unobot.core.plugin import CommandMeta, meta_of
 from unobot.core.render_irc import Line
+from unobot.core.trusted import TrustedHosts
 from unobot.engine.cards import CardParseError
 from unobot.engine.errors import UnoError
+from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
@@ -70,12 +72,31 @@ class CommandThrottle:
     channel's and everybody's. The person is their services account when the network tells,
     else their host (``user@host``'s host: clones on one host share one budget, and a new nick
     is the same person), else their nick. With the person's bucket empty, their commands are
-    ignored and they are told so once (again only after ``notice_every`` seconds); with the
-    channel's or everybody's empty, the informational commands of those who have been asking
-    wait for the refill (moves still go), and they are told the same way. Someone who has
-    not been asking (their own bucket all but full) is still answered: five hosts flooding a
-    channel within their own budgets must not get an innocent user told to slow down. Their
-    replies cost the flooders nothing: the send queue takes replies by person in turn.
+    ignored; with the channel's or everybody's empty, the informational commands of those who
+    have been asking wait for the refill (moves still go). Someone who has not been asking
+    (their own bucket all but full) is still answered: five hosts flooding a channel within
+    their own budgets must not get an innocent user told to slow down. Their replies cost the
+    flooders nothing: the send queue takes replies by person in turn.
+
+    Whoever is ignored is told so, by nick (several people may share a host: a LAN party, a
+    web gateway), once every ``notice_every`` seconds; a host's nicks together get at most
+    ``notice_burst`` such notices, then one per ``notice_every / notice_burst`` seconds, so that
+    clones or nick changes can't turn the notice itself into a flood.
+
+    A *timely* move, one the table is waiting for (the mover's own play, draw, pass, colour
+    or challenge at their turn, an UNO call or a catch while its window is open:
+    ``Table.is_timely``), is never held back by a budget others behind the same address
+    spent: a swallowed move would cost the whole table the turn timer. What keeps that from
+    being a way around the budgets: only the player to move, or one with a window open,
+    qualifies, and each timely move the table then refuses (a card not held, say) is charged
+    to the person's budget and to the nick's own small budget of refused timely moves
+    (``turn_burst``, one more every ``turn_interval`` seconds), which alone gates the way
+    past; accepted ones are paced by the game.
+
+    Hosts in ``trusted`` (``[bot] trusted_hosts``: a LAN) get ``trusted_multiplier`` times
+    the person's budget (burst and refill rate) and as many more notices, and there each nick
+    counts as a person for the rule above: one who has not been asking is answered while the
+    channel's or everybody's budget is spent (not while the host's own is).
     """
 
     def __init__(
@@ -88,38 +109,94 @@ class CommandThrottle:
         channel_interval: float = 1.5,
         global_burst: int = 30,
         global_interval: float = 0.75,
+        notice_burst: int = 5,
+        turn_burst: int = 3,
+        turn_interval: float = 5.0,
+        trusted: TrustedHosts | None = None,
+        trusted_multiplier: float = 4.0,
     ) -> None:
         self.people = Buckets(burst, interval)
+        self.trusted_people = Buckets(round(burst * trusted_multiplier),
+                                      interval / trusted_multiplier)  # fmt: skip
         self.channels = Buckets(channel_burst, channel_interval)
         self.everyone = Buckets(global_burst, global_interval)
         self.notice_every = notice_every
+        self.notices = Buckets(notice_burst, notice_every / notice_burst)
+        self.trusted_notices = Buckets(
+            round(notice_burst * trusted_multiplier),
+            notice_every / (notice_burst * trusted_multiplier),
+        )
+        self.turns = Buckets(turn_burst, turn_interval)
+        self.nicks = Buckets(burst, interval)
+        """A trusted host's nicks, each counted as a person would be (for "quiet")."""
+        self.trusted = trusted if trusted is not None else TrustedHosts()
         self._told: dict[str, float] = {}
 
-    def _keys(self, who: str, channel: str | None) -> list[tuple[Buckets, str]]:
-        return [(self.people, who), (self.channels, channel or ""), (self.everyone, "*")]
+    def is_trusted(self, who: str) -> bool:
+        """Whether the person key ``who`` (``$h:host``) is a trusted host's."""
+        return bool(self.trusted) and who.startswith("$h:") and who[3:] in self.trusted
 
-    def charge(self, who: str, now: float, channel: str | None = None) -> None:
+    def _person(self, who: str) -> Buckets:
+        return self.trusted_people if self.is_trusted(who) else self.people
+
+    def _keys(self, who: str, channel: str | None) -> list[tuple[Buckets, str]]:
+        return [(self._person(who), who), (self.channels, channel or ""), (self.everyone, "*")]
+
+    def charge(self, who: str, now: float, channel: str | None = None, nick: str = "") -> None:
         """Take a token for a refused or informational command."""
         for buckets, key in self._keys(who, channel):
             buckets.charge(key, now)
+        if self.is_trusted(who):
+            self.nicks.charge(f"{who} {irc_lower(nick)}", now)
+
+    def _quiet(self, who: str, nick: str, now: float) -> bool:
+        """Whether the person (on a trusted host: the nick) has not been asking lately."""
+        if self.is_trusted(who):
+            return self.nicks.level(f"{who} {irc_lower(nick)}", now) >= self.nicks.burst - 1
+        return self.people.level(who, now) >= self.people.burst - 1
+
+    def refused_timely(self, nick: str, now: float) -> None:
+        """A timely move let through was refused by the table: it costs the nick's own budget
+        of such refusals (the person's is charged by :meth:`charge`)."""
+        self.turns.charge(irc_lower(nick), now)
 
     def allow(
-        self, who: str, now: float, channel: str | None = None, *, move: bool = False
+        self,
+        who: str,
+        now: float,
+        channel: str | None = None,
+        *,
+        move: bool = False,
+        nick: str = "",
+        timely: bool = False,
     ) -> bool | None:
         """True: go ahead; False: ignore silently; None: ignore and say "slow down" once.
-        A ``move`` needs only the person's budget (the channel's is for what informs)."""
+        A ``move`` needs only the person's budget (the channel's is for what informs); a
+        ``timely`` one (see the class) only the nick's budget of refused timely moves."""
+        if timely and self.turns.level(irc_lower(nick), now) >= 1.0:
+            return True
         keys = self._keys(who, channel)[:1] if move else self._keys(who, channel)
         if all(b.level(k, now) >= 1.0 for b, k in keys):
             return True
-        if self.people.level(who, now) >= self.people.burst - 1:
+        if keys[0][0].level(who, now) >= 1.0 and self._quiet(who, nick, now):
             return True  # the shared budgets were spent by others: a quiet person goes on
-        told = self._told.get(who)
+        return None if self._tell(who, irc_lower(nick), now) else False
+
+    def _tell(self, who: str, nick: str, now: float) -> bool:
+        """Whether to tell ``nick`` (of person ``who``) to slow down now: once per
+        ``notice_every`` per nick, within the host's budget of notices."""
+        key = f"{who} {nick}"
+        told = self._told.get(key)
         if told is not None and now - told < self.notice_every:
             return False
-        self._told[who] = now
+        notices = self.trusted_notices if self.is_trusted(who) else self.notices
+        if notices.level(who, now) < 1.0:
+            return False
+        notices.charge(who, now)
+        self._told[key] = now
         if len(self._told) > 10_000:
             self._told = {k: t for k, t in self._told.items() if now - t < self.notice_every}
-        return None
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +262,10 @@ class Dispatcher:
     def run(self, handler: Handler, ctx: Context) -> None:
         """Check guards and call the handler, answering mistakes and bugs privately."""
         who, now, channel = ctx.person, ctx.now, ctx.channel
-        allowed = self.throttle.allow(who, now, channel, move=handler.meta.move)
+        timely = self._timely(handler, ctx)
+        allowed = self.throttle.allow(
+            who, now, channel, move=handler.meta.move, nick=ctx.nick, timely=timely
+        )
         if not allowed:
             if allowed is None:
                 # Urgent: queued behind the flooder's own replies, it expired with them.
@@ -197,13 +277,24 @@ class Dispatcher:
             for check in handler.meta.guards:
                 check(ctx)
             if not handler.meta.move:
-                self.throttle.charge(who, now, channel)
+                self.throttle.charge(who, now, channel, ctx.nick)
                 charged = True
             handler.func(ctx)
         except (UnoError, CardParseError) as err:
             if not charged:
-                self.throttle.charge(who, now, channel)
+                self.throttle.charge(who, now, channel, ctx.nick)
+            if timely:
+                self.throttle.refused_timely(ctx.nick, now)
             ctx.reply(str(err) or "you can't do that now")
         except Exception:
             log.exception("command %r from %s failed", handler.name, ctx.nick)
             ctx.reply(APOLOGY)
+
+    @staticmethod
+    def _timely(handler: Handler, ctx: Context) -> bool:
+        """Whether the command is a move its table would act on now (``Table.is_timely``)."""
+        action = handler.meta.action
+        if action is None:
+            return False
+        table = ctx.find_table()
+        return table is not None and table.is_timely(ctx.nick, action)

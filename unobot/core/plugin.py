@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from unobot.core.table import Table
     from unobot.core.updates import Update
     from unobot.engine import HouseRules
+    from unobot.engine.actions import Action
     from unobot.irc.transport import Incoming, Scheduler, Transport
     from unobot.stats import StatsStore
 
@@ -55,6 +56,7 @@ __all__ = [
     "Context",
     "Guard",
     "PluginError",
+    "action",
     "command",
     "example",
     "guard",
@@ -206,6 +208,9 @@ class CommandMeta:
     guards: list[Guard] = field(default_factory=list)
     move: bool = False
     """A game move: free when the game accepts it (see ``dispatch.CommandThrottle``)."""
+    action: type[Action] | None = None
+    """The engine action the move makes (``Play``, ``CallUno`` …): when the table would act
+    on it now (``Table.is_timely``), no budget spent by others holds it back."""
 
 
 def meta_of(func: Callable[..., Any]) -> CommandMeta | None:
@@ -246,6 +251,20 @@ def move(func: F) -> F:
     count against the sender's command allowance."""
     _meta(func).move = True
     return func
+
+
+def action(kind: type[Action]) -> Callable[[F], F]:
+    """Mark a game move that makes the engine action ``kind`` (implies :func:`move`): the
+    mover's own move at their turn, or an UNO call or catch in its window, then goes through
+    even when others behind the same address spent the command budget (a LAN party)."""
+
+    def deco(func: F) -> F:
+        meta = _meta(func)
+        meta.move = True
+        meta.action = kind
+        return func
+
+    return deco
 
 
 def guard(check: Guard) -> Callable[[F], F]:

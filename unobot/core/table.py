@@ -309,6 +309,25 @@ class Table:
     def idle_for(self, now: float) -> float:
         return now - self.last_activity
 
+    def is_timely(self, nick: str, action: type[Action]) -> bool:
+        """Whether the table is waiting for this move of kind ``action`` (``Play``, ``Draw``,
+        ``CallUno``, ``Catch`` …) by the person ``nick``: it is their turn and ``action`` is
+        one made at a turn (a play, draw, pass, colour or challenge: even one the engine
+        will refuse, whose reason they need to hear), or it is an UNO call or a catch that
+        the engine offers them now (its window is open). The command throttle lets such a move
+        through when others behind the same address spent the shared budget
+        (``dispatch.CommandThrottle``). Reads only, changes nothing; cheap (the engine's legal
+        actions are a cached tuple on the common path)."""
+        game = self.game
+        if self.state is not State.PLAYING or game is None or game.over or self.frozen is not None:
+            return False
+        seat = self.seat_of(nick)
+        if seat is None:
+            return False
+        if action is not CallUno and action is not Catch:
+            return seat == game.current
+        return any(type(a) is action for a in game.legal_actions(seat))
+
     # --- lobby -----------------------------------------------------------------------------
 
     @journaled

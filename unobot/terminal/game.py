@@ -62,11 +62,21 @@ class _Unthrottled(CommandThrottle):
     """A throttle that allows everything (see :class:`TerminalGame`)."""
 
     def allow(
-        self, who: str, now: float, channel: str | None = None, *, move: bool = False
+        self,
+        who: str,
+        now: float,
+        channel: str | None = None,
+        *,
+        move: bool = False,
+        nick: str = "",
+        timely: bool = False,
     ) -> bool | None:
         return True
 
-    def charge(self, who: str, now: float, channel: str | None = None) -> None:
+    def refused_timely(self, nick: str, now: float) -> None:
+        pass
+
+    def charge(self, who: str, now: float, channel: str | None = None, nick: str = "") -> None:
         pass
 
 
