@@ -27,9 +27,9 @@ def free_port() -> int:
 
 
 class BotProcess:
-    def __init__(self, cwd: Path, port: int) -> None:
+    def __init__(self, cwd: Path, port: int, *extra: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "unobot.py"), "--port", str(port)],
+            [sys.executable, str(ROOT / "unobot.py"), "--port", str(port), *extra],
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
