@@ -126,6 +126,10 @@ def test_the_example_systemd_unit_verifies(tmp_path: Path) -> None:
         ("sqlite://", "names no file"),
         ("sqliteext:///stats.db", "sqliteext:// is not a sqlite:/// or postgresql:// URL"),
         ("stats.db", "is not a sqlite:/// or postgresql:// URL"),
+        # Well formed but never working: the bot used to run a whole day without stats.
+        ("sqlite://stats.db", "three slashes and no host; did you mean sqlite:///stats.db?"),
+        ("sqlite:////nonexistent/dir/stats.db", "the folder /nonexistent/dir does not exist"),
+        ("sqlite:///.", ". is a folder, not a database file"),
     ],
 )
 def test_a_malformed_database_url_stops_the_bot_with_one_line(
@@ -139,6 +143,12 @@ def test_a_malformed_database_url_stops_the_bot_with_one_line(
     assert len(lines) == 1 and lines[0].startswith("unobot: stats.database: "), result.stderr
     assert says in lines[0] and "s3cret" not in result.stderr
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
+    checked = unobot("check-config", "--database", url, cwd=tmp_path)
+    assert checked.returncode == 2, checked.stdout
+    assert checked.stderr.strip().splitlines() == [
+        lines[0].replace("unobot: ", "unobot check-config: ", 1)
+    ]
+    assert checked.stdout == "" and list(tmp_path.iterdir()) == []
     imported = unobot("import-scores", "/dev/null", "--database", url, cwd=tmp_path)
     assert imported.returncode == 2 and "Traceback" not in imported.stderr
     assert says in imported.stderr and "s3cret" not in imported.stderr
