@@ -37,6 +37,14 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
         service postgresql stop >/dev/null 2>&1 || true
     fi
 fi
+# The example systemd units are checked with `systemd-analyze verify` (tests/test_operations.py):
+# install Debian's systemd as root with apt-get when it is missing (without it those tests skip,
+# or fail under CI=1). Installing the package starts nothing in a container.
+if ! command -v systemd-analyze >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null
+fi
 # The stats site's browser tests drive a real headless Chromium through WebDriver with Debian's
 # chromium and chromium-driver (never a downloaded browser or driver): install them as root with
 # apt-get when either binary is missing (without them those tests skip, or fail under CI=1).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import re
 import signal
 import sys
@@ -123,26 +124,69 @@ def load_settings(
 
 
 def check_config(argv: list[str]) -> int:
-    """``unobot check-config FILE``: load and check everything the bot would at start (every
-    key, the rules, the plugins), print a summary and exit 0, or one line and exit 2. Connects
-    to nothing: for an ``ExecStartPre=`` or a deploy script."""
+    """``unobot check-config [FILE] [the bot's options]``: load and check everything the bot
+    would at start with ``--config FILE`` and those options (every key, the rules, the
+    plugins, the database URL and its folder), print a summary and exit 0, or one line and
+    exit 2. Connects to nothing and creates nothing: for a deploy script. A journal folder
+    that a running bot holds gets a note (fine before a restart; not for a second bot)."""
     parser = argparse.ArgumentParser(
-        prog="unobot check-config", description="Validate a config file and exit."
+        prog="unobot check-config",
+        usage="%(prog)s [FILE] [the bot's options, e.g. --database URL]",
+        description="Check settings as the bot would at start, and exit.",
     )
-    parser.add_argument("file", metavar="FILE", help="TOML settings (see unobot.toml.example)")
-    file = parser.parse_args(argv).file
-    settings, plugins = load_settings(["--config", file], prog="unobot check-config")
+    parser.add_argument(
+        "file", metavar="FILE", nargs="?", help="TOML settings (see unobot.toml.example)"
+    )
+    if not argv or argv[0] in ("-h", "--help"):
+        parser.parse_args(argv)
+        parser.error("give a FILE or the bot's options to check")
+    file = argv[0] if not argv[0].startswith("-") else None
+    options = argv[1:] if file is not None else argv
+    settings, plugins = load_settings(
+        (["--config", file] if file is not None else []) + options, prog="unobot check-config"
+    )
     servers = ", ".join(
         f"{s.host}:{s.effective_port}{' (TLS)' if s.tls else ''}" for s in settings.irc.servers
     )
     where = "the embedded local server" if settings.embedded else servers
     print(
-        f"{file}: ok. {settings.irc.nick} on {where}, channels "
-        f"{', '.join(settings.irc.channels)}; rules {settings.bot.table.rules.name}; "
+        f"{file if file is not None else 'settings'}: ok. {settings.irc.nick} on {where}, "
+        f"channels {', '.join(settings.irc.channels)}; rules {settings.bot.table.rules.name}; "
         f"database {_redacted(settings.database)}; plugins "
         f"{', '.join(p.__name__ for p in plugins)}."
     )
+    if settings.journal:
+        from unobot.core.journal import folder_holder
+
+        pid = folder_holder(settings.journal)
+        if pid is not None:
+            print(
+                f"note: journal folder {os.path.abspath(settings.journal)} is in use by a "
+                f"running unobot{f' (pid {pid})' if pid else ''}: fine before restarting that "
+                "bot; a second bot needs its own bot.journal."
+            )
     return 0
+
+
+def take_journal_folder(folder: str) -> int | None:
+    """Lock the journal folder for this process's life (``journal.lock_folder``), before
+    anything reads it or starts listening: the lock's descriptor, or None when the folder is
+    unusable (logged: the bot plays on without a journal, never on an unlocked one). Another
+    live bot on the folder is a ConfigError: exit 2, one line."""
+    from unobot.core.journal import FolderInUse, lock_folder
+
+    try:
+        return lock_folder(folder)
+    except FolderInUse as err:
+        holder = f" (pid {err.pid})" if err.pid else ""
+        raise config_mod.ConfigError(
+            f"journal folder {os.path.abspath(err.folder)} is in use by another unobot"
+            f"{holder}; a second bot needs a folder of its own: set bot.journal in its "
+            "config, or start it in another directory"
+        ) from None
+    except OSError as err:
+        log.error("journal folder %s unusable (%s): games won't survive a restart", folder, err)
+        return None
 
 
 def _redacted(url: str) -> str:
@@ -227,6 +271,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     from unobot.irc.pool import ConnectionPool, extra_settings
     from unobot.stats.recorder import GameRecorder
 
+    # First: a second bot on this journal folder stops here, before it listens or reads.
+    journal_lock = take_journal_folder(settings.journal) if settings.journal else None
     server = settings.irc.servers[0]
     embedded = None
     if settings.embedded:
@@ -257,7 +303,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         # driver still refuses gets the same one line, without the password.
         raise config_mod.ConfigError(f"stats.database: {_redacted(str(err))}") from None
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
-    journal = Journal(settings.journal, adapter.now) if settings.journal else None
+    journal = Journal(settings.journal, adapter.now) if journal_lock is not None else None
     bot = Bot(
         pool if pool.extras else adapter,
         adapter,
@@ -308,6 +354,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     stats.close(wait=2.0)  # what the database can't take in time stays in the spool
     if tournaments is not None:
         tournaments.close()
+    if journal_lock is not None:
+        os.close(journal_lock)  # (the process's end would let it go too)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -27,9 +27,9 @@ def free_port() -> int:
 
 
 class BotProcess:
-    def __init__(self, cwd: Path, port: int) -> None:
+    def __init__(self, cwd: Path, port: int, *extra: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "unobot.py"), "--port", str(port)],
+            [sys.executable, str(ROOT / "unobot.py"), "--port", str(port), *extra],
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -121,3 +121,34 @@ def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> 
         bob.close()
     finally:
         bot.stop()
+
+
+def test_the_bot_starts_and_plays_with_its_postgresql_down(workdir: Path) -> None:
+    """A PostgreSQL that is merely down (nothing listens on its port) is no config error:
+    check-config says ok, and the bot starts, plays and says stats are unavailable (it spools
+    and retries; tests/e2e/test_database_faults.py shows the catching up)."""
+    url = f"postgresql://uno@127.0.0.1:{free_port()}/uno"
+    checked = subprocess.run(
+        [sys.executable, str(ROOT / "unobot.py"), "check-config", "--database", url],
+        cwd=workdir, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert checked.returncode == 0 and "ok." in checked.stdout, checked.stderr
+    port = free_port()
+    bot = BotProcess(workdir, port, "--database", url)
+    try:
+        alice, bob = TestClient(port, "alice"), TestClient(port, "bob")
+        join_when_bot_is_there(alice, bot)
+        bob.join("#uno")
+        alice.privmsg("#uno", ".uno")
+        alice.wait_for(lambda m: m.nick == "unobot" and "opens a game" in m.text)
+        bob.privmsg("#uno", ".join")
+        alice.wait_for(lambda m: m.nick == "unobot" and "bob joins" in m.text)
+        alice.privmsg("#uno", ".deal")
+        alice.wait_for(lambda m: m.command == "NOTICE" and "Your cards" in m.text)
+        alice.privmsg("#uno", ".unostats")
+        alice.wait_for(lambda m: m.nick == "unobot" and "unavailable" in m.text, timeout=20)
+        alice.close()
+        bob.close()
+    finally:
+        out = bot.stop()
+    assert "Traceback" not in out, out

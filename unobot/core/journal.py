@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
+import fcntl
 import functools
 import json
 import logging
@@ -43,7 +45,18 @@ from unobot.core.table import Table, TableConfig
 from unobot.core.updates import Update
 from unobot.engine.cards import CARDS, Color
 
-__all__ = ["Journal", "Restored", "TableLog", "parse_records", "replay_records", "replay_text"]
+__all__ = [
+    "LOCK_NAME",
+    "FolderInUse",
+    "Journal",
+    "Restored",
+    "TableLog",
+    "folder_holder",
+    "lock_folder",
+    "parse_records",
+    "replay_records",
+    "replay_text",
+]
 
 log = logging.getLogger(__name__)
 
@@ -208,6 +221,70 @@ def _close_and_remove(fd: int | None, path: Path) -> None:
         path.unlink(missing_ok=True)
     except OSError as err:
         log.warning("journal %s: can't remove (%s)", path, err)
+
+
+LOCK_NAME = ".lock"
+"""The journal folder's lock file (the holder's pid inside, for the refusal's message); not a
+``*.jsonl`` nor a ``*.spare``, so :meth:`Journal.restore` never touches it."""
+
+
+class FolderInUse(Exception):
+    """Another live process holds the journal folder (:func:`lock_folder`)."""
+
+    def __init__(self, folder: Path, pid: int | None) -> None:
+        super().__init__(folder, pid)
+        self.folder = folder
+        self.pid = pid
+
+
+def lock_folder(folder: str | os.PathLike[str]) -> int:
+    """Take the journal folder for this process: an OS lock (``flock``) on its lock file, held
+    by the returned descriptor until it is closed or the process ends. Why: a second bot on
+    the same folder would restore the first one's live games, send their hands again on its
+    own server, write ``_depart`` lines into the first one's journals and take its spare
+    files; two writers of one journal must never be. An OS lock, not a pid file: the kernel
+    lets it go with the process, even a SIGKILLed one, so a stale lock never blocks a restart.
+    Raises FolderInUse when a live process holds it, OSError when the folder is unusable."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        pid = _pid_in(fd)
+        os.close(fd)
+        if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise FolderInUse(path, pid) from None
+        raise
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def folder_holder(folder: str | os.PathLike[str]) -> int | None:
+    """The pid of the live process holding the journal folder (0 when it can't be told),
+    or None when it is free. Creates nothing (for ``unobot check-config``): a folder or lock
+    file that does not exist is free. The probe is a shared lock taken and dropped at once."""
+    try:
+        fd = os.open(Path(folder) / LOCK_NAME, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return _pid_in(fd) or 0
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+def _pid_in(fd: int) -> int | None:
+    try:
+        return int(os.pread(fd, 32, 0).split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class Syncer:
