@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -27,9 +27,9 @@ def free_port() -> int:
 
 
 class BotProcess:
-    def __init__(self, cwd: Path, port: int) -> None:
+    def __init__(self, cwd: Path, port: int, args: Sequence[str] = ()) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "unobot.py"), "--port", str(port)],
+            [sys.executable, str(ROOT / "unobot.py"), "--port", str(port), *args],
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -72,8 +72,8 @@ def join_when_bot_is_there(client: TestClient, bot: BotProcess) -> None:
     client.join("#uno")
 
     def bot_here(m: Msg) -> bool:
-        if m.command == "353":
-            return "unobot" in m.text.split()
+        if m.command == "353":  # "@unobot": the bot joined first, as the channel's operator
+            return "unobot" in [name.lstrip("@+") for name in m.text.split()]
         return m.command == "JOIN" and m.nick == "unobot"
 
     try:
