@@ -74,6 +74,7 @@ ISUPPORT = (
     f"PREFIX=(ov)@+ TARGMAX=PRIVMSG:{MAX_TARGETS},NOTICE:{MAX_TARGETS} TOPICLEN={TOPICLEN}"
 )
 
+DEFAULT_MOTD = ("unobot's local IRC server: join the bot's channel and type .uno to play.",)
 NOT_THERE = "They aren't on that channel"
 
 _NICK = re.compile(r"[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]*\Z")
@@ -216,7 +217,7 @@ class EmbeddedServer:
         self._listener.setblocking(False)
         self.server_address: tuple[str, int] = self._listener.getsockname()[:2]
         self._bots = frozenset(irc_lower(nick) for nick in bots)
-        self._motd = tuple(motd)
+        self._motd = tuple(motd) or DEFAULT_MOTD  # 422 (no MOTD) would be an error numeric
         self._created = time.strftime("%Y-%m-%d %H:%M:%S %Z")
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
@@ -557,9 +558,6 @@ class EmbeddedServer:
         self._num(client, "255", f":I have {users} clients and 0 servers")
 
     def _send_motd(self, client: _Client) -> None:
-        if not self._motd:
-            self._num(client, "422", ":MOTD File is missing")
-            return
         self._num(client, "375", f":- {SERVER_NAME} Message of the day -")
         for line in self._motd:
             self._num(client, "372", f":- {line}")
