@@ -136,7 +136,8 @@ def _spawn_child(role: str, params: dict[str, Any], **popen: Any) -> subprocess.
     (a script without a ``__main__`` guard would start the benchmark again); this needs nothing
     from the caller.
     """
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding the package: with
+    # unobot/ itself on the path, "irc" would be unobot/irc instead of the irc library
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
