@@ -8,12 +8,13 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-# End-to-end tests run real IRC servers; ngircd and inspircd come from Debian. As root with
+# End-to-end tests run real IRC servers (ngircd, inspircd) and a real client (irssi, against the
+# embedded server), all from Debian. As root with
 # apt-get, install whichever is missing (without them the e2e tests skip, or fail under CI=1).
 # A fresh Debian may auto-start them on port 6667: the tests always use their own free ports,
 # and the system services are stopped again so nothing runs that the tests did not start.
 missing=""
-for prog in ngircd inspircd; do
+for prog in ngircd inspircd irssi; do
     command -v "$prog" >/dev/null 2>&1 || [ -x "/usr/sbin/$prog" ] || missing="$missing $prog"
 done
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

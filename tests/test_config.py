@@ -47,6 +47,18 @@ def test_no_settings_means_the_embedded_default() -> None:
     assert settings.bot.table.rules.name == "irc-classic"
 
 
+def test_admin_flags_add_bot_admins_for_the_run(tmp_path: Path) -> None:
+    """``--admin`` (repeatable, comma separated) adds to ``bot.admins``: a bare nick is any
+    ``nick!*@*``, a mask or services account is kept as written."""
+    path = write(tmp_path, '[bot]\nadmins = ["$a:alice"]\n')
+    args = parse("--config", path, "--admin", "carol, dave!d@host", "--admin", "$a:erin")
+    assert load(args).bot.admins == {"$a:alice", "carol!*@*", "dave!d@host", "$a:erin"}
+    assert load(parse("--admin", "bob")).bot.admins == {"bob!*@*"}
+    assert load(parse()).bot.admins == frozenset()
+    with pytest.raises(ConfigError, match="--admin"):
+        load(parse("--admin", "two words"))
+
+
 def test_the_example_config_loads() -> None:
     settings = load(parse("--config", str(ROOT / "unobot.toml.example")))
     assert not settings.embedded

@@ -87,6 +87,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--channel", action="append", metavar="'#CHAN'", help="channel to join (repeatable)"
     )
+    parser.add_argument(
+        "--admin",
+        action="append",
+        metavar="NICK",
+        help="a bot admin for this run, besides bot.admins (repeatable or comma separated; "
+        "a nick means NICK!*@*, or give a nick!user@host mask or $a:account)",
+    )
     parser.add_argument("--database", metavar="URL", help=f"stats store ({DEFAULT_DATABASE})")
     parser.add_argument("--preset", help="default rules preset for new tables")
     parser.add_argument(
@@ -302,7 +309,8 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     bot = BotConfig(
         prefix=prefix,
         table=table,
-        admins=frozenset(str(a) for a in _typed("bot", bot_cfg, "admins", list, [])),
+        admins=frozenset(str(a) for a in _typed("bot", bot_cfg, "admins", list, []))
+        | _admin_flags(getattr(args, "admin", None)),
         channel_rules=channel_rules,
         network=servers[0].host,  # stored with each game, so two networks' stats never mix
         stats_min_games=min_games,
@@ -331,6 +339,25 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     return Settings(
         irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal, web=web
     )
+
+
+def _admin_flags(values: list[str] | None) -> frozenset[str]:
+    """``--admin`` entries as ``bot.admins`` patterns: a bare nick is ``nick!*@*`` (anyone
+    with that nick: right for the embedded server, where the nick is the only identity;
+    on a network a ``nick!user@host`` mask or ``$a:account`` is safer), anything else as
+    given. Raises ConfigError for an entry that can't be a nick or a mask."""
+    admins = set()
+    for value in values or ():
+        for entry in (e.strip() for e in value.split(",")):
+            if not entry:
+                continue
+            if not entry.isprintable() or " " in entry:
+                raise ConfigError(f"--admin {entry!r} is not a nick, a mask or $a:account")
+            if entry.startswith("$a:") or "!" in entry or "@" in entry:
+                admins.add(entry)
+            else:
+                admins.add(f"{entry}!*@*")
+    return frozenset(admins)
 
 
 def _web(raw: dict[str, Any], stats_database: str) -> WebSettings:

@@ -15,6 +15,7 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Sequence
 from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -72,12 +73,18 @@ def tune_gc() -> None:
     gc.set_threshold(3_000, 20, 50)
 
 
-def start_embedded_server(host: str, port: int) -> EmbeddedServer:
-    """The local IRC server (``unobot.irc.embedded_server``), in a daemon thread of this process."""
+def start_embedded_server(
+    host: str, port: int, bots: Sequence[str] = (), motd: Sequence[str] = ()
+) -> EmbeddedServer:
+    """The local IRC server (``unobot.irc.embedded_server``), in a daemon thread of this process.
+
+    ``bots``: the bot's nicks; they don't count as someone in a channel, so the first person
+    to join the bot's channel gets +o (channel operators may change the rules, stop games and
+    run tournaments). ``motd``: the message of the day."""
     from unobot.irc import embedded_server
 
     try:
-        return embedded_server.start(host, port)
+        return embedded_server.start(host, port, bots=bots, motd=motd)
     except OSError as err:
         raise config_mod.ConfigError(
             f"can't listen on {host}:{port} ({err.strerror}); try --port 6668"
@@ -276,14 +283,29 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     server = settings.irc.servers[0]
     embedded = None
     if settings.embedded:
-        embedded = start_embedded_server(server.host, server.effective_port)
         channels = ", ".join(settings.irc.channels)
+        bot_nicks = [settings.irc.nick, *settings.irc.alt_nicks]
+        bot_nicks += [
+            extra.nick for extra in extra_settings(settings.irc, settings.irc.connections)
+        ]
+        embedded = start_embedded_server(
+            server.host,
+            server.effective_port,
+            bots=bot_nicks,
+            motd=[
+                f"unobot's local IRC server. Join {channels} and type .uno to open a game.",
+                "The first person to join a channel is its operator (@): operators change the "
+                "rules (.unorules), stop games and run tournaments.",
+            ],
+        )
         print(
             f"unobot: local IRC server on {server.host}:{server.effective_port}; the bot joins "
             f"{channels} as {settings.irc.nick}.\n"
             f"Connect any IRC client to {server.host} port {server.effective_port} "
             f"(e.g. `irssi -c {server.host} -p {server.effective_port}`), join {channels} "
-            "and type .uno to open a game (.unohelp lists the commands). Ctrl-C stops.",
+            "and type .uno to open a game (.unohelp lists the commands). The first to join "
+            "is the channel's operator (@), who may change the rules (.unorules); --admin "
+            "NICK makes a bot admin. Ctrl-C stops.",
             flush=True,
         )
     holder: dict[str, Bot] = {}

@@ -72,8 +72,8 @@ def join_when_bot_is_there(client: TestClient, bot: BotProcess) -> None:
     client.join("#uno")
 
     def bot_here(m: Msg) -> bool:
-        if m.command == "353":
-            return "unobot" in m.text.split()
+        if m.command == "353":  # "@unobot": the bot joined first, as the channel's operator
+            return "unobot" in [name.lstrip("@+") for name in m.text.split()]
         return m.command == "JOIN" and m.nick == "unobot"
 
     try:

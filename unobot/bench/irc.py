@@ -8,7 +8,7 @@ by all channels) and how much memory an idle game holds.
 How, and why this way:
 
 - Three processes, so that the bot is the thing measured. The server is miniircd (the test
-  extra installs it; no flood limits) as a subprocess; without it, the ``irc`` package's embedded
+  extra installs it; no flood limits) as a subprocess; without it, unobot's own embedded
   server, but in a child process too. The simulated players run in another child process, all
   their sockets in one selector loop. The bot (the real :class:`~unobot.core.bot.Bot` and
   :class:`~unobot.irc.adapter.IrcAdapter`, send rate 0 = unlimited) runs its reactor in a thread
@@ -121,7 +121,7 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 def _embedded_server_child(port: int) -> None:
-    """Child process: the ``irc`` package's server (a thread per client) until terminated."""
+    """Child process: the embedded server (one selectors loop) until terminated."""
     from unobot.main import start_embedded_server
 
     _lower_priority()
@@ -136,7 +136,8 @@ def _spawn_child(role: str, params: dict[str, Any], **popen: Any) -> subprocess.
     (a script without a ``__main__`` guard would start the benchmark again); this needs nothing
     from the caller.
     """
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding the package: with
+    # unobot/ itself on the path, "irc" would be unobot/irc instead of the irc library
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
@@ -219,7 +220,7 @@ def start_server(prefer: str = "miniircd") -> Server:
         )
         why = "miniircd not installed" if prefer == "miniircd" else "asked for"
         kind = "embedded"
-        description = f"irc.server embedded server (subprocess, no flood limits; {why})"
+        description = f"embedded server (subprocess, no flood limits; {why})"
     stop = _stopper(proc)
     try:
         _wait_listening(port, lambda: proc.poll() is None)
