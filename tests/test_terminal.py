@@ -368,7 +368,8 @@ def play_to_the_end(
             continue
         # A long line is split between words: the status may begin on the line before.
         text = " ".join(channel[-2:])
-        seen = read_status([text[text.rfind("Top: ") :]]) if "Top: " in text else None
+        start = max(text.rfind("Top: "), text.rfind("First card "))  # the deal says the latter
+        seen = read_status([text[start:]]) if start >= 0 else None
         if seen is None or seen.turn != nick:
             if seen is not None:
                 drew = False
