@@ -62,7 +62,12 @@ __all__ = [
 LIMIT = 400
 """Bytes per line: servers cut relayed lines near 470 bytes including the prefix."""
 
-_MIRC = {Color.RED: "04", Color.YELLOW: "08", Color.GREEN: "03", Color.BLUE: "12"}
+_MIRC = {Color.RED: "01,04", Color.YELLOW: "01,08", Color.GREEN: "01,03", Color.BLUE: "00,12"}
+"""Each suit as a small coloured card: text and background both set (mIRC ``fg,bg``), so it
+reads the same on a client's white background (mIRC's and HexChat's default) as on a dark
+one. Yellow text alone (``08``) was nearly invisible on white, and blue (``12``) hard to read
+on black. With the standard mIRC palette every pair has a WCAG contrast of at least 5:1
+(tests/test_card_colours.py measures it); wilds are bold in the client's own text colour."""
 _RESET = "\x0f"  # not \x03: a digit after a bare \x03 would be read as a colour code
 _BOLD = "\x02"
 _NEW_SENTENCE = "\x00"  # marks a fragment that starts a sentence of its own (never sent)
