@@ -173,6 +173,7 @@ def _engine_fragments(
     events = batch.events
     out: list[str] = []
     opening = -1  # index in ``out`` of "First card X" while its effects follow
+    effects = 0  # effects already joined to it
     i = 0
     while i < len(events):
         e = events[i]
@@ -224,7 +225,7 @@ def _engine_fragments(
                 out.append("the discards are shuffled into a new draw pile")
             case ev.StartCardTurned(card=card):
                 out.append(f"{_NEW_SENTENCE}First card {fmt.card(card)}")
-                opening = len(out) - 1
+                opening, effects = len(out) - 1, 0
                 continue
             case ev.StartCardReplaced(card=card):
                 out.append(f"{fmt.card(card)} goes back in the deck")
@@ -248,8 +249,8 @@ def _engine_fragments(
         if opening >= 0 and len(out) > before:
             if type(e) in _FIRST_CARD_EFFECTS:
                 # What the first card does belongs to it: "First card BS: ann is skipped".
-                glue = ": " if ":" not in out[opening] else ", "
-                out[opening] += glue + ", ".join(out[before:])
+                out[opening] += (", " if effects else ": ") + ", ".join(out[before:])
+                effects += 1
                 del out[before:]
             else:
                 opening = -1
