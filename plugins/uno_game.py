@@ -13,13 +13,22 @@ from typing import TYPE_CHECKING
 
 from unobot.core.computers import computer_name, parse_addbot
 from unobot.core.plugin import action, command, example, in_channel, in_game, in_table, move
-from unobot.core.render_irc import Cards, HandNotice, Line, fit, hand_lines, status_text
+from unobot.core.render_irc import (
+    Cards,
+    HandNotice,
+    Line,
+    fit,
+    hand_lines,
+    status_text,
+    wait_text,
+)
 from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import UnoCall
 from unobot.irc.casemap import irc_eq
 from unobot.irc.transport import Tag
+from unobot.stats.ratings import EXPLAINED
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
@@ -299,10 +308,10 @@ def unostop(ctx: Context) -> None:
         or idle >= table.config.idle_stop
     )
     if not allowed:
-        wait = int(table.config.idle_stop - idle) + 1
+        wait = wait_text(table.config.idle_stop - idle)
         raise UnoError(
-            f"only {table.starter}, an operator or a bot admin can stop this game "
-            f"(anyone after {wait}s without a move)"
+            f"only {table.starter}, an operator or a bot admin can stop this game now; "
+            f"if nobody moves, anyone can {wait}"
         )
     ctx.publish(table, table.stop(ctx.nick))
 
@@ -319,22 +328,33 @@ def colors_off(ctx: Context) -> None:
     ctx.reply("Your cards will be shown as plain letters.")
 
 
+def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
+    """``.unohelp``: every command of the bot's own plugins in three lines of at most
+    ``LIMIT`` bytes (each has room left for a command or two more),
+    ending with the one sentence about ratings (``min_games``: when one stops being
+    provisional)."""
+    p = prefix
+    return [
+        f"Uno: {p}uno opens a game, {p}join, {p}deal [60m], {p}leave, {p}unostop; "
+        f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players; "
+        f"{p}unorules: the rules here; {p}pce-on/{p}pce-off: cards in colour or plain. "
+        "Your hand comes by NOTICE.",
+        f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
+        f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt "
+        f"nick; {p}cards (your hand, counts), {p}top. Tournaments: {p}tjoin, {p}tleave, "
+        f"{p}tstatus (admins: {p}tournament).",
+        f"Stats: {p}unostats [nick], {p}unostats pw|ppg N [week|month] [here], "
+        f"{p}unotop10 [rating], {p}unorating [nick], {p}unogame [id] (a recorded game). "
+        + EXPLAINED.format(min_games=min_games),
+    ]
+
+
 @command("uno-help", "unohelp")
 def help_(ctx: Context) -> None:
+    """Every command in three lines (what a newcomer needs, nothing they must look up)."""
     p = ctx.prefix
-    ctx.reply(
-        f"Uno: {p}uno opens a game, {p}join, {p}deal [60m], {p}leave, {p}unostop; "
-        f"{p}pce-on/{p}pce-off: cards in colour or plain; {p}unorules: the rules here; "
-        f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players."
-    )
-    ctx.reply(
-        f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
-        f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt nick."
-    )
-    ctx.reply(
-        f"Info: {p}cards (your hand, counts), {p}top; {p}unostats [nick], {p}unostats pw|ppg N "
-        f"[week|month] [here], {p}unotop10. Your hand comes by NOTICE."
-    )
+    for line in help_lines(p, ctx.bot.config.stats_min_games):
+        ctx.reply(line)
     others = sorted(n for n, m in ctx.bot.commands().items() if not m.startswith(__package__))
     if others:  # commands of the operator's own plugins
         ctx.reply("Also here: " + ", ".join(p + name for name in others) + ".")

@@ -3,12 +3,14 @@ recorded by :class:`unobot.stats.recorder.GameRecorder`).
 
 ``.unogame <id>`` answers with a link to the game's page on the stats site when the site's
 public address is configured (``[web] public_url``, see :func:`public_url`), else with a short
-summary sent privately (players by place with their points, hands played, duration) and the
-``unobot replay`` command that prints the whole game.
+summary sent privately (players by place with their points, hands played, duration). It
+never names the ``unobot replay`` shell command: players on IRC can't run it (the operator
+finds it in the README).
 
 Skill ratings (``rating`` in ``.unostats``/``.unotop10``, and ``.unorating``) are openskill
 Plackett-Luce ratings (:mod:`unobot.stats.ratings`), shown as the conservative number
-``(mu - 3*sigma) * 40`` with ``± 3*sigma*40``. They are all-time and network-wide, so
+``1000 + (mu - 3*sigma) * 40`` (never below 0, the site shows the same), marked provisional
+below the minimum games instead of carrying a ``±``. They are all-time and network-wide, so
 ``week``/``month``/``here`` are refused for them; the minimum games and the computer-player
 rule are the other rankings' (computer players are rated and can be looked up, but are not
 ranked among people).
@@ -38,7 +40,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 from unobot.stats.background import ask
 from unobot.stats.model import RatedPlayer, StoredGame, game_key
-from unobot.stats.ratings import conservative, uncertainty
+from unobot.stats.ratings import conservative
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
@@ -238,17 +240,20 @@ def packed(head: str, entries: Iterable[str]) -> list[str]:
 
 
 def rating_line(rated: RatedPlayer, min_games: int) -> str:
-    """``alice: rating 612 ± 180, 42 rated games, rank 3 by rating``."""
+    """``alice: rating 1612 (42 rated games), rank 3 by rating``; before ``min_games``:
+    ``erin: rating 979, provisional (1 of 5 rated games), not ranked yet``."""
+    shown = conservative(rated.mu, rated.sigma)
+    if rated.games < min_games:
+        figure = f"{shown}, provisional ({rated.games} of {min_games} rated games)"
+    else:
+        figure = f"{shown} ({_plural(rated.games, 'rated game')})"
     if rated.is_bot:
         rank = "a computer player (not ranked with people)"
     elif rated.rank is not None:
         rank = f"rank {rated.rank} by rating"
     else:
-        rank = f"unranked (fewer than {min_games} games)"
-    return (
-        f"{_shown(rated.nick)}: rating {conservative(rated.mu, rated.sigma)} "
-        f"± {uncertainty(rated.sigma)}, {_plural(rated.games, 'rated game')}, {rank}"
-    )
+        rank = "not ranked yet"
+    return f"{_shown(rated.nick)}: rating {figure}, {rank}"
 
 
 def rating_list_lines(board: list[RatedPlayer], count: int) -> list[str]:
@@ -530,9 +535,7 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
         notes = [n for n, on in (("won", r.won), ("left", not r.finished)) if on]
         extra = f" ({', '.join(notes)})" if notes else ""
         entries.append(f"{r.place}. {_shown(r.nick)} {r.points_won}{extra}")
-    lines = packed(head + ":", entries)
-    tail = f"Every move: unobot replay {short}" if game.moves else "No move list was kept."
-    return [*lines, tail]
+    return packed(head + ":", entries)
 
 
 @command("unogame")

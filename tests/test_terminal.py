@@ -88,7 +88,7 @@ def test_bot_hands_strip_to_the_plain_notation() -> None:
     assert "\x03" in colored
     assert mirc_to_ansi(colored, ansi=False) == Cards(False).hand(cards)
     ansi = mirc_to_ansi(colored, ansi=True)
-    assert "\x1b[0;91mR5\x1b[0m" in ansi and "\x1b[0;1mW\x1b[0m" in ansi
+    assert "\x1b[0;30;101mR5\x1b[0m" in ansi and "\x1b[0;1mW\x1b[0m" in ansi
     assert re.sub(r"\x1b\[[0-9;]*m", "", ansi) == Cards(False).hand(cards)
 
 
@@ -368,7 +368,8 @@ def play_to_the_end(
             continue
         # A long line is split between words: the status may begin on the line before.
         text = " ".join(channel[-2:])
-        seen = read_status([text[text.rfind("Top: ") :]]) if "Top: " in text else None
+        start = max(text.rfind("Top: "), text.rfind("First card "))  # the deal says the latter
+        seen = read_status([text[start:]]) if start >= 0 else None
         if seen is None or seen.turn != nick:
             if seen is not None:
                 drew = False

@@ -101,6 +101,7 @@ def test_a_stalled_postgresql_holds_up_no_channel(pg: PgServer, irc: IrcServer) 
                     game_b.step()
                     slowest = max(slowest, time.monotonic() - started)
                 if game_b.over():
+                    game_b.wait_for_invitation()  # before the next game's .uno
                     games_b += 1
                 else:
                     game_b.command(in_b[0], ".unostop")

@@ -278,9 +278,19 @@ class NetGame:
     def play_to_end(self, max_steps: int = 3000) -> str:
         for _ in range(max_steps):
             if self.over():
+                self.wait_for_invitation()
                 return next(t for t in reversed(self.channel_text()) if " wins" in t)
             self.step()
         pytest.fail("game did not end")
+
+    def wait_for_invitation(self, timeout: float = 10.0) -> None:
+        """The bot's line after a game (``.uno for another game.``) follows the winner's: wait
+        for it, so that what a test asks next is not answered before it arrives."""
+        deadline = time.monotonic() + timeout
+        while not any(t.endswith("uno for another game.") for t in self.channel_text()[-3:]):
+            assert time.monotonic() < deadline, f"no invitation: {self.channel_text()[-2:]}"
+            time.sleep(0.01)
+        self.sync(len(self.order[0].bot_lines(self.bot.nick, self.channel)))
 
 
 def make_players(server: IrcServer, count: int, channel: str) -> list[Player]:

@@ -40,15 +40,15 @@ CASES: list[tuple[str, str, HouseRules, list[tuple[int, Action]], int, Action, t
     ("not-your-turn-draw", BASIC, OFFICIAL, [], 2, Draw(), errors.NotYourTurn, "not your turn"),
     ("not-your-turn-pass", BASIC, OFFICIAL, [], 1, Pass(), errors.NotYourTurn, "not your turn"),
     ("card-not-in-hand", BASIC, OFFICIAL, [], 0, Play(card("R9")), errors.CardNotInHand,
-     "you have no R9"),
+     "you have no Red 9"),
     ("wild-not-in-hand", "top=R5 | alice*: R7 G1 | bob: B3", OFFICIAL, [], 0,
-     Play(card("W"), G), errors.CardNotInHand, "you have no W"),
+     Play(card("W"), G), errors.CardNotInHand, "you have no Wild"),
     ("card-not-playable", BASIC, OFFICIAL, [], 0, Play(card("G1")), errors.CardNotPlayable,
      "G1 does not match R5"),
     ("card-not-playable-after-wild", "top=W color=b | alice*: R7 G1 | bob: B3", OFFICIAL, [], 0,
      Play(card("R7")), errors.CardNotPlayable, "R7 does not match W (blue)"),
     ("wd4-not-allowed", BASIC, NO_CHALLENGE, [], 0, Play(card("WD4"), G),
-     errors.WildDrawFourNotAllowed, "you may only play WD4 when you hold no red card"),
+     errors.WildDrawFourNotAllowed, "you may only play a Wild Draw Four when you hold no red card"),
     ("colour-required-wild", BASIC, OFFICIAL, [], 0, Play(card("W")), errors.ColorRequired,
      "name a colour for W"),
     ("colour-required-wd4", BASIC, OFFICIAL, [], 0, Play(card("WD4")), errors.ColorRequired,
@@ -175,7 +175,8 @@ def test_every_error_message_is_short_and_plain() -> None:
         assert isinstance(err, errors.UnoError)
         assert 5 < len(text) <= 80, text
         assert text == text.strip() and "\n" not in text and "Error" not in text
-    assert str(errors.NotYourTurn("bob")) == "it is not your turn (it is bob)"
+    assert str(errors.NotYourTurn("bob")) == "it is bob's turn"
+    assert str(errors.NotYourTurn()) == "it is not your turn"
     assert str(errors.CannotCatch("bob")) == "there is nobody called bob to catch"
 
 

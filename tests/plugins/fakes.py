@@ -100,7 +100,11 @@ def notices(sent: list[Sent], nick: str) -> list[str]:
     return [strip_codes(s.text) for s in sent if s.kind == "notice" and s.target == nick]
 
 
-_STATUS = re.compile(r"Top: (\S+?)(?: \((red|yellow|green|blue)\))?\. (\S+?)('s turn| picks| must)")
+# "Top: R5. bob's turn." / the deal's "First card BS: ann is skipped. bob's turn."
+_STATUS = re.compile(
+    r"(?:Top:|First card) (\S+?)(?: \((red|yellow|green|blue)\))?(?:: [^.]*)?\. "
+    r"(\S+?)('s turn| picks| must)"
+)
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
 _HINT = re.compile(r"(?:You must play|\| Play) ([RYGBW][0-9A-Z]*)")
 
@@ -190,6 +194,7 @@ def read_status(lines: list[str]) -> Seen | None:
         if m:
             top = Card.parse(m.group(1))
             color = Color[m.group(2).upper()] if m.group(2) else top.color
-            assert color is not None
+            if color is None:  # "First card W. ann picks the colour": none chosen yet
+                color = Color.RED  # what "Top: W (red)" shows until it is chosen
             return Seen(top, color, m.group(3), m.group(4).strip(" '"))
     return None

@@ -11,6 +11,7 @@ from unobot.core.render_irc import Cards, HandNotice, fit, hand_lines
 from unobot.core.table import Table, TableConfig
 from unobot.engine import DrawReason
 from unobot.engine.cards import Card
+from unobot.engine.errors import card_name
 from unobot.irc.casemap import irc_lower
 
 
@@ -91,8 +92,8 @@ def test_mistakes_get_a_private_reply_and_change_nothing() -> None:
     unplayable = [c for c in hand if not c.is_wild and not game.is_playable(c, game.current)]
     before = snapshot(t)
     cases = [
-        (other, ".p r 5", "not your turn (it is " + current),
-        (current, f".p {missing.text}", f"you have no {missing.text}"),
+        (other, ".p r 5", f"it is {current}'s turn"),
+        (current, f".p {missing.text}", f"you have no {card_name(missing)}"),
         (current, ".p x 5", "'x 5' is not a card"),
         (current, ".p", "which card?"),
         (current, ".pass", "you can't pass"),
@@ -153,7 +154,7 @@ def test_unostop_rights() -> None:
     h, _ = dealt()
     assert "only alice" in only_notice_to(h.say("bob", ".unostop"), "bob")
     out = h.say("bob", ".unostop", is_op=True)
-    assert channel_lines(out) == ["bob stopped the game."]
+    assert channel_lines(out) == ["bob stopped the game.", ".uno for another game."]
     assert not h.bot.tables
 
     h, _ = dealt()
@@ -165,14 +166,21 @@ def test_unostop_rights() -> None:
 
     h = Harness(config=BotConfig(table=TableConfig(turn_timeout=1000)))
     h.start(["alice", "bob"])
-    h.advance(299)  # anyone may stop once nobody has moved for 300 s
-    assert "only alice" in only_notice_to(h.say("zed", ".unostop"), "zed")
+    h.advance(5)  # anyone may stop once nobody has moved for 300 s
+    refused = only_notice_to(h.say("zed", ".unostop"), "zed")
+    assert refused == (
+        "only alice, an operator or a bot admin can stop this game now; "
+        "if nobody moves, anyone can in about 5 minutes"
+    )
+    h.advance(294)
+    assert only_notice_to(h.say("zed", ".unostop"), "zed").endswith("anyone can in 1 second")
     h.advance(1)
     h.say("zed", ".unostop")
     assert not h.bot.tables
 
     h, _t = dealt()
-    assert channel_lines(h.say("alice", ".unostop")) == ["alice stopped the game."]
+    said = channel_lines(h.say("alice", ".unostop"))
+    assert said == ["alice stopped the game.", ".uno for another game."]
 
 
 def test_colour_preference_per_player_and_plain_hands() -> None:

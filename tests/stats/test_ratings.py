@@ -12,7 +12,9 @@ from unobot.bench import main
 from unobot.bench.ratings import compare, synthetic_games
 from unobot.stats.model import GameRecord, PlayerResult
 from unobot.stats.ratings import (
+    DISPLAY_BASE,
     DISPLAY_SCALE,
+    EXPLAINED,
     PlayerRating,
     conservative,
     game_ranks,
@@ -77,11 +79,27 @@ def test_rebuild_is_deterministic_and_equals_incremental() -> None:
     assert sum(r.games for r in ratings.values()) == sum(len(g.results) for g in games)
 
 
-def test_display_is_conservative_and_scaled() -> None:
+def test_display_is_conservative_scaled_and_never_negative() -> None:
     fresh = new_rating()
-    assert conservative(fresh.mu, fresh.sigma) == 0 == fresh.display
-    assert conservative(30.0, 2.0) == 24 * DISPLAY_SCALE
+    assert conservative(fresh.mu, fresh.sigma) == DISPLAY_BASE == fresh.display == 1000
+    assert conservative(30.0, 2.0) == DISPLAY_BASE + 24 * DISPLAY_SCALE
+    assert conservative(24.5, 8.2) == 1000 - 4  # a newcomer's loss: just under 1000
+    assert conservative(-10.0, 8.0) == 0  # floored: never a negative number
     assert uncertainty(2.0) == 6 * DISPLAY_SCALE == PlayerRating(30.0, 2.0).display_uncertainty
+
+
+def test_the_number_orders_players_as_the_stored_ordinal_does() -> None:
+    """The bot and the site rank by ``mu - 3*sigma`` (the stored ordinal); the number shown
+    must never put two players the other way round."""
+    pairs = [(mu / 2, sigma / 4) for mu in range(-20, 100, 7) for sigma in range(1, 40, 3)]
+    ordered = sorted(pairs, key=lambda p: p[0] - 3 * p[1])
+    shown = [conservative(mu, sigma) for mu, sigma in ordered]
+    assert shown == sorted(shown)
+
+
+def test_the_explanation_names_the_provisional_games() -> None:
+    text = EXPLAINED.format(min_games=5)
+    assert "provisional until you have played 5 games" in text and "1000" in text
 
 
 def test_comparison_beats_chance() -> None:

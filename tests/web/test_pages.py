@@ -11,6 +11,7 @@ from urllib.parse import quote
 import pytest
 from starlette.testclient import TestClient
 
+from plugins.uno_stats import rating_list_lines
 from tests.web.conftest import NASTY, NOW, Seeded
 from unobot.irc.casemap import irc_lower
 from unobot.replay.steps import steps
@@ -332,3 +333,42 @@ def test_computer_players_are_ranked_only_when_asked(
     assert [p["nick"] for p in api] == with_bots
     assert "computer" in client.get(player_path("Robo")).text
     assert client.get("/api" + player_path("Robo")).json()["rating_rank"] is None
+
+
+RATING_CELL = re.compile(
+    r'<td class="num strong">(\d+)(?: <span class="muted">provisional</span>)?</td>'
+)
+
+
+def test_the_site_and_the_bot_show_the_same_rating_board(
+    client: TestClient, store: SqlStatsStore
+) -> None:
+    """Issue 27: the same players in the same order with the same numbers as ``.unotop10
+    rating`` on the same network; readable numbers (none negative, no ±)."""
+    net = SqlStatsStore(store.url, network="net", clock=lambda: NOW, connect_now=False)
+    try:
+        board = net.rating_leaderboard(10, min_games=5)
+    finally:
+        net.close()
+    assert board
+    irc = re.findall(r"\d+\. (\S+) (\d+) \(\d+\)", " ".join(rating_list_lines(board, 10)))
+    page = client.get("/leaderboard?ranking=rating&network=net").text
+    shown = [int(n) for n in RATING_CELL.findall(page)]
+    assert [(nick, int(n)) for nick, n in irc] == list(
+        zip([nick for _, nick in rows(page)][:10], shown[:10], strict=True)
+    )
+    assert shown == sorted(shown, reverse=True) and min(shown) >= 0
+    assert "±" not in page and "provisional until you have played 5 games" in page
+
+
+def test_a_rating_before_the_minimum_games_is_provisional(client: TestClient) -> None:
+    api = client.get("/api/leaderboard?ranking=rating&network=net&min=1").json()["players"]
+    few = [p for p in api if p["rated_games"] < 5]
+    assert few, "the seed has no player with fewer than 5 rated games"
+    page = client.get("/leaderboard?ranking=rating&network=net&min=1").text
+    for row in ROW.findall(page):
+        nick = html.unescape(PLAYER_LINK.search(row).group(2))  # type: ignore[union-attr]
+        games = next(p["rated_games"] for p in api if p["nick"] == nick)
+        assert ("provisional" in row) == (games < 5), (nick, games)
+    player = client.get(player_path(few[0]["nick"])).text
+    assert "provisional" in player and "±" not in player

@@ -329,7 +329,11 @@ def instrument(adapter: IrcAdapter, bot: Bot, prefix: str) -> Probe:
 # --- the simulated players (child process) -----------------------------------------------------
 
 _CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
-_STATUS = re.compile(r"Top: (\S+?)(?: \((red|yellow|green|blue)\))?\. (\S+?)('s turn| picks| must)")
+# "Top: R5. bob's turn." / the deal's "First card BS: ann is skipped. bob's turn."
+_STATUS = re.compile(
+    r"(?:Top:|First card) (\S+?)(?: \((red|yellow|green|blue)\))?(?:: [^.]*)?\. "
+    r"(\S+?)('s turn| picks| must)"
+)
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
 _JOINS = re.compile(r" joins \((\d+) players\)")
 _CARDS_ONLY = re.compile(r"[RYGBWD0-9SR ]+")

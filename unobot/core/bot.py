@@ -291,6 +291,7 @@ class Bot:
             self.colors_for(table),
             channel_colors=self.config.channel_colors,
             prefix=self.config.prefix,
+            invite=table.match is not None and not table.config.tournament,
         )
         for line in lines:
             self.send(line)

@@ -9,6 +9,7 @@ the bot under flood limits. Hands go only by NOTICE to their owner, written in t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -50,16 +51,23 @@ __all__ = [
     "fit",
     "hand_lines",
     "held_text",
+    "invite_text",
     "render_update",
     "resumed_text",
     "status_text",
     "strip_codes",
+    "wait_text",
 ]
 
 LIMIT = 400
 """Bytes per line: servers cut relayed lines near 470 bytes including the prefix."""
 
-_MIRC = {Color.RED: "04", Color.YELLOW: "08", Color.GREEN: "03", Color.BLUE: "12"}
+_MIRC = {Color.RED: "01,04", Color.YELLOW: "01,08", Color.GREEN: "01,03", Color.BLUE: "00,12"}
+"""Each suit as a small coloured card: text and background both set (mIRC ``fg,bg``), so it
+reads the same on a client's white background (mIRC's and HexChat's default) as on a dark
+one. Yellow text alone (``08``) was nearly invisible on white, and blue (``12``) hard to read
+on black. With the standard mIRC palette every pair has a WCAG contrast of at least 5:1
+(tests/test_card_colours.py measures it); wilds are bold in the client's own text colour."""
 _RESET = "\x0f"  # not \x03: a digit after a bare \x03 would be read as a colour code
 _BOLD = "\x02"
 _NEW_SENTENCE = "\x00"  # marks a fragment that starts a sentence of its own (never sent)
@@ -164,11 +172,14 @@ def _engine_fragments(
     names = batch.names
     events = batch.events
     out: list[str] = []
+    opening = -1  # index in ``out`` of "First card X" while its effects follow
+    effects = 0  # effects already joined to it
     i = 0
     while i < len(events):
         e = events[i]
         nxt = events[i + 1] if i + 1 < len(events) else None
         i += 1
+        before = len(out)
         match e:
             case ev.CardPlayed(seat=seat, card=card, color=color, cards_left=left):
                 text = f"{names[seat]} plays {fmt.card(card)}"
@@ -198,7 +209,7 @@ def _engine_fragments(
             case ev.Skipped(seat=seat):
                 out.append(f"{names[seat]} is skipped")
             case ev.Reversed():
-                out.append("play reverses")
+                out.append("play goes the other way")
             case ev.ColorChosen(seat=seat, color=color):
                 out.append(f"{names[seat]} picks {fmt.color(color)}")
             case ev.TurnPassed(seat=seat):
@@ -214,6 +225,8 @@ def _engine_fragments(
                 out.append("the discards are shuffled into a new draw pile")
             case ev.StartCardTurned(card=card):
                 out.append(f"{_NEW_SENTENCE}First card {fmt.card(card)}")
+                opening, effects = len(out) - 1, 0
+                continue
             case ev.StartCardReplaced(card=card):
                 out.append(f"{fmt.card(card)} goes back in the deck")
             case ev.FirstPlayerDraw(seats=seats, cards=cards):
@@ -233,7 +246,18 @@ def _engine_fragments(
                 names = (*names[:seat], *names[seat + 1 :])
             case _:
                 pass
+        if opening >= 0 and len(out) > before:
+            if type(e) in _FIRST_CARD_EFFECTS:
+                # What the first card does belongs to it: "First card BS: ann is skipped".
+                out[opening] += (", " if effects else ": ") + ", ".join(out[before:])
+                effects += 1
+                del out[before:]
+            else:
+                opening = -1
     return out
+
+
+_FIRST_CARD_EFFECTS = (ev.Skipped, ev.Reversed, ev.CardsDrawn)
 
 
 def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> str:
@@ -269,7 +293,7 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
         case Opened(starter=starter, lobby_seconds=secs):
             return (
                 f"{starter} opens a game of Uno: {prefix}join to play; {starter} deals with "
-                f"{prefix}deal (anyone after {secs}s)"
+                f"{prefix}deal (anyone after {_duration(secs)})"
             )
         case Joined(nick=nick, players=n, level=level):
             who = f"{nick} (computer, {level})" if level else nick
@@ -330,9 +354,37 @@ def _duration(seconds: int) -> str:
     return _plural(minutes, "minute")
 
 
-def status_text(status: Status, fmt: Cards, prefix: str = ".") -> str:
-    """``Top: W (blue). bob's turn.``, plus who has UNO and what the player to move must do."""
-    text = f"Top: {fmt.top(status.top, status.color)}. "
+def invite_text(prefix: str = ".") -> str:
+    """The line after a game ends: how to play again."""
+    return f"{prefix}uno for another game."
+
+
+def wait_text(seconds: float) -> str:
+    """How long until something, as a person says it: ``in 30 seconds``, ``in about 5
+    minutes`` (never ``after 295s``: a countdown to the second reads like a machine's)."""
+    secs = max(1, math.ceil(seconds))
+    if secs < 60:
+        return f"in {_plural(secs, 'second')}"
+    minutes = round(secs / 60)
+    if minutes < 90:
+        return f"in about {_plural(minutes, 'minute')}"
+    return f"in about {_plural(round(minutes / 60), 'hour')}"
+
+
+def status_text(
+    status: Status,
+    fmt: Cards,
+    prefix: str = ".",
+    *,
+    top: bool = True,
+    announced: frozenset[str] = frozenset(),
+) -> str:
+    """``Top: W (blue). bob's turn.``, plus who has UNO and what the player to move must do.
+
+    ``top=False`` leaves out ``Top: ...`` when the line just said which card it is (``First
+    card B7.``); ``announced``: folded nicks whose UNO the line already called out (``ann plays
+    R1 (UNO!)``), not repeated in ``UNO: ...``."""
+    text = f"Top: {fmt.top(status.top, status.color)}. " if top else ""
     if status.phase is Phase.CHOOSE_COLOR:
         text += f"{status.current} picks the colour ({prefix}color r/y/g/b)."
     elif status.phase is Phase.PENDING:
@@ -344,7 +396,7 @@ def status_text(status: Status, fmt: Cards, prefix: str = ".") -> str:
         text += f"{status.current} must draw {status.pending} ({' or '.join(answers)})."
     else:
         text += f"{status.current}'s turn."
-    uno = [nick for nick, n in status.counts if n == 1]
+    uno = [nick for nick, n in status.counts if n == 1 and irc_lower(nick) not in announced]
     if uno:
         text += f" UNO: {', '.join(uno)}."
     return text
@@ -420,13 +472,36 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
                 flush()
                 sentences.append(_sentence(fragment[1:]))
             elif clauses and _continues(clauses[-1], fragment):
-                clauses[-1] += " and " + fragment.split(" ", 1)[1]
+                # "draws a card and plays R5", "draws a card, plays WD4 and picks green"
+                rest = fragment.split(" ", 1)[1]
+                clauses[-1] += (", " if " and " in rest else " and ") + rest
             else:
                 clauses.append(fragment)
     flush()
     if update.status is not None and sentences:
-        sentences.append(status_text(update.status, fmt, prefix))
+        sentences.append(_update_status(update, fmt, prefix))
     return " ".join(sentences)
+
+
+def _update_status(update: Update, fmt: Cards, prefix: str) -> str:
+    """The status sentence that ends an update's line, without what the line already said:
+    the top card when the line turned it (``First card B7. ann's turn.``), and the UNO of a
+    player whose play or call in it said ``UNO``."""
+    assert update.status is not None
+    first: Card | None = None
+    called: set[str] = set()
+    for batch in update.events:
+        if type(batch) is not EngineEvents:
+            continue
+        for e in batch.events:
+            if type(e) is ev.StartCardTurned:
+                first = e.card
+            elif type(e) is ev.UnoCalled and 0 <= e.seat < len(batch.names):
+                called.add(irc_lower(batch.names[e.seat]))
+            elif type(e) is ev.CardPlayed:
+                first = None  # a card went on it since
+    top = first is None or first is not update.status.top
+    return status_text(update.status, fmt, prefix, top=top, announced=frozenset(called))
 
 
 def _continues(previous: str, fragment: str) -> bool:
@@ -450,17 +525,24 @@ def render_update(
     *,
     channel_colors: bool = True,
     prefix: str = ".",
+    invite: bool = False,
 ) -> list[Line]:
-    """Every line an update produces: the channel's first, then each changed hand."""
+    """Every line an update produces: the channel's first, then each changed hand.
+
+    ``invite``: when the update ends the game, a last short line says how to start another
+    (a newcomer otherwise waits for something to happen); the caller leaves it out where
+    nobody may start one (a tournament's table)."""
     fmt = Cards(channel_colors)
     texts = [text for text in fit(channel_text(update, fmt, prefix)) if text]
     game = Tag(channel)
     if len(texts) == 1 and update.status is not None:
         # One line ending in the status: while it waits to be sent, the next one folds in.
-        status = status_text(update.status, fmt, prefix)
+        status = _update_status(update, fmt, prefix)
         if texts[0].endswith(status):
             game = Tag(channel, key="status", status=status)
     lines = [Line("privmsg", channel, text, game) for text in texts]
+    if invite and update.finished and texts:
+        lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
     for nick, notice in update.hands.items():
         fmt = Cards(colors_for(nick))
         key = "hand " + irc_lower(nick)  # a newer hand replaces a queued one

@@ -160,7 +160,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse strict notation (``R5``, ``GS``, ``BD2``, ``W``, ``WD4``; any case)."""
-        card, color = parse_play(text)
+        card, color = _parse_card(text)  # strict: no words after the card
         if color is not None and not card.is_wild:
             raise CardParseError(f"'{_shown(text)}' is not a card")
         return card
@@ -296,7 +296,46 @@ def parse_play(text: str) -> tuple[Card, Color | None]:
     ``wd4 b``, ``w4 b``, ``w+4 blue`` and the strict notation, in any case. A wild without a colour
     parses (colour ``None``); the engine then asks for the colour. Anything else raises
     :class:`CardParseError` saying what was wrong.
+
+    Words after a complete card are ignored when the first of them can't be part of a card
+    (``y 7 please``, ``w g thanks``): people type like that. When it could (``y 7 8``, ``r 5
+    blue``, ``w please``: a wild still without its colour), nothing is guessed and the error
+    stands, so a slip never plays a card the player did not mean.
     """
+    try:
+        return _parse_card(text)
+    except CardParseError:
+        words = text.split()
+        for k in range(min(len(words) - 1, _MAX_CARD_WORDS), 0, -1):
+            if _card_word(words[k]):
+                continue
+            try:
+                card, color = _parse_card(" ".join(words[:k]))
+            except CardParseError:
+                continue
+            if not card.is_wild or color is not None:
+                return card, color
+        raise
+
+
+_MAX_CARD_WORDS = 4
+"""The most words a card takes (``wild draw four blue``)."""
+
+
+def _card_word(word: str) -> bool:
+    """Whether ``word`` could be part of a card (a colour, a value, a wild, ``5x``, ``+2``)."""
+    low = word.lower()
+    return (
+        low in _COLOR_WORDS
+        or low in _RANK_WORDS
+        or low in _WILD_WORDS
+        or low[:1].isdigit()
+        or low[:1] == "+"
+    )
+
+
+def _parse_card(text: str) -> tuple[Card, Color | None]:
+    """:func:`parse_play` without the forgiveness for words after the card."""
     raw = "".join(text.lower().split())
     if not raw:
         raise CardParseError("which card? e.g. .play r 5, .play w g")
@@ -314,5 +353,8 @@ def parse_play(text: str) -> tuple[Card, Color | None]:
         raise CardParseError(f"which {color} card? e.g. .play {color.letter.lower()} 5")
     rank = _RANK_WORDS.get(rest)
     if rank is None:
+        words = text.split()
+        if len(words) > 1 and words[0].lower() == m.group(1):
+            rest = " ".join(words[1:])  # as typed: '7 8', not '78'
         raise CardParseError(f"'{_shown(rest)}' is not a card value: use 0-9, s, r or d2")
     return Card.of(color, rank), None

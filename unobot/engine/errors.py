@@ -26,7 +26,22 @@ __all__ = [
     "UnoError",
     "UnoNotNeeded",
     "WildDrawFourNotAllowed",
+    "card_name",
 ]
+
+_FACES = {10: "Skip", 11: "Reverse", 12: "Draw Two", 13: "Wild", 14: "Wild Draw Four"}
+
+
+def card_name(card: object) -> str:
+    """A card spelled out for a sentence (``Red 9``, ``Blue Skip``, ``Wild``): ``you have no W``
+    reads like a typo to someone who has not learnt the notation yet. Anything that is not a
+    card (a test's string) is shown as it is."""
+    rank = getattr(card, "rank", None)
+    if rank is None:
+        return str(card)
+    face = _FACES.get(int(rank), str(int(rank)))
+    color = getattr(card, "color", None)
+    return face if color is None else f"{str(color).capitalize()} {face}"
 
 
 class UnoError(ValueError):
@@ -40,7 +55,7 @@ class NotAPlayer(UnoError):
 
 class NotYourTurn(UnoError):
     def __init__(self, whose: str = "") -> None:
-        super().__init__(f"it is not your turn{f' (it is {whose})' if whose else ''}")
+        super().__init__(f"it is {whose}'s turn" if whose else "it is not your turn")
 
 
 class HandOver(UnoError):
@@ -50,7 +65,7 @@ class HandOver(UnoError):
 
 class CardNotInHand(UnoError):
     def __init__(self, card: object) -> None:
-        super().__init__(f"you have no {card}")
+        super().__init__(f"you have no {card_name(card)}")
 
 
 class CardNotPlayable(UnoError):
@@ -60,7 +75,7 @@ class CardNotPlayable(UnoError):
 
 class WildDrawFourNotAllowed(UnoError):
     def __init__(self, color: object) -> None:
-        super().__init__(f"you may only play WD4 when you hold no {color} card")
+        super().__init__(f"you may only play a Wild Draw Four when you hold no {color} card")
 
 
 class ColorRequired(UnoError):

@@ -167,7 +167,8 @@ class _Builder:
         method, args = record[0], record[1] if len(record) > 1 else {}
         if not isinstance(args, dict):
             args = {}
-        lines, notices = self._render(update, table.channel)
+        invite = table.match is not None and not table.config.tournament  # as Bot.publish
+        lines, notices = self._render(update, table.channel, invite)
         seen = _snapshot(table)
         actor, action = _describe(method, args, update, self.seen)
         if not self.dealt:
@@ -253,13 +254,15 @@ class _Builder:
         )
 
     @staticmethod
-    def _render(update: Update, channel: str) -> tuple[list[str], list[tuple[str, str]]]:
+    def _render(
+        update: Update, channel: str, invite: bool = False
+    ) -> tuple[list[str], list[tuple[str, str]]]:
         lines: list[str] = []
         notices: list[tuple[str, str]] = []
         # In colour, as the bot sends by default, then stripped: a coloured line is longer,
         # and where the bot cut a long line in two is where the channel saw it cut.
         for line in render_update(
-            update, channel, lambda _nick: True, channel_colors=True, prefix=PREFIX
+            update, channel, lambda _nick: True, channel_colors=True, prefix=PREFIX, invite=invite
         ):
             text = strip_codes(line.text)
             if line.kind == "notice":

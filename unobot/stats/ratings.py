@@ -9,10 +9,15 @@ and memory stores (updating as each game is recorded) and ``unobot ratings rebui
   leaver, whatever their points in hand.
 - A rating is ``mu`` (estimated skill) and ``sigma`` (its uncertainty); new players start at
   openskill's defaults, mu 25 and sigma 25/3.
-- The single number shown on IRC is the conservative estimate ``mu - 3*sigma`` (a player's
-  skill is above it with ~99.7 % confidence), scaled by :data:`DISPLAY_SCALE` (40) and
-  rounded: a newcomer shows 0 and a good regular several hundred, integers read better in
-  chat than 7.43. The uncertainty shown beside it is ``3*sigma`` on the same scale.
+- The single number shown (IRC and the site alike) is the conservative estimate ``mu -
+  3*sigma`` (a player's skill is above it with ~99.7 % confidence), scaled by
+  :data:`DISPLAY_SCALE` (40) from :data:`DISPLAY_BASE` (1000) and floored at 0: a newcomer
+  shows 1000 and a good regular around 2000; integers read better in chat than 7.43. It is
+  a monotonic function of ``mu - 3*sigma`` (the stored ``ordinal``), so everything that
+  ranks by rating ranks by the number people see. Until a player has the minimum games
+  (``stats.min_games``) the number is marked *provisional* instead of being shown with a
+  ``±``: two games in, ``-21 ± 952`` looked broken. :func:`uncertainty` (``3*sigma`` on the
+  same scale) stays for the site's JSON.
 - Games with fewer than two players change nothing. Computer players are rated like people.
 
 Plackett-Luce was chosen on held-out games (``python -m unobot.bench ratings``: 1,000
@@ -35,7 +40,9 @@ from openskill.models import PlackettLuce
 from unobot.stats.model import GameRecord
 
 __all__ = [
+    "DISPLAY_BASE",
     "DISPLAY_SCALE",
+    "EXPLAINED",
     "MODEL",
     "PlayerRating",
     "conservative",
@@ -47,7 +54,18 @@ __all__ = [
 ]
 
 DISPLAY_SCALE = 40
-"""Displayed rating = round((mu - 3*sigma) * DISPLAY_SCALE)."""
+"""Displayed rating = max(0, round(DISPLAY_BASE + (mu - 3*sigma) * DISPLAY_SCALE))."""
+DISPLAY_BASE = 1000
+"""What a newcomer shows (their ``mu - 3*sigma`` is 0): below it only after losing early,
+and no result can take the number below 0 (a player would need ``mu - 3*sigma`` < -25)."""
+
+EXPLAINED = (
+    "Rating: a cautious estimate of skill from your places in every game and whom you "
+    "played; it starts at 1000, grows as your results make it surer, and is provisional "
+    "until you have played {min_games} games."
+)
+"""The one sentence ``.unohelp``, the README and the site say about ratings
+(``{min_games}``: ``stats.min_games``)."""
 
 MODEL: Any = PlackettLuce()
 """The model every store uses (default mu 25, sigma 25/3, beta 25/6, no tau)."""
@@ -74,8 +92,9 @@ def new_rating(model: Any = MODEL) -> PlayerRating:
 
 
 def conservative(mu: float, sigma: float) -> int:
-    """The rating shown on IRC: ``mu - 3*sigma`` scaled by :data:`DISPLAY_SCALE`."""
-    return round((mu - 3.0 * sigma) * DISPLAY_SCALE)
+    """The rating shown on IRC and the site: ``mu - 3*sigma`` on the display scale, never
+    below 0 (see the module's docstring)."""
+    return max(0, round(DISPLAY_BASE + (mu - 3.0 * sigma) * DISPLAY_SCALE))
 
 
 def uncertainty(sigma: float) -> int:

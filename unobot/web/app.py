@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from unobot.irc.casemap import irc_lower
 from unobot.stats.model import Period, game_key
-from unobot.stats.ratings import conservative
+from unobot.stats.ratings import EXPLAINED, conservative
 from unobot.stats.summaries import period_start
 from unobot.web import charts
 from unobot.web.pages import board_json, game_json, player_json, replay_view
@@ -173,6 +173,9 @@ class Site:
         self.static_version = _static_version()
         env.globals["PERIOD_NAMES"] = PERIOD_NAMES
         env.globals["RANKING_NAMES"] = RANKING_NAMES
+        # Ratings read as on IRC: provisional below the bot's minimum games, one sentence.
+        env.globals["PROVISIONAL_GAMES"] = min_games
+        env.globals["RATING_EXPLAINED"] = EXPLAINED.format(min_games=min_games)
         self.templates = Jinja2Templates(env=env)
 
     # -- reading ---------------------------------------------------------------------------
