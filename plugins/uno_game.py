@@ -318,6 +318,28 @@ def colors_off(ctx: Context) -> None:
     ctx.reply("Your cards will be shown as plain letters.")
 
 
+@command("unohand")
+def turn_hand(ctx: Context) -> None:
+    """``.unohand on|off``: your hand by NOTICE when your turn comes, or not (remembered like
+    ``.pce-off``); ``.unohand`` alone says which."""
+    settings = ctx.bot.settings
+    word = ctx.args.strip().lower()
+    if word in ("on", "off"):
+        settings.set_turn_hands(ctx.ident, word == "on")
+    elif word:
+        raise UnoError(f"{ctx.prefix}unohand on or {ctx.prefix}unohand off")
+    if settings.turn_hands(ctx.ident):
+        ctx.reply(
+            "Your hand comes by NOTICE when your turn comes, playable cards marked "
+            f"({ctx.prefix}unohand off to stop)."
+        )
+    else:
+        ctx.reply(
+            f"Your hand comes only when it changes; {ctx.prefix}cards shows it "
+            f"({ctx.prefix}unohand on: also when your turn comes)."
+        )
+
+
 @command("uno-help", "unohelp")
 def help_(ctx: Context) -> None:
     p = ctx.prefix
@@ -332,7 +354,8 @@ def help_(ctx: Context) -> None:
     )
     ctx.reply(
         f"Info: {p}cards (your hand, counts), {p}top; {p}unostats [nick], {p}unostats pw|ppg N "
-        f"[week|month] [here], {p}unotop10. Your hand comes by NOTICE."
+        f"[week|month] [here], {p}unotop10. Your hand comes by NOTICE when it changes and when "
+        f"your turn comes, playable cards marked ({p}unohand off: not at your turn)."
     )
     others = sorted(n for n, m in ctx.bot.commands().items() if not m.startswith(__package__))
     if others:  # commands of the operator's own plugins

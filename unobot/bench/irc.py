@@ -331,11 +331,12 @@ _CODES = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1f]")
 _STATUS = re.compile(r"Top: (\S+?)(?: \((red|yellow|green|blue)\))?\. (\S+?)('s turn| picks| must)")
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
 _JOINS = re.compile(r" joins \((\d+) players\)")
-_CARDS_ONLY = re.compile(r"[RYGBWD0-9SR ]+")
+_CARDS_ONLY = re.compile(r"[RYGBWD0-9SR \[\]]+")
 
 
 def _parse_cards(text: str) -> list[Card]:
-    return [Card.parse(t) for t in text.split()]
+    """Cards as the bot writes them (``[R5]``: playable, in a plain turn's hand)."""
+    return [Card.parse(t.strip("[]")) for t in text.split()]
 
 
 class Seat:

@@ -165,7 +165,7 @@ class _Waiting:
     """With ``memo``: every line of that text."""
     flow: str = ""
     kind: str = "lines"
-    """Which queue of its flow it waits in: ``hands``, ``lines`` or ``replies``."""
+    """Which queue of its flow it waits in: ``hands``, ``lines``, ``replies`` or ``extras``."""
     person: str = ""
     """For a reply: whose command it answers (replies take turns by person)."""
     batch: int = 0
@@ -175,9 +175,10 @@ class _Waiting:
 
 class _Flow:
     """One channel's waiting lines: its game's private lines (hands), its game's channel
-    lines, and replies to its users, a queue per person."""
+    lines, replies to its users, a queue per person, and its game's optional lines (extras:
+    ``Tag.optional``)."""
 
-    __slots__ = ("askers", "hands", "lines", "replies")
+    __slots__ = ("askers", "extras", "hands", "lines", "replies")
 
     def __init__(self) -> None:
         self.hands: deque[_Waiting] = deque()
@@ -185,9 +186,13 @@ class _Flow:
         self.replies: dict[str, deque[_Waiting]] = {}
         self.askers: deque[str] = deque()
         """People with replies waiting, in the order they are served."""
+        self.extras: deque[_Waiting] = deque()
 
     def __len__(self) -> int:
-        return len(self.hands) + len(self.lines) + sum(map(len, self.replies.values()))
+        return (
+            len(self.hands) + len(self.lines) + len(self.extras)
+            + sum(map(len, self.replies.values()))
+        )  # fmt: skip
 
     def game(self) -> bool:
         return bool(self.hands or self.lines)
@@ -196,6 +201,7 @@ class _Flow:
         yield self.hands
         yield self.lines
         yield from self.replies.values()
+        yield self.extras
 
 
 _SENT_LOG = 8
@@ -236,6 +242,12 @@ class Outbox:
     asks for, and replies are never starved either; a reply older than ``reply_ttl`` seconds
     is dropped instead of sent late. Lines about no channel (private commands, CTCP) share one
     flow. Within a game, a player's hand goes before the channel's line.
+
+    Optional lines (``Tag.optional``: the hand of the player whose turn it is) come from
+    spare budget only: one leaves when no other line may go, round robin by channel, and
+    every optional line of a channel is dropped when a game line of that channel is queued
+    (it tells of a move, so the turn has moved on or the channel is behind). So they never
+    delay another line, and one that leaves is about the turn still being played.
 
     Refusals: a server that limits how fast a client may message new people (ircu's
     ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
@@ -284,6 +296,10 @@ class Outbox:
         self._batches: dict[tuple[str, str], int] = {}
         self.dropped = 0
         """Replies dropped because they waited longer than ``reply_ttl``."""
+        self._extra_flows: deque[str] = deque()
+        """Flows with optional lines waiting, in the order they are served."""
+        self.skipped = 0
+        """Optional lines dropped unsent: their channel had a newer game line first."""
         self.replaced = 0
         """Queued lines replaced by a newer one with the same key (hands)."""
         self.merged = 0
@@ -420,7 +436,12 @@ class Outbox:
             return len(pieces)
         name = irc_lower(tag.channel) if tag.channel else (irc_lower(target) if to_channel else "")
         flow = self._flows.get(name)
-        kind = "replies" if tag.reply else ("hands" if lane is Lane.PRIVATE else "lines")
+        if tag.reply:
+            kind = "replies"
+        elif tag.optional:
+            kind = "extras"
+        else:
+            kind = "hands" if lane is Lane.PRIVATE else "lines"
         person = tag.person or ("" if to_channel else irc_lower(target)) if tag.reply else ""
         status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
         memo = (name, tag.key, tag.part) if tag.key and not status else None
@@ -437,6 +458,8 @@ class Outbox:
             return 0
         if flow is None:
             flow = self._flows[name] = _Flow()
+        elif flow.extras and kind in ("hands", "lines"):
+            self._drop_extras(name, flow)  # the game moved on: they are stale, or behind
         queue = self._queue(name, flow, kind, person, True)
         expires = now + self.reply_ttl if tag.reply and not tag.urgent else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
@@ -491,9 +514,19 @@ class Outbox:
                 flow.replies[person] = queue
                 flow.askers.append(person)
             return queue
+        if kind == "extras":
+            if create and not flow.extras:
+                self._extra_flows.append(name)
+            return flow.extras
         if create and not flow.game():
             self._games.append(name)
         return flow.hands if kind == "hands" else flow.lines
+
+    def _drop_extras(self, name: str, flow: _Flow) -> None:
+        self._count -= len(flow.extras)
+        self.skipped += len(flow.extras)
+        flow.extras.clear()
+        self._extra_flows.remove(name)
 
     def push_joins(self, channels: Iterable[tuple[str, str]]) -> int:
         """Queue JOINs for many ``(channel, key)`` pairs in as few lines as fit
@@ -555,6 +588,7 @@ class Outbox:
         self._flows.clear()
         self._games.clear()
         self._replies.clear()
+        self._extra_flows.clear()
         self._count = 0
 
     # --- what may go -------------------------------------------------------------------------
@@ -603,6 +637,8 @@ class Outbox:
         if waiting is None and not reply_turn:
             waiting = self._next_reply(now)  # every game line is held: a reply may go
         if waiting is None:
+            waiting = self._next_extra(now)  # nothing else may go: spare budget
+        if waiting is None:
             return None
         if waiting.memo is not None and waiting.whole is not None:
             self._left[waiting.memo] = waiting.whole
@@ -620,7 +656,7 @@ class Outbox:
             waiting = self._take(flow.hands, now) or self._take(flow.lines, now)
             if flow.game():
                 self._games.append(name)  # its next line waits for every other game's turn
-            elif not flow.askers:
+            elif not flow:
                 del self._flows[name]
             if waiting is not None:
                 self._count -= 1
@@ -637,11 +673,26 @@ class Outbox:
             waiting = self._take_reply(flow, now)
             if flow.askers:
                 self._replies.append(name)
-            elif not flow.game():
+            elif not flow:
                 del self._flows[name]
             if waiting is not None:
                 self._count -= 1
                 self._served = 0
+                return waiting
+        return None
+
+    def _next_extra(self, now: float) -> _Waiting | None:
+        """The next optional line in turn, round robin over the channels."""
+        for _ in range(len(self._extra_flows)):
+            name = self._extra_flows.popleft()
+            flow = self._flows[name]
+            waiting = self._take(flow.extras, now)
+            if flow.extras:
+                self._extra_flows.append(name)
+            elif not flow:
+                del self._flows[name]
+            if waiting is not None:
+                self._count -= 1
                 return waiting
         return None
 
@@ -747,6 +798,8 @@ class Outbox:
 
     def _requeue(self, waiting: _Waiting) -> bool:
         name, kind, person = waiting.flow, waiting.kind, waiting.person
+        if kind == "extras":
+            return False  # optional: the player asks with .cards if they need it
         flow = self._flows.get(name)
         if flow is not None and waiting.key:
             queue = self._queue(name, flow, kind, person, False)
