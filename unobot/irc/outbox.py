@@ -195,7 +195,7 @@ class _Flow:
         )  # fmt: skip
 
     def game(self) -> bool:
-        return bool(self.hands or self.lines)
+        return bool(self.hands or self.lines or self.extras)
 
     def queues(self) -> Iterator[deque[_Waiting]]:
         yield self.hands
@@ -244,10 +244,12 @@ class Outbox:
     flow. Within a game, a player's hand goes before the channel's line.
 
     Optional lines (``Tag.optional``: the hand of the player whose turn it is) come from
-    spare budget only: one leaves when no other line may go, round robin by channel, and
-    every optional line of a channel is dropped when a game line of that channel is queued
-    (it tells of a move, so the turn has moved on or the channel is behind). So they never
-    delay another line, and one that leaves is about the turn still being played.
+    spare budget only. One leaves in its channel's turn, after the channel's hands and before
+    its channel line (the player reads their hand, then that it is their turn), but only if
+    no other channel's game has lines waiting: else it is dropped, as it is when a newer game
+    line of its channel is queued (the turn has moved on, or the channel is behind). So an
+    optional line never holds up another channel, delays its own channel's line by one line
+    at most, and is never about a turn already played.
 
     Refusals: a server that limits how fast a client may message new people (ircu's
     ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
@@ -296,8 +298,6 @@ class Outbox:
         self._batches: dict[tuple[str, str], int] = {}
         self.dropped = 0
         """Replies dropped because they waited longer than ``reply_ttl``."""
-        self._extra_flows: deque[str] = deque()
-        """Flows with optional lines waiting, in the order they are served."""
         self.skipped = 0
         """Optional lines dropped unsent: their channel had a newer game line first."""
         self.replaced = 0
@@ -459,7 +459,7 @@ class Outbox:
         if flow is None:
             flow = self._flows[name] = _Flow()
         elif flow.extras and kind in ("hands", "lines"):
-            self._drop_extras(name, flow)  # the game moved on: they are stale, or behind
+            self._drop_extras(flow)  # the game moved on: they are stale, or behind
         queue = self._queue(name, flow, kind, person, True)
         expires = now + self.reply_ttl if tag.reply and not tag.urgent else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
@@ -514,19 +514,16 @@ class Outbox:
                 flow.replies[person] = queue
                 flow.askers.append(person)
             return queue
-        if kind == "extras":
-            if create and not flow.extras:
-                self._extra_flows.append(name)
-            return flow.extras
         if create and not flow.game():
             self._games.append(name)
+        if kind == "extras":
+            return flow.extras
         return flow.hands if kind == "hands" else flow.lines
 
-    def _drop_extras(self, name: str, flow: _Flow) -> None:
+    def _drop_extras(self, flow: _Flow) -> None:
         self._count -= len(flow.extras)
         self.skipped += len(flow.extras)
         flow.extras.clear()
-        self._extra_flows.remove(name)
 
     def push_joins(self, channels: Iterable[tuple[str, str]]) -> int:
         """Queue JOINs for many ``(channel, key)`` pairs in as few lines as fit
@@ -588,7 +585,6 @@ class Outbox:
         self._flows.clear()
         self._games.clear()
         self._replies.clear()
-        self._extra_flows.clear()
         self._count = 0
 
     # --- what may go -------------------------------------------------------------------------
@@ -637,8 +633,6 @@ class Outbox:
         if waiting is None and not reply_turn:
             waiting = self._next_reply(now)  # every game line is held: a reply may go
         if waiting is None:
-            waiting = self._next_extra(now)  # nothing else may go: spare budget
-        if waiting is None:
             return None
         if waiting.memo is not None and waiting.whole is not None:
             self._left[waiting.memo] = waiting.whole
@@ -649,11 +643,18 @@ class Outbox:
 
     def _next_game(self, now: float) -> _Waiting | None:
         """The next game line in turn: each flow gives one (its hand first) and goes to the
-        back of the round; a flow whose every line is held for now gives nothing this time."""
+        back of the round; a flow whose every line is held for now gives nothing this time.
+        A flow's optional lines go after its hands while no other game waits, else they go."""
         for _ in range(len(self._games)):
             name = self._games.popleft()
             flow = self._flows[name]
-            waiting = self._take(flow.hands, now) or self._take(flow.lines, now)
+            waiting = self._take(flow.hands, now)
+            if waiting is None and flow.extras:
+                if self._games:
+                    self._drop_extras(flow)  # other games wait: no spare budget
+                else:
+                    waiting = self._take(flow.extras, now)
+            waiting = waiting or self._take(flow.lines, now)
             if flow.game():
                 self._games.append(name)  # its next line waits for every other game's turn
             elif not flow:
@@ -678,21 +679,6 @@ class Outbox:
             if waiting is not None:
                 self._count -= 1
                 self._served = 0
-                return waiting
-        return None
-
-    def _next_extra(self, now: float) -> _Waiting | None:
-        """The next optional line in turn, round robin over the channels."""
-        for _ in range(len(self._extra_flows)):
-            name = self._extra_flows.popleft()
-            flow = self._flows[name]
-            waiting = self._take(flow.extras, now)
-            if flow.extras:
-                self._extra_flows.append(name)
-            elif not flow:
-                del self._flows[name]
-            if waiting is not None:
-                self._count -= 1
                 return waiting
         return None
 

@@ -101,9 +101,9 @@ class Tag:
     private reply counts as its target's."""
     optional: bool = False
     """A game line worth sending only from spare budget (the hand of the player whose turn it
-    is: they can always ask with ``.cards``): it leaves only when no other line of any flow
-    may go, and is dropped as soon as its channel has another game line (the turn moved on,
-    or the channel has a backlog)."""
+    is: they can always ask with ``.cards``): it goes before its channel's line while no other
+    channel's game waits, and is dropped when one does or when its channel has a newer game
+    line (the turn moved on, or the channel has a backlog)."""
 
 
 UNTAGGED = Tag()
