@@ -101,8 +101,11 @@ class Cards:
         marked = frozenset(playable)
         if not self.colors:
             return " ".join(f"[{c.text}]" if c in marked else c.text for c in ordered)
+        # \x02 toggles: a wild is written bold already (card), a colour card gets it here.
         return " ".join(
-            _BOLD + self.card(c) if c in marked else (c.text if c.is_wild else self.card(c))
+            (self.card(c) if c.is_wild else _BOLD + self.card(c))
+            if c in marked
+            else (c.text if c.is_wild else self.card(c))
             for c in ordered
         )
 
