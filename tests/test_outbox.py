@@ -358,7 +358,7 @@ def test_a_turn_hand_is_dropped_first_when_other_channels_have_a_backlog() -> No
     _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2", "#a")
     sent = drain(box)
     assert [line.text for _, line in sent] == [
-        f"{c} move. Top: R5. x's turn." for c in "#a #b #c".split()
+        f"{c} move. Top: R5. x's turn." for c in ["#a", "#b", "#c"]
     ]
     assert [when for when, _ in sent] == [0.0, 1.0, 2.0]
     assert box.skipped == 1 and len(box) == 0
