@@ -246,10 +246,11 @@ class Outbox:
     Optional lines (``Tag.optional``: the hand of the player whose turn it is) come from
     spare budget only. One leaves in its channel's turn, after the channel's hands and before
     its channel line (the player reads their hand, then that it is their turn), but only if
-    no other channel's game has lines waiting: else it is dropped, as it is when a newer game
-    line of its channel is queued (the turn has moved on, or the channel is behind). So an
-    optional line never holds up another channel, delays its own channel's line by one line
-    at most, and is never about a turn already played.
+    no other channel's game has lines waiting and the clock lets it and that channel line
+    both go at once with a line of the allowance to spare: else it is dropped, as it is when
+    a newer game line of its channel is queued (the turn has moved on, or the channel is
+    behind). So an optional line never holds up a line that waits, and is never about a
+    turn already played.
 
     Refusals: a server that limits how fast a client may message new people (ircu's
     ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
@@ -520,6 +521,15 @@ class Outbox:
             return flow.extras
         return flow.hands if kind == "hands" else flow.lines
 
+    def _spare(self, flow: _Flow, now: float) -> bool:
+        """Is there budget to spare for ``flow``'s optional line: can it and the channel line
+        after it both leave now, with a line's worth of the allowance still in reserve for
+        another channel's move? (Sent later, it would be paid for by the next moves.)"""
+        if self.unlimited:
+            return True
+        cost = self.cost(flow.extras[0].line) + (self.cost(flow.lines[0].line) if flow.lines else 0)
+        return self.ahead(now) + cost <= self.model.allowance - self.model.per_line + 1e-9
+
     def _drop_extras(self, flow: _Flow) -> None:
         self._count -= len(flow.extras)
         self.skipped += len(flow.extras)
@@ -650,8 +660,8 @@ class Outbox:
             flow = self._flows[name]
             waiting = self._take(flow.hands, now)
             if waiting is None and flow.extras:
-                if self._games:
-                    self._drop_extras(flow)  # other games wait: no spare budget
+                if self._games or not self._spare(flow, now):
+                    self._drop_extras(flow)  # the budget has no room to spare for them
                 else:
                     waiting = self._take(flow.extras, now)
             waiting = waiting or self._take(flow.lines, now)
