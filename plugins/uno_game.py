@@ -328,6 +328,28 @@ def colors_off(ctx: Context) -> None:
     ctx.reply("Your cards will be shown as plain letters.")
 
 
+@command("unohand")
+def turn_hand(ctx: Context) -> None:
+    """``.unohand on|off``: your hand by NOTICE when your turn comes, or not (remembered like
+    ``.pce-off``); ``.unohand`` alone says which."""
+    settings = ctx.bot.settings
+    word = ctx.args.strip().lower()
+    if word in ("on", "off"):
+        settings.set_turn_hands(ctx.ident, word == "on")
+    elif word:
+        raise UnoError(f"{ctx.prefix}unohand on or {ctx.prefix}unohand off")
+    if settings.turn_hands(ctx.ident):
+        ctx.reply(
+            "Your hand comes by NOTICE when your turn comes, playable cards marked "
+            f"({ctx.prefix}unohand off to stop)."
+        )
+    else:
+        ctx.reply(
+            f"Your hand comes only when it changes; {ctx.prefix}cards shows it "
+            f"({ctx.prefix}unohand on: also when your turn comes)."
+        )
+
+
 def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
     """``.unohelp``: every command of the bot's own plugins in three lines of at most
     ``LIMIT`` bytes (each has room left for a command or two more),
@@ -338,7 +360,8 @@ def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
         f"Uno: {p}uno opens a game, {p}join, {p}deal [60m], {p}leave, {p}unostop; "
         f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players; "
         f"{p}unorules: the rules here; {p}pce-on/{p}pce-off: cards in colour or plain. "
-        "Your hand comes by NOTICE.",
+        "Your hand comes by NOTICE when it changes and when your turn comes, playable cards marked "
+        f"({p}unohand off: not at your turn).",
         f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
         f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt "
         f"nick; {p}cards (your hand, counts), {p}top. Tournaments: {p}tjoin, {p}tleave, "

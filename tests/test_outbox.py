@@ -137,10 +137,10 @@ def test_push_splits_and_sanitises_and_reports_count() -> None:
     assert Line("NOTICE", "bob", "a  b") in lines and len(lines) == 5
 
 
-def drain(box: Outbox, until: float = 10_000.0) -> list[tuple[float, Line]]:
+def drain(box: Outbox, until: float = 10_000.0, start: float = 0.0) -> list[tuple[float, Line]]:
     """Everything the box sends, with when, as the adapter's timer would take it."""
     sent: list[tuple[float, Line]] = []
-    now = 0.0
+    now = start
     while (t := box.next_time(now)) is not None and t <= until:
         now = t
         sent.extend((now, line) for line in box.due(now))
@@ -328,3 +328,82 @@ def test_an_urgent_reply_goes_before_the_waiting_ones_and_never_expires() -> Non
     box.push("NOTICE", "zed", "Slow down", tag=Tag("#uno", reply=True, urgent=True))
     sent = [line.text for _, line in drain(box)]
     assert sent[0] == "Slow down" and len(sent) < 11  # the rest expired after 5 s
+
+
+def _turn_hand(box: Outbox, nick: str, text: str, channel: str = "#uno") -> int:
+    tag = Tag(channel, key="hand " + nick, optional=True)
+    return box.push("NOTICE", nick, text, tag=tag)
+
+
+def test_a_turn_hand_goes_before_its_channel_line_from_spare_budget_only() -> None:
+    """The player reads their hand, then that it is their turn, while the budget has room for
+    both at once and a line to spare; else the hand is dropped, never the channel line held
+    up for it."""
+    box = Outbox(burst=4, rate=1.0)  # 3 s ahead at most: 2 lines and one in reserve
+    box.push("PRIVMSG", "#uno", "alice plays R5. Top: R5. bob's turn.")
+    _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2")
+    sent = drain(box)
+    assert [line.text for _, line in sent] == [
+        "Your turn | Your cards (2): [R1] G2",
+        "alice plays R5. Top: R5. bob's turn.",
+    ]
+    assert [when for when, _ in sent] == [0.0, 0.0] and box.skipped == 0
+    box.push("PRIVMSG", "#uno", "bob plays R1. Top: R1. carol's turn.")  # 2 s ahead now
+    _turn_hand(box, "carol", "Your turn | Your cards (1): [R9]")
+    assert [line.text for _, line in drain(box, start=0.5)] == [
+        "bob plays R1. Top: R1. carol's turn."
+    ]
+    assert box.skipped == 1
+    box.push("PRIVMSG", "#uno", "carol plays R9. Top: R9. bob's turn.")
+    _turn_hand(box, "bob", "Your turn | Your cards (1): G2")
+    assert len(drain(box, start=10.0)) == 2  # rested: room again
+    unlimited = Outbox(burst=1, rate=0)
+    unlimited.push("PRIVMSG", "#uno", "alice plays R5. Top: R5. bob's turn.")
+    _turn_hand(unlimited, "bob", "Your turn | Your cards (2): [R1] G2")
+    assert len(unlimited.due(0.0)) == 2
+
+
+def test_a_turn_hand_is_dropped_first_when_other_channels_have_a_backlog() -> None:
+    """With other games waiting the turn's hand would cost them a line: it is dropped, and
+    every game line still goes, in the same number of seconds as without it."""
+    box = Outbox(burst=1, rate=1.0)
+    box.due(0.0)  # the bucket is empty: everything waits
+    for channel in ("#a", "#b", "#c"):
+        box.push("PRIVMSG", channel, f"{channel} move. Top: R5. x's turn.")
+    _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2", "#a")
+    sent = drain(box)
+    assert [line.text for _, line in sent] == [
+        f"{c} move. Top: R5. x's turn." for c in ["#a", "#b", "#c"]
+    ]
+    assert [when for when, _ in sent] == [0.0, 1.0, 2.0]
+    assert box.skipped == 1 and len(box) == 0
+
+
+def test_a_waiting_turn_hand_is_dropped_when_its_channel_moves_on() -> None:
+    """The next move in the channel makes the waiting hand stale (the turn moved on); a hand
+    that changed replaces it too. Other channels' turn hands are left alone."""
+    box = Outbox(burst=1, rate=1.0)
+    box.due(0.0)
+    box.push("PRIVMSG", "#uno", "alice plays R5. Top: R5. bob's turn.")
+    _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2")
+    box.push("PRIVMSG", "#uno", "bob plays R1. Top: R1. carol's turn.")
+    assert box.skipped == 1
+    _turn_hand(box, "carol", "Your turn | Your cards (1): [R9]")
+    box.push(
+        "NOTICE", "carol", "You drew G1 | Your cards (2): R9 G1", tag=Tag("#uno", key="hand carol")
+    )
+    assert box.skipped == 2
+    texts = [line.text for _, line in drain(box)]
+    assert not any("Your turn" in t for t in texts)
+    assert texts[0] == "You drew G1 | Your cards (2): R9 G1"
+
+
+def test_a_newer_turn_hand_replaces_a_waiting_one_and_a_refused_one_is_not_sent_again() -> None:
+    box = Outbox(burst=4, rate=1.0)
+    _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2")
+    _turn_hand(box, "bob", "Your turn | Your cards (3): [R1] G2 G3")
+    assert len(box) == 1 and box.replaced == 1
+    (line,) = [line for _, line in drain(box)]
+    assert line.text.endswith("G3")
+    assert box.refused("bob", 10.0, 2.0) == (line, "extras", False)
+    assert len(box) == 0

@@ -141,8 +141,8 @@ KEYS: dict[str, tuple[str, ...]] = {
             "nickserv_server", "nickserv_host", "servers", "channels", "rejoin_delay",
             "connections"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
-            "channel_presets", "plugins", "journal", "tournament_time_scale", "trusted_hosts",
-            "trusted_multiplier"),
+            "turn_hand", "channel_presets", "plugins", "journal", "tournament_time_scale",
+            "trusted_hosts", "trusted_multiplier"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout"),
     "web": ("host", "port", "public_url", "database", "root_path", "forwarded_allow_ips"),
@@ -294,6 +294,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         grace=_typed("bot", bot_cfg, "grace", float, 60.0),
         lobby_timeout=_typed("bot", bot_cfg, "lobby_timeout", float, 60.0),
         idle_stop=_typed("bot", bot_cfg, "idle_stop", float, 300.0),
+        turn_hand=_typed("bot", bot_cfg, "turn_hand", bool, True),
     )
     if table.turn_timeout < 10:
         raise ConfigError("bot.turn_timeout must be at least 10 seconds")

@@ -257,7 +257,10 @@ class NetGame:
             return
         assert not errors, (command, errors)
         new = " ".join(self.channel_text()[before:])
-        if command.startswith((".p ", ".play")) and self.hand_goes_on(new):
+        # A Skip or Reverse between two players: the turn came back, and with it the hand
+        # (read already, without the card played).
+        again = any("Your turn | " in t for t in replies)
+        if command.startswith((".p ", ".play")) and self.hand_goes_on(new) and not again:
             player.agent.played(command)
         if len(self.channel_text()) > before:
             self.turns += 1

@@ -130,11 +130,11 @@ class Agent:
         m = _HAND.search(text)
         if m:
             self._expect = int(m.group(1))
-            self.hand = [Card.parse(t) for t in m.group(2).split()]
+            self.hand = [Card.parse(t.strip("[]")) for t in m.group(2).split()]
             hint = _HINT.search(text)
             self.drawn_card = Card.parse(hint.group(1)) if hint else None
-        elif len(self.hand) < self._expect and re.fullmatch(r"[RYGBWD0-9 ]+", text):
-            self.hand += [Card.parse(t) for t in text.split()]
+        elif len(self.hand) < self._expect and re.fullmatch(r"[RYGBWD0-9 \[\]]+", text):
+            self.hand += [Card.parse(t.strip("[]")) for t in text.split()]
 
     def choose(self, top: Card, color: Color, drawn: bool) -> str:
         """The command to send: a playable card, else draw, else (after drawing) pass."""

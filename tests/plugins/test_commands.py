@@ -41,7 +41,7 @@ def test_lobby_open_join_deal() -> None:
     assert "Uno (irc-classic): alice, bob, carol" in channel_lines(out)[0]
     for nick in ("alice", "bob", "carol"):
         (hand,) = notices(out, nick)
-        assert hand.startswith("Your cards (7): ")
+        assert hand.removeprefix("Your turn | ").startswith("Your cards (7): ")
     assert "is being played here" in only_notice_to(h.say("dave", ".uno"), "dave")
     assert "already been dealt" in only_notice_to(h.say("dave", ".join"), "dave")
 

@@ -159,6 +159,7 @@ _SECONDS = st.one_of(
 )
 
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
+_MARKED = re.compile(r"\[([RYGBW][0-9A-Z]{0,2})\]")
 
 
 class BoundedScheduler(FakeScheduler):
@@ -222,7 +223,7 @@ class CheckingTransport:
                 self._problem(f"{bad!r} in the target", kind, target, text)
         if not text:
             self._problem("an empty line", kind, target, text)
-        plain = strip_codes(text)
+        plain = _MARKED.sub(r"\1", strip_codes(text))  # [R5]: playable, in a turn's hand
         channel = target.startswith(("#", "&", "+", "!"))
         if kind == "privmsg" and channel and len(text.encode()) > LIMIT:
             self._problem(f"a channel line over {LIMIT} bytes", kind, target, text)

@@ -31,6 +31,8 @@ How, and why this way:
   describe play, not the opening.
 - ``--connections N`` is passed as the config key ``irc.connections`` (extra connections, each
   with its own send budget); a bot that refuses the key is reported as not supporting it.
+- ``--no-turn-hand`` sets ``bot.turn_hand = false`` (no hand when the turn comes, only when it
+  changes), to compare; the turn's hands that arrived are counted apart (``turn hands``).
 
 The figures are printed, never asserted: the end-to-end tests (``tests/e2e/test_fairness.py``)
 assert the bound.
@@ -207,6 +209,10 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     slow_downs: int = 0
     bot_quits: int = 0
+    turn_hands: int = 0
+    """Hand notices sent because the turn came (``Your turn | ...``), during the window."""
+    turn_hand: bool = True
+    """The bot ran with ``bot.turn_hand`` on."""
 
     @property
     def turns(self) -> int:
@@ -347,6 +353,8 @@ class Players(Clients):
         plain = _CODES.sub("", text)
         if command == "NOTICE" and words[1:2] == [seat.nick]:
             self.slow_downs += plain.startswith("Slow down")
+            if "Your turn | " in plain and self.figures is not None and self._in_window(now):
+                self.figures.turn_hands += 1
             self._bot_line(meter, now)
         elif command == "PRIVMSG" and words[1:2] == [meter.channel]:
             self.seen[seat.nick] += 1
@@ -499,7 +507,9 @@ class Players(Clients):
 # --- the run ------------------------------------------------------------------------------------
 
 
-def measure(games: int, connections: int, seconds: float, seed: int) -> Figures:
+def measure(
+    games: int, connections: int, seconds: float, seed: int, turn_hand: bool = True
+) -> Figures:
     """One run: a fresh inspircd, the bot, ``games`` tables of 4 simulated players."""
     servers = _servers_module()
     try:
@@ -508,12 +518,13 @@ def measure(games: int, connections: int, seconds: float, seed: int) -> Figures:
         print("capacity: inspircd is not installed (apt-get install inspircd; tests/run.sh "
               "installs it when run as root)")  # fmt: skip
         raise SystemExit(2) from None
-    figures = Figures(games, connections)
+    figures = Figures(games, connections, turn_hand=turn_hand)
     players: Players | None = None
+    settings = "" if turn_hand else "[bot]\nturn_hand = false\n"
     try:
         with tempfile.TemporaryDirectory(prefix="unobot-capacity-") as tmp:
             channels = [f"#bench{c}" for c in range(games)]
-            bot = BotProcess(server.port, channels, connections, Path(tmp))
+            bot = BotProcess(server.port, channels, connections, Path(tmp), settings)
             try:
                 players = Players(server.port, games, seed)
                 players.play(bot, figures, seconds)
@@ -542,7 +553,8 @@ def report(f: Figures) -> str:
     return (
         f"G={f.games} ({conn}): {f.turns_per_second:.2f} turns/s ({f.turns} turns in "
         f"{f.seconds:.0f} s), move-to-visible p50 {_seconds(f.percentile(0.5))} p95 "
-        f"{_seconds(f.percentile(0.95))}, {f.lines_per_turn:.2f} lines/turn, longest wait "
+        f"{_seconds(f.percentile(0.95))}, {f.lines_per_turn:.2f} lines/turn (turn hands "
+        f"{f.turn_hands / f.turns if f.turns else 0:.2f}), longest wait "
         f"{wait:.1f} s in {channel} ({active} active: bound {bound:.1f} s, {verdict})"
     )
 
@@ -580,7 +592,8 @@ def run(args: argparse.Namespace) -> list[Figures]:
         f"capacity bench: inspircd (default flood limits), the bot process at its default "
         f"send rate (1 line/s after a burst of 4), {PLAYERS}-player games, players think "
         f"{THINK[0]:g}-{THINK[1]:g} s before each move, {args.seconds:g} s of play per run "
-        f"after every game showed its first turn, seed {args.seed}"
+        f"after every game showed its first turn, seed {args.seed}, hand at each turn "
+        f"{'on' if args.turn_hand else 'off'}"
     )
     results: list[Figures] = []
     unsupported = False
@@ -589,7 +602,7 @@ def run(args: argparse.Namespace) -> list[Figures]:
             if connections > 1 and unsupported:
                 continue
             try:
-                figures = measure(games, connections, args.seconds, args.seed)
+                figures = measure(games, connections, args.seconds, args.seed, args.turn_hand)
             except Refused as err:
                 if connections > 1 and "connections" in str(err):
                     print(UNSUPPORTED)
@@ -638,6 +651,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seconds", type=float, default=60.0, help="seconds of play measured per run")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--turn-hand",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the bot sends each player their hand when their turn comes (default, as the bot "
+        "does); --no-turn-hand to compare",
+    )
     p.set_defaults(run=run)
 
 

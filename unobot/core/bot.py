@@ -292,6 +292,7 @@ class Bot:
             channel_colors=self.config.channel_colors,
             prefix=self.config.prefix,
             invite=table.match is not None and not table.config.tournament,
+            turn_hands=self.turn_hands_for(table),
         )
         for line in lines:
             self.send(line)
@@ -315,6 +316,16 @@ class Bot:
             return self.settings.colors(player.key if player else irc_lower(nick))
 
         return colors
+
+    def turn_hands_for(self, table: Table) -> Callable[[str], bool]:
+        """Whether a player at ``table`` wants their hand when their turn comes
+        (``.unohand``)."""
+
+        def wanted(nick: str) -> bool:
+            player = table.player(nick)
+            return self.settings.turn_hands(player.key if player else irc_lower(nick))
+
+        return wanted
 
     def _drop(self, key: str, why: str) -> None:
         """Forget the table of ``key`` and its timers, with a log line saying ``why``.

@@ -99,8 +99,23 @@ class Cards:
     def color(self, color: Color) -> str:
         return f"\x03{_MIRC[color]}{color}{_RESET}" if self.colors else str(color)
 
-    def hand(self, cards: Iterable[Card]) -> str:
-        return " ".join(self.card(c) for c in sorted(cards, key=lambda c: c.code))
+    def hand(self, cards: Iterable[Card], playable: Iterable[Card] | None = None) -> str:
+        """The cards in order; with ``playable``, those cards marked: in bold with colours
+        (and only they: a wild that can't be played loses its usual bold), else in brackets
+        (``[R5]``), so that plain text stays free of formatting codes."""
+        ordered = sorted(cards, key=lambda c: c.code)
+        if playable is None:
+            return " ".join(self.card(c) for c in ordered)
+        marked = frozenset(playable)
+        if not self.colors:
+            return " ".join(f"[{c.text}]" if c in marked else c.text for c in ordered)
+        # \x02 toggles: a wild is written bold already (card), a colour card gets it here.
+        return " ".join(
+            (self.card(c) if c.is_wild else _BOLD + self.card(c))
+            if c in marked
+            else (c.text if c.is_wild else self.card(c))
+            for c in ordered
+        )
 
     def top(self, card: Card, color: Color) -> str:
         return f"{self.card(card)} ({self.color(color)})" if card.is_wild else self.card(card)
@@ -133,11 +148,15 @@ def fit(text: str, limit: int = LIMIT) -> list[str]:
 
 
 def hand_lines(notice: HandNotice, fmt: Cards) -> list[str]:
-    """``You drew G5. Your cards (8): R1 ...``, split at card boundaries."""
+    """``You drew G5. Your cards (8): R1 ...``, split at card boundaries; when the turn has
+    just reached the player, ``Your turn | Your cards (8): [R1] ...`` (playable cards marked)."""
     head = f"You drew {fmt.hand(notice.new)} | " if notice.new else ""
     if notice.hint:  # before the hand: clients (and test agents) read the hand to the end
         head += f"{notice.hint} | "
-    return fit(f"{head}Your cards ({len(notice.cards)}): {fmt.hand(notice.cards)}")
+    if notice.turn:
+        head += "Your turn | "
+    cards = fmt.hand(notice.cards, notice.playable)
+    return fit(f"{head}Your cards ({len(notice.cards)}): {cards}")
 
 
 # --- channel ---------------------------------------------------------------------------------
@@ -526,8 +545,12 @@ def render_update(
     channel_colors: bool = True,
     prefix: str = ".",
     invite: bool = False,
+    turn_hands: Callable[[str], bool] | None = None,
 ) -> list[Line]:
-    """Every line an update produces: the channel's first, then each changed hand.
+    """Every line an update produces: the channel's first, then each changed hand, then the
+    optional hands (the turn's, :attr:`HandNotice.optional`) of the players ``turn_hands``
+    says want them (default: all). Optional hands are tagged so: the send queue sends them
+    only when nothing else of any game waits, and drops them when their channel moves on.
 
     ``invite``: when the update ends the game, a last short line says how to start another
     (a newcomer otherwise waits for something to happen); the caller leaves it out where
@@ -543,11 +566,14 @@ def render_update(
     lines = [Line("privmsg", channel, text, game) for text in texts]
     if invite and update.finished and texts:
         lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
-    for nick, notice in update.hands.items():
+    hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
+    for nick, notice in hands:
+        if notice.optional and turn_hands is not None and not turn_hands(nick):
+            continue
         fmt = Cards(colors_for(nick))
         key = "hand " + irc_lower(nick)  # a newer hand replaces a queued one
         lines.extend(
-            Line("notice", nick, text, Tag(channel, key=key, part=part))
+            Line("notice", nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
             for part, text in enumerate(hand_lines(notice, fmt))
         )
     return lines

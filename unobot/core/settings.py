@@ -1,10 +1,11 @@
 """Player preferences and channel rules behind a small interface, so persistence can be swapped.
 
-Players' hand colour preference (``.pce-on`` / ``.pce-off``) is keyed by an identity string chosen
-by the bot (services account when known, else the folded nick), so a player who changes nick
-mid-game keeps their preference. A channel's rules (``.unorules``) are keyed by the folded channel
-name and kept as text: the preset's name and the options that differ from it, so a later change
-of a preset's defaults reaches every channel that did not change that option itself.
+Players' hand colour preference (``.pce-on`` / ``.pce-off``) and whether they want their hand when
+their turn comes (``.unohand on|off``) are keyed by an identity string chosen by the bot (services
+account when known, else the folded nick), so a player who changes nick mid-game keeps them. A
+channel's rules (``.unorules``) are keyed by the folded channel name and kept as text: the
+preset's name and the options that differ from it, so a later change of a preset's defaults
+reaches every channel that did not change that option itself.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 
 ChannelRules = tuple[str, dict[str, str]]
 """A channel's stored rules: preset name, and ``{option: value as a player types it}``."""
+Loaded = tuple[dict[str, bool], dict[str, ChannelRules], dict[str, bool]]
+"""Everything stored: colour preferences, channels' rules, turn-hand preferences."""
 
 
 def option_text(value: Any) -> str:
@@ -81,6 +84,12 @@ class SettingsStore(Protocol):
 
     def set_colors(self, player: str, on: bool) -> None: ...
 
+    def turn_hands(self, player: str) -> bool:
+        """Whether ``player`` wants their hand when their turn comes (default: yes)."""
+        ...
+
+    def set_turn_hands(self, player: str, on: bool) -> None: ...
+
     def channel_rules(self, channel: str) -> ChannelRules | None:
         """The rules chosen for ``channel`` (a folded name) with ``.unorules``; None: none yet."""
         ...
@@ -95,6 +104,7 @@ class MemorySettings:
 
     def __init__(self) -> None:
         self._colors: dict[str, bool] = {}
+        self._turn_hands: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
 
     def colors(self, player: str) -> bool:
@@ -102,6 +112,12 @@ class MemorySettings:
 
     def set_colors(self, player: str, on: bool) -> None:
         self._colors[player] = on
+
+    def turn_hands(self, player: str) -> bool:
+        return self._turn_hands.get(player, True)
+
+    def set_turn_hands(self, player: str, on: bool) -> None:
+        self._turn_hands[player] = on
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
         found = self._rules.get(channel)
@@ -116,8 +132,10 @@ class DatabaseSettings:
 
     Uses ``playhouse.db_url`` URLs (``sqlite:///stats.db``, ``postgresql://…``); two small tables
     (``player_setting``, ``channel_rules``), created if missing, so a stats database made before
-    channel rules existed simply gains the second. Reads are cached: the bot asks for a player's
-    preference on every hand it sends, and for a channel's rules whenever a game opens.
+    channel rules existed simply gains the second, and a ``player_setting`` made before
+    ``.unohand`` gains its ``turn_hand`` column (``playhouse.migrate``). Reads are cached: the
+    bot asks for a player's preference on every hand it sends, and for a channel's rules
+    whenever a game opens.
     """
 
     def __init__(self, url: str, timeout: float = 5.0) -> None:
@@ -135,6 +153,7 @@ class DatabaseSettings:
         class PlayerSetting(peewee.Model):
             player = peewee.CharField(primary_key=True, max_length=200)
             colors = peewee.BooleanField(default=True)
+            turn_hand = peewee.BooleanField(default=True)
 
             class Meta:
                 database = self.db
@@ -153,7 +172,14 @@ class DatabaseSettings:
         self._model = PlayerSetting
         self._rules_model = ChannelRulesRow
         self.db.create_tables([PlayerSetting, ChannelRulesRow], safe=True)
+        columns = {c.name for c in self.db.get_columns("player_setting")}
+        if "turn_hand" not in columns:
+            from playhouse.migrate import SchemaMigrator, migrate
+
+            migrator = SchemaMigrator.from_database(self.db)
+            migrate(migrator.add_column("player_setting", "turn_hand", PlayerSetting.turn_hand))
         self._cache: dict[str, bool] = {}
+        self._turn_cache: dict[str, bool] = {}
         self._rules_cache: dict[str, ChannelRules | None] = {}
 
     def colors(self, player: str) -> bool:
@@ -167,6 +193,18 @@ class DatabaseSettings:
             conflict_target=[self._model.player], update={self._model.colors: on}
         ).execute()
         self._cache[player] = on
+
+    def turn_hands(self, player: str) -> bool:
+        if player not in self._turn_cache:
+            row = self._model.get_or_none(self._model.player == player)
+            self._turn_cache[player] = True if row is None else bool(row.turn_hand)
+        return self._turn_cache[player]
+
+    def set_turn_hands(self, player: str, on: bool) -> None:
+        self._model.insert(player=player, turn_hand=on).on_conflict(
+            conflict_target=[self._model.player], update={self._model.turn_hand: on}
+        ).execute()
+        self._turn_cache[player] = on
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
         if channel not in self._rules_cache:
@@ -187,10 +225,12 @@ class DatabaseSettings:
         ).execute()
         self._rules_cache[channel] = (preset, dict(options))
 
-    def load_all(self) -> tuple[dict[str, bool], dict[str, ChannelRules]]:
+    def load_all(self) -> Loaded:
         """Every stored preference and channel's rules (one small row per player who ever
         changed a preference, one per channel that changed its rules)."""
-        colors = {str(r.player): bool(r.colors) for r in self._model.select()}
+        players = list(self._model.select())
+        colors = {str(r.player): bool(r.colors) for r in players}
+        turn_hands = {str(r.player): bool(r.turn_hand) for r in players}
         rules = {}
         for row in self._rules_model.select():
             options = json.loads(row.options or "{}")
@@ -199,15 +239,16 @@ class DatabaseSettings:
                 {str(k): str(v) for k, v in options.items()},
             )
         self._cache.update(colors)
+        self._turn_cache.update(turn_hands)
         self._rules_cache.update(rules)
-        return colors, rules
+        return colors, rules, turn_hands
 
     def close(self) -> None:
         self.db.close()
 
 
 _Write = tuple[str, str]
-"""A pending write's key: (``colors`` or ``rules``, player or channel)."""
+"""A pending write's key: (``colors``, ``turn_hand`` or ``rules``, player or channel)."""
 
 
 class BackgroundSettings:
@@ -227,6 +268,7 @@ class BackgroundSettings:
         self._store: DatabaseSettings | None = None
         """Touched on the worker thread only."""
         self._colors: dict[str, bool] = {}
+        self._turn_hands: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
         self._pending: dict[_Write, Any] = {}
         self._busy = False
@@ -243,6 +285,14 @@ class BackgroundSettings:
     def set_colors(self, player: str, on: bool) -> None:
         self._colors[player] = on
         self._pending[("colors", player)] = on
+        self._flush()
+
+    def turn_hands(self, player: str) -> bool:
+        return self._turn_hands.get(player, True)
+
+    def set_turn_hands(self, player: str, on: bool) -> None:
+        self._turn_hands[player] = on
+        self._pending[("turn_hand", player)] = on
         self._flush()
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
@@ -277,12 +327,15 @@ class BackgroundSettings:
         self._busy = True
         self.worker.submit(self._load, self._loaded, self._failed, wait=False)
 
-    def _loaded(self, found: tuple[dict[str, bool], dict[str, ChannelRules]]) -> None:
+    def _loaded(self, found: Loaded) -> None:
         self._busy = False
-        colors, rules = found
+        colors, rules, turn_hands = found
         for player, on in colors.items():
             if ("colors", player) not in self._pending:
                 self._colors[player] = on
+        for player, on in turn_hands.items():
+            if ("turn_hand", player) not in self._pending:
+                self._turn_hands[player] = on
         for channel, chosen in rules.items():
             if ("rules", channel) not in self._pending:
                 self._rules[channel] = chosen
@@ -327,7 +380,7 @@ class BackgroundSettings:
             with contextlib.suppress(Exception):
                 store.close()
 
-    def _load(self) -> tuple[dict[str, bool], dict[str, ChannelRules]]:
+    def _load(self) -> Loaded:
         try:
             return self._connected().load_all()
         except Exception:
@@ -340,6 +393,8 @@ class BackgroundSettings:
             for (kind, key), value in batch.items():
                 if kind == "colors":
                     store.set_colors(key, value)
+                elif kind == "turn_hand":
+                    store.set_turn_hands(key, value)
                 else:
                     store.set_channel_rules(key, value[0], value[1])
         except Exception:

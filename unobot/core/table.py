@@ -94,6 +94,11 @@ class TableConfig:
     """After this long without a move anyone may ``.unostop``."""
     hand_after_play: bool = False
     """Also send a player their hand after each card they play (one more notice per turn)."""
+    turn_hand: bool = True
+    """Send the player to move their hand when the turn reaches them, the cards they may play
+    marked: what players would otherwise ask for with ``.cards`` every turn. Optional lines
+    (:attr:`HandNotice.optional`): the send queue drops them first, and ``.unohand off``
+    turns them off for one player."""
     tournament: str = ""
     """``<tournament>/<game key>`` when a tournament director runs this table
     (``unobot.tournament.director``): it seats the players and deals, so ``.join``/``.deal``
@@ -463,6 +468,7 @@ class Table:
         for player in self.players:
             player.timeouts = 0
         self._new_turn(now)
+        self._turn_hand(update)  # the first player's deal notice says it is their turn
         self.last_activity = now
         update.status = self.status()
         return update
@@ -613,6 +619,7 @@ class Table:
         """Turn engine events into an update: hand notices, the next hand, the turn timer."""
         game = self._running()
         names = self.names
+        before = self._turn_seat
         gained: dict[int, list[Card]] = {}
         played = False
         for event in events:
@@ -658,6 +665,8 @@ class Table:
                 return self._end_round(update)
             update.events.append(self._totals())
             return self._start_hand(now, update)
+        if game.current != before or (played and game.current == actor):
+            self._turn_hand(update)  # a new turn (a Skip with two players: the same player's)
         update.status = self.status()
         return update
 
@@ -689,6 +698,30 @@ class Table:
             rules.target_score,
             rules.scoring is Scoring.OWN_POINTS,
         )
+
+    def _turn_hand(self, update: Update) -> None:
+        """The turn has just reached the player to move: their hand goes with it, the cards
+        they may play marked. If the update sends them their hand anyway (the deal, cards they
+        had to draw) that notice is marked instead: never two copies of one hand in a turn.
+        Not while they must first pick a colour or decide on a drawn card (the draw's notice
+        says what they may do)."""
+        game = self.game
+        if not self.config.turn_hand or game is None or game.over:
+            return
+        if game.phase is not Phase.PLAY and game.phase is not Phase.PENDING:
+            return
+        seat = game.current
+        player = self.players[seat]
+        if player.computer or not game.hand_size(seat):
+            return
+        playable = {a.card for a in game.legal_actions(seat) if type(a) is Play}
+        marked = tuple(sorted(playable, key=lambda c: c.code))
+        sent = update.hands.get(player.nick)
+        if sent is not None:
+            update.hands[player.nick] = dataclasses.replace(sent, playable=marked)
+        else:
+            hand = tuple(game.hand(seat))
+            update.hands[player.nick] = HandNotice(hand, playable=marked, optional=True)
 
     def _draw_hint(self, game: Game) -> str:
         """What the player who just drew may do now, as the rules say (empty: turn over)."""
@@ -941,6 +974,7 @@ class Table:
             self.starter = next(p.nick for p in self.players if not p.computer)
         if was_turn:
             self._new_turn(now)
+            self._turn_hand(update)
         else:  # the same player's turn goes on, under a seat number that may have moved
             self._turn_seat = self._running().current
         update.status = self.status()

@@ -166,6 +166,16 @@ class HandNotice:
     new: tuple[Card, ...] = ()
     hint: str = ""
     """What the player may do next, after a draw that left them a choice (or a duty)."""
+    playable: tuple[Card, ...] | None = None
+    """Set when the turn has just reached the player: the cards of the hand they may play now
+    (marked in the notice, which also says it is their turn); None: not their turn's hand."""
+    optional: bool = False
+    """Sent only because the turn reached the player (nothing in the hand changed): the send
+    queue may drop it under a backlog, and a player who said ``.unohand off`` never gets it."""
+
+    @property
+    def turn(self) -> bool:
+        return self.playable is not None
 
 
 @dataclass(frozen=True, slots=True)

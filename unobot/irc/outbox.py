@@ -165,7 +165,7 @@ class _Waiting:
     """With ``memo``: every line of that text."""
     flow: str = ""
     kind: str = "lines"
-    """Which queue of its flow it waits in: ``hands``, ``lines`` or ``replies``."""
+    """Which queue of its flow it waits in: ``hands``, ``lines``, ``replies`` or ``extras``."""
     person: str = ""
     """For a reply: whose command it answers (replies take turns by person)."""
     batch: int = 0
@@ -175,9 +175,10 @@ class _Waiting:
 
 class _Flow:
     """One channel's waiting lines: its game's private lines (hands), its game's channel
-    lines, and replies to its users, a queue per person."""
+    lines, replies to its users, a queue per person, and its game's optional lines (extras:
+    ``Tag.optional``)."""
 
-    __slots__ = ("askers", "hands", "lines", "replies")
+    __slots__ = ("askers", "extras", "hands", "lines", "replies")
 
     def __init__(self) -> None:
         self.hands: deque[_Waiting] = deque()
@@ -185,17 +186,22 @@ class _Flow:
         self.replies: dict[str, deque[_Waiting]] = {}
         self.askers: deque[str] = deque()
         """People with replies waiting, in the order they are served."""
+        self.extras: deque[_Waiting] = deque()
 
     def __len__(self) -> int:
-        return len(self.hands) + len(self.lines) + sum(map(len, self.replies.values()))
+        return (
+            len(self.hands) + len(self.lines) + len(self.extras)
+            + sum(map(len, self.replies.values()))
+        )  # fmt: skip
 
     def game(self) -> bool:
-        return bool(self.hands or self.lines)
+        return bool(self.hands or self.lines or self.extras)
 
     def queues(self) -> Iterator[deque[_Waiting]]:
         yield self.hands
         yield self.lines
         yield from self.replies.values()
+        yield self.extras
 
 
 _SENT_LOG = 8
@@ -236,6 +242,15 @@ class Outbox:
     asks for, and replies are never starved either; a reply older than ``reply_ttl`` seconds
     is dropped instead of sent late. Lines about no channel (private commands, CTCP) share one
     flow. Within a game, a player's hand goes before the channel's line.
+
+    Optional lines (``Tag.optional``: the hand of the player whose turn it is) come from
+    spare budget only. One leaves in its channel's turn, after the channel's hands and before
+    its channel line (the player reads their hand, then that it is their turn), but only if
+    no other channel's game has lines waiting and the clock lets it and that channel line
+    both go at once with a line of the allowance to spare: else it is dropped, as it is when
+    a newer game line of its channel is queued (the turn has moved on, or the channel is
+    behind). So an optional line never holds up a line that waits, and is never about a
+    turn already played.
 
     Refusals: a server that limits how fast a client may message new people (ircu's
     ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
@@ -284,6 +299,8 @@ class Outbox:
         self._batches: dict[tuple[str, str], int] = {}
         self.dropped = 0
         """Replies dropped because they waited longer than ``reply_ttl``."""
+        self.skipped = 0
+        """Optional lines dropped unsent: their channel had a newer game line first."""
         self.replaced = 0
         """Queued lines replaced by a newer one with the same key (hands)."""
         self.merged = 0
@@ -420,7 +437,12 @@ class Outbox:
             return len(pieces)
         name = irc_lower(tag.channel) if tag.channel else (irc_lower(target) if to_channel else "")
         flow = self._flows.get(name)
-        kind = "replies" if tag.reply else ("hands" if lane is Lane.PRIVATE else "lines")
+        if tag.reply:
+            kind = "replies"
+        elif tag.optional:
+            kind = "extras"
+        else:
+            kind = "hands" if lane is Lane.PRIVATE else "lines"
         person = tag.person or ("" if to_channel else irc_lower(target)) if tag.reply else ""
         status = sanitize(tag.status) if tag.status and len(pieces) == 1 else ""
         memo = (name, tag.key, tag.part) if tag.key and not status else None
@@ -437,6 +459,8 @@ class Outbox:
             return 0
         if flow is None:
             flow = self._flows[name] = _Flow()
+        elif flow.extras and kind in ("hands", "lines"):
+            self._drop_extras(flow)  # the game moved on: they are stale, or behind
         queue = self._queue(name, flow, kind, person, True)
         expires = now + self.reply_ttl if tag.reply and not tag.urgent else float("inf")
         if status and self._merge(queue, pieces[0], tag.key, status):
@@ -493,7 +517,23 @@ class Outbox:
             return queue
         if create and not flow.game():
             self._games.append(name)
+        if kind == "extras":
+            return flow.extras
         return flow.hands if kind == "hands" else flow.lines
+
+    def _spare(self, flow: _Flow, now: float) -> bool:
+        """Is there budget to spare for ``flow``'s optional line: can it and the channel line
+        after it both leave now, with a line's worth of the allowance still in reserve for
+        another channel's move? (Sent later, it would be paid for by the next moves.)"""
+        if self.unlimited:
+            return True
+        cost = self.cost(flow.extras[0].line) + (self.cost(flow.lines[0].line) if flow.lines else 0)
+        return self.ahead(now) + cost <= self.model.allowance - self.model.per_line + 1e-9
+
+    def _drop_extras(self, flow: _Flow) -> None:
+        self._count -= len(flow.extras)
+        self.skipped += len(flow.extras)
+        flow.extras.clear()
 
     def push_joins(self, channels: Iterable[tuple[str, str]]) -> int:
         """Queue JOINs for many ``(channel, key)`` pairs in as few lines as fit
@@ -613,14 +653,21 @@ class Outbox:
 
     def _next_game(self, now: float) -> _Waiting | None:
         """The next game line in turn: each flow gives one (its hand first) and goes to the
-        back of the round; a flow whose every line is held for now gives nothing this time."""
+        back of the round; a flow whose every line is held for now gives nothing this time.
+        A flow's optional lines go after its hands while no other game waits, else they go."""
         for _ in range(len(self._games)):
             name = self._games.popleft()
             flow = self._flows[name]
-            waiting = self._take(flow.hands, now) or self._take(flow.lines, now)
+            waiting = self._take(flow.hands, now)
+            if waiting is None and flow.extras:
+                if self._games or not self._spare(flow, now):
+                    self._drop_extras(flow)  # the budget has no room to spare for them
+                else:
+                    waiting = self._take(flow.extras, now)
+            waiting = waiting or self._take(flow.lines, now)
             if flow.game():
                 self._games.append(name)  # its next line waits for every other game's turn
-            elif not flow.askers:
+            elif not flow:
                 del self._flows[name]
             if waiting is not None:
                 self._count -= 1
@@ -637,7 +684,7 @@ class Outbox:
             waiting = self._take_reply(flow, now)
             if flow.askers:
                 self._replies.append(name)
-            elif not flow.game():
+            elif not flow:
                 del self._flows[name]
             if waiting is not None:
                 self._count -= 1
@@ -747,6 +794,8 @@ class Outbox:
 
     def _requeue(self, waiting: _Waiting) -> bool:
         name, kind, person = waiting.flow, waiting.kind, waiting.person
+        if kind == "extras":
+            return False  # optional: the player asks with .cards if they need it
         flow = self._flows.get(name)
         if flow is not None and waiting.key:
             queue = self._queue(name, flow, kind, person, False)

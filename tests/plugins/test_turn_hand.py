@@ -1,0 +1,263 @@
+"""The hand that comes when the turn does (issue 27 item 3): how it is written (playable cards
+marked, plain under ``.pce-off``), when the table sends it (and never two copies a turn), and
+``.unohand on|off``, remembered like ``.pce-off``."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.plugins.fakes import Harness, Sent, channel_lines, notices, read_status, strip_codes
+from tests.stats.test_worker import Reactor
+from unobot.core.bot import BotConfig
+from unobot.core.render_irc import Cards, hand_lines, render_update
+from unobot.core.settings import BackgroundSettings, DatabaseSettings, MemorySettings
+from unobot.core.table import Table, TableConfig
+from unobot.core.updates import HandNotice, Update
+from unobot.engine.actions import Draw, Play
+from unobot.engine.cards import Card
+from unobot.irc.casemap import irc_lower
+from unobot.stats.worker import DbWorker
+
+R1, G2, R9, W, WD4 = (Card.parse(t) for t in ("R1", "G2", "R9", "W", "WD4"))
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def test_plain_marks_playable_cards_in_brackets_and_has_no_codes() -> None:
+    notice = HandNotice((G2, R1, WD4, R9), playable=(R1, R9))
+    (line,) = hand_lines(notice, Cards(False))
+    assert line == "Your turn | Your cards (4): [R1] [R9] G2 WD4"
+    assert line == strip_codes(line)
+
+
+def test_colours_mark_playable_cards_in_bold_and_only_them() -> None:
+    """Bold means playable in a turn's hand: a wild that can't be played loses its usual bold."""
+    fmt = Cards(True)
+    text = fmt.hand((R1, G2, W, WD4), playable=(R1, W))
+    assert text.split(" ") == [
+        "\x02\x0301,04R1\x0f",
+        "\x0301,03G2\x0f",
+        "\x02W\x0f",
+        "WD4",
+    ]
+    assert fmt.hand((R1, W)) == "\x0301,04R1\x0f \x02W\x0f"  # unmarked: as before
+    (line,) = hand_lines(HandNotice((R1, G2), playable=()), fmt)
+    assert strip_codes(line) == "Your turn | Your cards (2): R1 G2"  # nothing to play: none
+
+
+def test_a_hand_that_is_not_a_turns_is_written_as_before() -> None:
+    (line,) = hand_lines(HandNotice((R1, G2), (G2,)), Cards(False))
+    assert line == "You drew G2 | Your cards (2): R1 G2"
+
+
+def test_render_sends_optional_hands_last_tagged_and_only_to_who_wants_them() -> None:
+    update = Update(
+        hands={
+            "bob": HandNotice((R1,), playable=(R1,), optional=True),
+            "amy": HandNotice((G2,), (G2,)),
+        }
+    )
+    lines = render_update(update, "#uno", lambda nick: False)
+    assert [(ln.target, ln.tag.optional) for ln in lines] == [("amy", False), ("bob", True)]
+    assert lines[1].text == "Your turn | Your cards (1): [R1]"
+    assert lines[1].tag.key == "hand bob"  # a newer hand of bob's replaces it in the queue
+    lines = render_update(update, "#uno", lambda nick: False, turn_hands=lambda n: n != "bob")
+    assert [ln.target for ln in lines] == ["amy"]
+
+
+# --- the setting -----------------------------------------------------------------------------
+
+
+def test_memory_settings_default_on_and_remember() -> None:
+    settings = MemorySettings()
+    assert settings.turn_hands("alice") is True
+    settings.set_turn_hands("alice", False)
+    assert settings.turn_hands("alice") is False and settings.colors("alice") is True
+
+
+def test_database_settings_keep_it_and_gain_its_column(tmp_path: Path) -> None:
+    """A ``player_setting`` table made before ``.unohand`` keeps its rows and gains the
+    column; the two preferences are stored apart."""
+    path = tmp_path / "stats.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE player_setting (player VARCHAR(200) PRIMARY KEY, colors INTEGER)")
+        db.execute("INSERT INTO player_setting VALUES ('bob', 0)")
+    url = f"sqlite:///{path}"
+    settings = DatabaseSettings(url)
+    assert settings.colors("bob") is False and settings.turn_hands("bob") is True
+    settings.set_turn_hands("alice", False)
+    settings.set_colors("alice", False)
+    settings.close()
+    again = DatabaseSettings(url)
+    assert again.turn_hands("alice") is False and again.colors("alice") is False
+    assert again.turn_hands("bob") is True
+    colors, _rules, turn_hands = again.load_all()
+    assert turn_hands == {"alice": False, "bob": True} and colors["bob"] is False
+    again.close()
+
+
+def test_background_settings_write_it_and_load_it(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
+    reactor = Reactor()
+    worker = DbWorker(reactor, timeout=1.0)
+    settings = BackgroundSettings(lambda: DatabaseSettings(url), worker)
+    settings.set_turn_hands("alice", False)
+    assert settings.turn_hands("alice") is False  # at once, before the worker wrote it
+    reactor.pump(until=lambda: settings.loaded and settings.pending == 0)
+    settings.close()
+    assert worker.close(2.0)
+    worker = DbWorker(reactor, timeout=1.0)
+    restarted = BackgroundSettings(lambda: DatabaseSettings(url), worker)
+    reactor.pump(until=lambda: restarted.loaded)
+    assert restarted.turn_hands("alice") is False and restarted.turn_hands("bob") is True
+    restarted.close()
+    assert worker.close(2.0)
+
+
+def test_unohand_says_the_state_and_switches_it() -> None:
+    h = Harness()
+    (reply,) = notices(h.say("Bob", ".unohand"), "Bob")
+    assert "when your turn comes" in reply and ".unohand off" in reply
+    (reply,) = notices(h.say("Bob", ".unohand OFF"), "Bob")
+    assert "only when it changes" in reply and ".cards" in reply
+    assert h.settings.turn_hands("bob") is False  # by the folded nick, like .pce-off
+    assert "only when it changes" in notices(h.pm("bob", ".unohand"), "bob")[0]
+    (reply,) = notices(h.say("bob", ".unohand maybe\r\nQUIT"), "bob")
+    assert reply.endswith(".unohand on or .unohand off") and "maybe" not in reply
+    assert h.settings.turn_hands("bob") is False
+    h.say("bob", ".unohand on")
+    assert h.settings.turn_hands("bob") is True
+
+
+def test_help_mentions_it() -> None:
+    text = " ".join(strip_codes(s.text) for s in Harness().say("zed", ".unohelp"))
+    assert ".unohand off" in text and "when your turn comes" in text
+
+
+# --- when it comes ---------------------------------------------------------------------------
+
+
+def _table(h: Harness) -> Table:
+    return h.bot.tables["#uno"]
+
+
+def _turn_notices(out: list[Sent], nick: str) -> list[str]:
+    return [t for t in notices(out, nick) if "Your turn | " in t]
+
+
+def _marked(text: str) -> set[Card]:
+    """The cards a plain (``.pce-off``) turn notice marks."""
+    words = text.split(": ", 1)[1].split()
+    return {Card.parse(w[1:-1]) for w in words if w.startswith("[")}
+
+
+def _move(h: Harness) -> list[Sent]:
+    """The player to move plays a legal card (the first), else draws."""
+    table = _table(h)
+    game = table.game
+    assert game is not None
+    nick = table.players[game.current].nick
+    legal = game.legal_actions()
+    play = next((a for a in legal if type(a) is Play), None)
+    if play is None:
+        assert Draw() in legal
+        return h.say(nick, ".draw")
+    color = f" {play.color.letter.lower()}" if play.color is not None else ""
+    return h.say(nick, f".play {play.card.text.lower()}{color}")
+
+
+def test_the_player_to_move_gets_their_hand_with_the_playable_cards_marked() -> None:
+    nicks = ["alice", "bob", "carol"]
+    h = Harness(5)
+    for nick in nicks:
+        h.say(nick, ".pce-off")
+    out = h.start(nicks)
+    sent_turns = 0
+    for _ in range(40):
+        table = _table(h) if h.bot.tables else None
+        if table is None or table.game is None or table.game.over:
+            break
+        game = table.game
+        current = table.players[game.current].nick
+        turn = _turn_notices(out, current)
+        if read_status(channel_lines(out)) is not None and game.phase.name in ("PLAY", "PENDING"):
+            # Every turn's player was told, once, with exactly the cards they may play marked.
+            assert len(turn) == 1, (current, notices(out, current))
+            legal = {a.card for a in game.legal_actions() if type(a) is Play}
+            assert _marked(turn[0]) == legal
+            assert f"Your cards ({game.hand_size(game.current)})" in turn[0]
+            sent_turns += 1
+        for nick in nicks:  # nobody else is told it is their turn
+            assert nick == current or not _turn_notices(out, nick)
+        assert len(notices(out, current)) <= 1  # never two copies of one hand
+        out = _move(h)
+    assert sent_turns >= 20
+
+
+def test_at_the_deal_the_first_players_hand_is_marked_not_sent_twice() -> None:
+    h = Harness(3)
+    out = h.start(["alice", "bob", "carol"])
+    game = _table(h).game
+    assert game is not None
+    first = _table(h).players[game.current].nick
+    for nick in ("alice", "bob", "carol"):
+        (hand,) = notices(out, nick)
+        assert hand.startswith("Your turn | ") == (nick == first)
+    optional = [s for s in out if s.tag.optional]
+    assert optional == []  # the deal's notice: never dropped
+
+
+def test_after_a_draw_that_leaves_a_choice_no_second_hand_comes() -> None:
+    """The draw's notice (``You drew ...``) is the hand of that turn."""
+    h = Harness(1)
+    h.start(["alice", "bob"])
+    for _ in range(200):
+        table = _table(h)
+        game = table.game
+        assert game is not None
+        nick = table.players[game.current].nick
+        if not any(type(a) is Play for a in game.legal_actions()):
+            out = h.say(nick, ".draw")
+            if game.current == table.seat_of(nick) and game.phase.name == "DRAWN":
+                (hand,) = notices(out, nick)
+                assert hand.startswith("You drew ") and "Your turn" not in hand
+                return
+        else:
+            _move(h)
+    raise AssertionError("no draw that left a choice")
+
+
+def test_unohand_off_and_turn_hand_false_send_none() -> None:
+    h = Harness(5)
+    h.say("bob", ".unohand off")
+    out = h.start(["alice", "bob", "carol"])
+    told = {"alice": 0, "bob": 0, "carol": 0}
+    for _ in range(30):
+        if not h.bot.tables:
+            break
+        for nick in told:
+            told[nick] += len(_turn_notices(out, nick))
+        out = _move(h)
+    assert told["bob"] <= 1  # the deal's notice, if bob played first; never after
+    assert told["alice"] > 3 and told["carol"] > 3
+    h = Harness(5, BotConfig(table=TableConfig(turn_hand=False)))
+    out = h.start(["alice", "bob", "carol"])
+    for _ in range(30):
+        assert not any("Your turn" in strip_codes(s.text) for s in out)
+        if not h.bot.tables:
+            break
+        out = _move(h)
+
+
+def test_a_nick_change_keeps_the_preference() -> None:
+    h = Harness(5)
+    h.say("bob", ".unohand off")
+    h.start(["alice", "bob"])
+    from unobot.irc.transport import Kind
+
+    h.event(Kind.NICK, "bob", new_nick="robert")
+    player = _table(h).player("robert")
+    assert player is not None and player.key == irc_lower("bob")
+    assert h.bot.turn_hands_for(_table(h))("robert") is False
