@@ -5,7 +5,7 @@ recorded by :class:`unobot.stats.recorder.GameRecorder`).
 public address is configured (``[web] public_url``, see :func:`public_url`), else with a short
 summary sent privately (players by place with their points, hands played, duration). It
 never names the ``unobot replay`` shell command: players on IRC can't run it (the operator
-finds it in the README).
+finds it in docs/stats-site.md).
 
 Skill ratings (``rating`` in ``.unostats``/``.unotop10``, and ``.unorating``) are openskill
 Plackett-Luce ratings (:mod:`unobot.stats.ratings`), shown as the conservative number

@@ -25,7 +25,7 @@ How, and why this way:
   cache (2 MB, full after ~1,300 games: each game written touches new pages), the engine's
   legal-action cache (two generations of 4,096 keys), modules imported on first use, the
   allocator's arenas. The slope is fitted over the samples after them: a leak shows there as
-  a steady slope, a cache still filling as one that flattens (see README, Benchmarks).
+  a steady slope, a cache still filling as one that flattens (see docs/benchmarks.md).
 - ``--level hard`` puts ``hard``'s worker process in the figures (its RSS is printed apart);
   it is slow (~0.25 games/s with one worker), so the default is ``normal``.
 - ``RssAnon`` (the heap: Python objects, SQLite's cache, malloc arenas) and ``RssFile``

@@ -73,7 +73,7 @@ class FloodModel:
 
     @property
     def rate(self) -> float:
-        """Short lines per second once the allowance is spent (for logs and the README)."""
+        """Short lines per second once the allowance is spent (for logs and docs/networks.md)."""
         return 1.0 / self.per_line if self.per_line else 0.0
 
 

@@ -64,7 +64,7 @@ EXPLAINED = (
     "played; it starts at 1000, grows as your results make it surer, and is provisional "
     "until you have played {min_games} games."
 )
-"""The one sentence ``.unohelp``, the README and the site say about ratings
+"""The one sentence ``.unohelp``, docs/stats-site.md and the site say about ratings
 (``{min_games}``: ``stats.min_games``)."""
 
 MODEL: Any = PlackettLuce()
