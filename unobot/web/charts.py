@@ -134,7 +134,7 @@ def _series(
         truncate_label=-1,
         no_data_text="No games yet",
         margin=8,
-        margin_right=40 if layout.titled else 28,
+        margin_right=48,  # half the last date label sticks out past the plot
         show_x_guides=False,
     )
     ticks = axis_ticks(min(values, default=0), max(values, default=0), min_span)
