@@ -6,8 +6,14 @@ games so several people pass the 5-game minimum. Headless Chromium (Debian's, th
 visits it as a person would: follows links, switches rankings, steps a replay, turns on the
 colour-blind cards, and looks at every page at a phone's width.
 
-Screenshots of every page (desktop 1280x900 and phone 360x740) are written to the test's tmp
-dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``). The README's
+Issue 28's checks run at 360 and 390 px (emulated phones) and at 1280: no page wider than the
+screen, the columns people look for on screen without scrolling the table, the replay's
+buttons in view while stepping, chart text of 10 px or more in charts as wide as their column,
+a new database's few values in words instead of empty charts, titles and a favicon.
+
+Screenshots of every page (desktop 1280x900 and phone 360x740, the tables and a player at
+390x844, the replay's screen after stepping, a new database's player page) are written to the
+test's tmp dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``). The README's
 pictures in docs/ are three of them, cut to size:
 ``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py -k phone`` writes
 docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
