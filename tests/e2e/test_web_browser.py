@@ -13,8 +13,8 @@ a new database's few values in words instead of empty charts, titles and a favic
 
 Screenshots of every page (desktop 1280x900 and phone 360x740, the tables and a player at
 390x844, the replay's screen after stepping, a new database's player page) are written to the
-test's tmp dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``). The README's
-pictures in docs/ are three of them, cut to size:
+test's tmp dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``).
+The README's pictures in docs/ are three of them, cut to size:
 ``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py -k phone`` writes
 docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
 """
