@@ -165,12 +165,8 @@ def unreachable(driver: Any, width: int) -> list[str]:
 
 
 def browser_errors(driver: Any) -> list[str]:
-    """Console errors since the last call (script errors, failed loads), favicon aside."""
-    return [
-        entry["message"]
-        for entry in driver.get_log("browser")
-        if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"]
-    ]
+    """Console errors since the last call (script errors, failed loads, a missing favicon)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def wait_until(
@@ -222,9 +218,17 @@ class Screenshots:
                 "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
             },
         )
+        return self._keep(name, base64.b64decode(shot["data"]))
+
+    def take_viewport(self, driver: Any, name: str) -> Path:
+        """``name``.png of what the screen shows now (where a sticky bar sits, say)."""
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+        return self._keep(name, base64.b64decode(shot["data"]))
+
+    def _keep(self, name: str, png: bytes) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / f"{name}.png"
-        path.write_bytes(base64.b64decode(shot["data"]))
+        path.write_bytes(png)
         self.taken.append(path)
         if self.copy_to is not None:
             self.copy_to.mkdir(parents=True, exist_ok=True)

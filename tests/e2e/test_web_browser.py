@@ -6,9 +6,15 @@ games so several people pass the 5-game minimum. Headless Chromium (Debian's, th
 visits it as a person would: follows links, switches rankings, steps a replay, turns on the
 colour-blind cards, and looks at every page at a phone's width.
 
-Screenshots of every page (desktop 1280x900 and phone 360x740) are written to the test's tmp
-dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``). The README's
-pictures in docs/ are three of them, cut to size:
+Issue 28's checks run at 360 and 390 px (emulated phones) and at 1280: no page wider than the
+screen, the columns people look for on screen without scrolling the table, the replay's
+buttons in view while stepping, chart text of 10 px or more in charts as wide as their column,
+a new database's few values in words instead of empty charts, titles and a favicon.
+
+Screenshots of every page (desktop 1280x900 and phone 360x740, the tables and a player at
+390x844, the replay's screen after stepping, a new database's player page) are written to the
+test's tmp dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``).
+The README's pictures in docs/ are three of them, cut to size:
 ``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py -k phone`` writes
 docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
 """
@@ -19,6 +25,7 @@ import os
 import random
 import re
 import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -481,3 +488,249 @@ def phone_problems(page: Any, path: str) -> list[str]:
     if hidden:
         return [f"{path}: cut off on a phone, no way to scroll to it: {hidden}"]
     return []
+
+
+# -- issue 28: phones, little data, charts, favicon -------------------------------------------
+
+WIDTHS = (((360, 740), True), ((390, 844), True), (DESKTOP, False))
+"""Two common phones (CSS pixels, emulated as phones) and the desktop."""
+
+COLUMNS = """
+const [table, names] = arguments;
+const box = table.closest('.table-scroll');
+const frame = box.getBoundingClientRect();
+const heads = [...table.querySelectorAll('thead th')].map(
+    th => th.textContent.replace(/\\s+/g, ' ').trim());
+const out = {scrollLeft: box.scrollLeft, heads: heads, cut: []};
+for (const name of names) {
+    const i = heads.indexOf(name);
+    if (i < 0) { out.cut.push(name + ': no such column'); continue; }
+    const cells = [table.querySelector('thead tr').children[i]];
+    for (const row of table.querySelectorAll('tbody tr')) {
+        if (row.children.length === heads.length) cells.push(row.children[i]);
+    }
+    for (const cell of cells) {
+        const r = cell.getBoundingClientRect();
+        if (r.left < Math.max(0, frame.left) - 1 || r.right > Math.min(innerWidth, frame.right) + 1
+                || cell.scrollWidth > cell.clientWidth + 1) {
+            out.cut.push(name + ' (' + cell.textContent.trim() + '): ' + Math.round(r.left)
+                + '..' + Math.round(r.right) + ' of ' + Math.round(frame.right));
+            break;
+        }
+    }
+}
+return out;
+"""
+
+CHART_TEXT = """
+const out = {texts: 0, smallest: 999, small: [], charts: []};
+for (const svg of document.querySelectorAll('figure svg')) {
+    const box = svg.getBoundingClientRect();
+    if (!box.width) continue;  // the drawing for the other width
+    const column = svg.closest('section').getBoundingClientRect().width;
+    out.charts.push([Math.round(box.width), Math.round(column)]);
+    for (const t of svg.querySelectorAll('text')) {
+        const r = t.getBoundingClientRect();
+        if (!r.width || !t.textContent.trim()) continue;
+        const m = t.getScreenCTM();  // the viewBox's scale, rotated for the y axis's title
+        const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+        out.texts += 1;
+        out.smallest = Math.min(out.smallest, px);
+        const across = Math.abs(m.b) > Math.abs(m.a) ? r.width : r.height;
+        if (px < 10 || across < 10) out.small.push(t.textContent + ' ' + px.toFixed(1) + 'px');
+    }
+}
+return out;
+"""
+
+IN_VIEW = """
+const r = document.querySelector(arguments[0]).getBoundingClientRect();
+return {top: r.top, bottom: r.bottom, inView: r.top >= -1 && r.bottom <= innerHeight + 1,
+        scrollY: scrollY};
+"""
+
+
+def size_name(size: tuple[int, int], mobile: bool) -> str:
+    return f"phone{size[0]}" if mobile else "desktop"
+
+
+def page_fits(page: Any, path: str, width: int) -> list[str]:
+    """The page no wider than the screen (``scrollWidth <= innerWidth``) at ``width``."""
+    measured = overflow(page, width)
+    if max(measured["scrollWidth"], measured["innerWidth"]) > width + 1:
+        return [f"{path} at {width}: {measured['scrollWidth']} px wide: {measured['widest']}"]
+    return []
+
+
+def columns_cut(page: Any, table: str, names: tuple[str, ...]) -> list[str]:
+    found = page.execute_script(COLUMNS, css(page, table), list(names))
+    assert found["scrollLeft"] == 0, found
+    return found["cut"]
+
+
+def test_the_columns_people_look_for_are_on_screen_at_every_width(
+    page: Any, site: Site, seeded: Seeded, shots: Screenshots
+) -> None:
+    """Issue 28: at 360 and 390 px the ranked figure, a game's place and points and the rating
+    after a game are on screen without scrolling the table; no page scrolls sideways."""
+    tables = {
+        "board-pw": ("/leaderboard?ranking=pw&period=all", "#leaderboard",
+                     ("#", "Player", "% wins", "Points per game")),
+        "board-rating": ("/", "#leaderboard", ("#", "Player", "Rating", "% wins")),
+        "player": (player_path("Alice"), "#recent-games", ("Game ended (UTC)", "Place", "Points")),
+        "game": (f"/game/{seeded.replay_game}", "#results",
+                 ("Place", "Player", "Points won", "Rating after")),
+    }  # fmt: skip
+    problems = []
+    for size, mobile in WIDTHS:
+        set_viewport(page, size, mobile=mobile)
+        for name, (path, table, names) in tables.items():
+            visit(page, site, path)
+            problems += page_fits(page, path, size[0])
+            problems += [f"{path} at {size[0]}: {cut}" for cut in columns_cut(page, table, names)]
+            if size[0] == 390:  # 360 and desktop are photographed by the test above
+                shots.take(page, f"{name}-{size_name(size, mobile)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_wide_table_says_it_scrolls(page: Any, site: Site, seeded: Seeded) -> None:
+    """A table wider than the phone fades at the edge it scrolls to and says so underneath."""
+    set_viewport(page, PHONE, mobile=True)
+    visit(page, site, player_path("Alice"))
+    box = css(page, "#recent-games").find_element("xpath", "..")
+    wait_until(lambda: "scrolls" in (box.get_attribute("class") or ""), what="the scroll mark")
+    assert "more-right" in (box.get_attribute("class") or "")
+    hint = page.find_element("css selector", ".table-scroll.scrolls + .scroll-hint")
+    assert hint.is_displayed() and "swipe" in hint.text
+    page.execute_script("arguments[0].scrollLeft = arguments[0].scrollWidth", box)
+    wait_until(lambda: "more-right" not in (box.get_attribute("class") or ""), what="the end")
+    assert "more-left" in (box.get_attribute("class") or "")
+    set_viewport(page, DESKTOP, mobile=False)
+    visit(page, site, player_path("Alice"))
+    assert not page.find_element("css selector", ".scroll-hint").is_displayed()
+
+
+def test_replay_controls_stay_on_screen_while_stepping(
+    page: Any, site: Site, seeded: Seeded, shots: Screenshots
+) -> None:
+    """Read the hands at the bottom of the replay, press Next several times: the buttons and
+    the step stay in view and the page does not jump back up."""
+    for size, mobile in WIDTHS:
+        set_viewport(page, size, mobile=mobile)
+        visit(page, site, f"/game/{seeded.replay_game}")
+        wait_until(lambda: STEP.search(page.execute_script(STATE)["step"]), what="the replay")
+        page.execute_script(
+            "document.querySelector('#replay-score-box').scrollIntoView({block: 'end'})"
+        )
+        below = page.execute_script(IN_VIEW, "#replay-hands")
+        assert below["scrollY"] > 100 or not mobile, f"{size}: the page did not scroll {below}"
+        for n in range(2, 8):
+            controls = page.execute_script(IN_VIEW, "#replay-bar")
+            assert controls["inView"], f"{size}: replay controls off screen: {controls}"
+            page.find_element("css selector", "#replay-next").click()
+            wait_until(lambda n=n: f"Step {n} " in page.execute_script(STATE)["step"])
+        after = page.execute_script(IN_VIEW, "#replay-bar")
+        assert after["inView"], f"{size}: controls off screen after stepping: {after}"
+        assert page.execute_script(IN_VIEW, "#replay-step")["inView"]
+        # Still reading the hands (the page may shrink as hands do, never jump back up).
+        hands = page.execute_script(IN_VIEW, "#replay-hands")
+        assert hands["top"] < size[1] and hands["bottom"] > 0, f"{size}: hands left: {hands}"
+        shots.take_viewport(page, f"replay-stepped-{size_name(size, mobile)}")
+
+
+def test_chart_text_is_readable_and_charts_fill_their_column(
+    page: Any, site: Site, shots: Screenshots
+) -> None:
+    for size, mobile in WIDTHS:
+        set_viewport(page, size, mobile=mobile)
+        visit(page, site, player_path("Alice"))
+        css(page, "#rating-chart svg")
+        found = page.execute_script(CHART_TEXT)
+        assert len(found["charts"]) == 2, f"{size}: {found}"
+        assert found["texts"] >= 10, f"{size}: no axis text measured: {found}"
+        assert not found["small"], f"{size}: chart text below 10 px: {found['small']}"
+        for width, column in found["charts"]:
+            assert width >= column - 2, f"{size}: a chart {width} px wide in a {column} column"
+        if mobile and size[0] == 390:
+            shots.take(page, f"player-{size_name(size, mobile)}")
+
+
+def test_titles_say_which_game_and_the_favicon_answers(
+    page: Any, site: Site, seeded: Seeded
+) -> None:
+    visit(page, site, f"/game/{seeded.replay_game}")
+    title = page.title
+    assert re.fullmatch(r"Game \d+ — #uno, \d{4}-\d{2}-\d{2} · unobot", title), title
+    assert seeded.replay_game[:8] not in title
+    visit(page, site, player_path("[Zed]"))
+    assert page.title.startswith("[Zed]"), page.title
+    icon = page.execute_script("return document.querySelector('link[rel=icon]').href")
+    for url in (site.url("/favicon.ico"), icon):
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            assert answer.status == 200, url
+            assert answer.headers["Content-Type"].startswith("image/svg+xml"), url
+            assert "default-src 'self'" in answer.headers["Content-Security-Policy"], url
+            assert answer.read().startswith(b"<svg"), url
+    drawn = page.execute_script(
+        "const i = new Image(); i.src = arguments[0];"
+        "return i.decode().then(() => i.naturalWidth, () => 0);",
+        icon,
+    )
+    assert drawn > 0, "the favicon does not draw (CSP or a broken SVG)"
+
+
+# -- a new database: a few games only -----------------------------------------------------------
+
+FRESH = {"Ann": 3, "Ben": 3, "Cy": 1, "Di": 2}
+"""Games each player has on a new database (three games in all)."""
+
+
+@pytest.fixture(scope="module")
+def fresh_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """What a new operator sees first: a database with three games, all today."""
+    from unobot.stats.sql import SqlStatsStore
+
+    path = tmp_path_factory.mktemp("freshdb") / "stats.db"
+    url = f"sqlite:///{path}"
+    now = datetime.now(UTC)
+    tables = [["Ann", "Ben", "Cy"], ["Ben", "Ann", "Di"], ["Di", "Ann", "Ben"]]
+    store = SqlStatsStore(url, network=NETWORK)
+    try:
+        for number, order in enumerate(tables):
+            results = tuple(
+                PlayerResult(player_ident(n), n, place, place == 1,
+                             30 if place == 1 else 0, 0 if place == 1 else 15)
+                for place, n in enumerate(order, 1)
+            )  # fmt: skip
+            ended = now - timedelta(minutes=30 * (3 - number))
+            store.record_game(
+                GameRecord(f"{number:x}" * 32, NETWORK, CHANNEL, "official",
+                           ended - timedelta(minutes=9), ended, results)
+            )  # fmt: skip
+    finally:
+        store.close()
+    server = Site(url, tmp_path_factory.mktemp("freshweb"))
+    yield server
+    server.stop()
+
+
+def test_a_new_database_says_the_few_values_instead_of_empty_charts(
+    page: Any, fresh_site: Site, shots: Screenshots
+) -> None:
+    for size, mobile in WIDTHS[::2]:
+        set_viewport(page, size, mobile=mobile)
+        for nick, games in FRESH.items():
+            visit(page, fresh_site, player_path(nick))
+            assert css(page, "#player-name").text.strip() == nick
+            assert not page.find_elements("css selector", "figure svg"), f"{nick}: a chart"
+            rating = css(page, "#rating-words").text
+            assert rating.startswith("Rating after each rated game so far: "), rating
+            assert len(re.findall(r"\b\d+ \(\d{4}-\d{2}-\d{2}\)", rating)) == games, rating
+            ppg = css(page, "#ppg-words").text
+            assert ppg.startswith("Points per game: ") and f"({games} game" in ppg, ppg
+            assert not page_fits(page, nick, size[0])
+            if nick == "Ann":
+                shots.take(page, f"new-database-player-{size_name(size, mobile)}")
+        visit(page, fresh_site, "/leaderboard?ranking=pw&min=1")
+        assert set(row_nicks(page)) == set(FRESH)
+        assert not page_fits(page, "leaderboard", size[0])

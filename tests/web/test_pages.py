@@ -372,3 +372,18 @@ def test_a_rating_before_the_minimum_games_is_provisional(client: TestClient) ->
         assert ("provisional" in row) == (games < 5), (nick, games)
     player = client.get(player_path(few[0]["nick"])).text
     assert "provisional" in player and "±" not in player
+
+
+def test_favicon_and_human_titles(client: TestClient, seeded: Seeded) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.content.startswith(b"<svg") and b"<script" not in icon.content
+    assert "default-src 'self'" in icon.headers["content-security-policy"]
+    page = client.get("/leaderboard").text
+    link = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+    assert link and client.get(html.unescape(link.group(1))).content == icon.content
+    api = client.get("/api/game/ffffffff").json()
+    title = re.search(r"<title>(.*?)</title>", client.get("/game/ffffffff").text)
+    assert title and title.group(1) == f"Game {api['id']} — #side, 2026-11-20 · unobot"
+    title = re.search(r"<title>(.*?)</title>", client.get(player_path("bob")).text)
+    assert title and title.group(1) == "bob on net: player stats · unobot"

@@ -4,6 +4,7 @@ database is not ready, not there, or something breaks."""
 from __future__ import annotations
 
 import html
+import re
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -83,10 +84,64 @@ def test_charts_are_inline_svg_without_script_and_named_in_words() -> None:
     assert svg.startswith('<svg role="img" aria-label="Rating over the last 80 rated games')
     assert "<script" not in svg and "<?xml" not in svg
     assert "http" not in svg.replace("http://www.w3.org/", "")  # names no other address
-    weeks = [WeekPoints("2026-11-02", 4, 120), WeekPoints("2026-11-09", 2, 20)]
+    weeks = [WeekPoints("2026-11-02", 4, 120), WeekPoints("2026-11-09", 2, 20),
+             WeekPoints("2026-11-16", 3, 30)]  # fmt: skip
     svg = charts.ppg_chart(weeks)
     assert "best the week of 2026-11-02 (30.0)" in html.unescape(svg)
-    assert "No games yet" in charts.rating_chart([]) or "No rated games" in charts.rating_chart([])
+    assert charts.rating_chart([]) == "" and charts.rating_summary([]) == "No rated games yet."
+
+
+def test_each_chart_has_a_wide_and_a_narrow_drawing_with_readable_text() -> None:
+    """One drawing 800 units wide, one 400 (shown below 40rem), each scaling to its column:
+    every font size is set (pygal's defaults leave some at 10 units, "no data" at 64)."""
+    points = [RatingPoint(i, datetime(2026, 11, 1 + i), 1000 + i) for i in range(6)]
+    svg = charts.rating_chart(points)
+    assert svg.count("<svg ") == 2
+    assert 'class="pygal-chart chart-wide"' in svg and 'viewBox="0 0 800 320"' in svg
+    assert 'class="pygal-chart chart-narrow"' in svg and 'viewBox="0 0 400 280"' in svg
+    sizes = [int(n) for n in re.findall(r"font-size:(\d+)px", svg)]
+    assert sizes and min(sizes) >= 14, sizes
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "span", "ticks"),
+    [
+        (1000, 1000, 20, [990, 995, 1000, 1005, 1010]),
+        (1000, 1003, 20, [990, 995, 1000, 1005, 1010, 1015]),
+        (900, 1450, 20, [800, 1000, 1200, 1400, 1600]),
+        (0, 3, 5, [0, 1, 2, 3, 4, 5]),
+        (2, 2, 20, [0, 5, 10, 15, 20]),  # never below 0 for data that is not
+        (0.5, 62, 5, [0, 20, 40, 60, 80]),
+    ],
+)
+def test_axis_ticks_are_distinct_whole_numbers_over_a_minimum_span(
+    low: float, high: float, span: int, ticks: list[int]
+) -> None:
+    assert charts.axis_ticks(low, high, span) == ticks
+
+
+def test_a_chart_of_a_new_player_reads_as_the_rating_scale_without_repeats() -> None:
+    """A new database: ratings near 1000 that barely move had an axis of ``131, 131, 131``."""
+    points = [
+        RatingPoint(i, datetime(2026, 11, 20), r) for i, r in enumerate([1000, 1002, 1001, 1003])
+    ]
+    svg = charts.rating_chart(points)
+    wide = svg.split('class="pygal-chart chart-narrow"')[0]
+    labels = re.findall(r">(\d+)</text>", wide)  # the y axis's (the x axis's are dates)
+    assert labels and len(labels) == len(set(labels)), labels
+    assert all(990 <= int(n) <= 1015 for n in labels), labels
+
+
+@pytest.mark.parametrize("games", [1, 2, 3])
+def test_too_few_points_are_a_sentence_not_a_chart(games: int) -> None:
+    points = [RatingPoint(i, datetime(2026, 11, 20), 1000 + 7 * i) for i in range(games)]
+    assert charts.rating_chart(points) == ""
+    said = charts.rating_summary(points)
+    assert said.startswith("Rating after each rated game so far: 1000 (2026-11-20)")
+    assert str(1000 + 7 * (games - 1)) in said
+    weeks = [WeekPoints("2026-11-16", games, 20 * games)]
+    assert charts.ppg_chart(weeks) == ""
+    assert "20.0 in the week of 2026-11-16" in charts.ppg_summary(weeks)
 
 
 def test_an_old_schema_asks_for_the_bot_to_run(tmp_path: Path) -> None:

@@ -127,6 +127,18 @@ def _unprefixed(scope: Scope) -> Scope:
     return {**scope, "path": path[len(root) :], "raw_path": raw}
 
 
+FAVICON = (STATIC / "favicon.svg").read_bytes()
+
+
+def favicon(request: Request) -> Response:
+    """``/favicon.ico``, which browsers and feed readers ask for whatever the page links: the
+    site's SVG icon (browsers read an icon by its content, not its name), not a 404 in every
+    log."""
+    return Response(
+        FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
+    )
+
+
 def _static_version() -> str:
     """A digest of the static files, appended to their links so a new release's CSS and
     script are fetched, not taken from a browser's cache."""
@@ -490,6 +502,7 @@ def create_app(
             Route("/leaderboard", leaderboard_page, name="leaderboard"),
             Route("/player/{nick:path}", player_page, name="player"),
             Route("/game/{key}", game_page, name="game"),
+            Route("/favicon.ico", favicon, name="favicon"),
             Route("/api/leaderboard", leaderboard_api, name="api_leaderboard"),
             Route("/api/player/{nick:path}", player_api, name="api_player"),
             Route("/api/game/{key}", game_api, name="api_game"),

@@ -8,30 +8,77 @@ its accessible name, and the page repeats that sentence as the figure's caption.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import pygal
 from pygal.style import Style
 
 from unobot.web.queries import RatingPoint, WeekPoints
 
-__all__ = ["ppg_chart", "rating_chart"]
+__all__ = [
+    "PPG_CHART_FROM",
+    "RATING_CHART_FROM",
+    "axis_ticks",
+    "ppg_chart",
+    "ppg_summary",
+    "rating_chart",
+    "rating_summary",
+]
 
-STYLE = Style(
-    background="transparent",
-    plot_background="#ffffff",
-    foreground="#1f2937",
-    foreground_strong="#111827",
-    foreground_subtle="#6b7280",
-    colors=("#1d4ed8", "#b91c1c"),
-    font_family='system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-    title_font_size=18,
-    label_font_size=13,
-    major_label_font_size=13,
-    value_font_size=13,
-    tooltip_font_size=13,
-)
+FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
+
+
+def _style(text: int, title: int) -> Style:
+    """The site's colours with every font size pygal knows set (its defaults leave value
+    labels at 10 and "no data" at 64 user units)."""
+    return Style(
+        background="transparent",
+        plot_background="#ffffff",
+        foreground="#1f2937",
+        foreground_strong="#111827",
+        foreground_subtle="#6b7280",
+        colors=("#1d4ed8", "#b91c1c"),
+        font_family=FONT,
+        title_font_size=title,
+        label_font_size=text,
+        major_label_font_size=text,
+        value_font_size=text,
+        value_label_font_size=text,
+        tooltip_font_size=text,
+        legend_font_size=text,
+        no_data_font_size=title,
+    )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One drawing of a chart. The SVG scales to its column (viewBox, ``width: 100%``), so a
+    label of ``text`` user units shows at ``text * column / width`` CSS pixels: one drawing
+    800 wide for columns from 608 px (the site's 40rem breakpoint; 15 units show as 11.4 px
+    there, 18.6 px in the 992 px desktop column) and one 400 wide below it (14 units show as
+    11.8 px in a 360 px phone's 336 px column). The page's CSS shows one of the two."""
+
+    css: str
+    width: int
+    height: int
+    style: Style
+    titled: bool
+    """Chart and axis titles drawn (the narrow drawing leaves them to the page's heading)."""
+    x_labels: int
+
+
+WIDE = Layout("chart-wide", 800, 320, _style(15, 18), True, 5)
+NARROW = Layout("chart-narrow", 400, 280, _style(14, 15), False, 3)
+LAYOUTS = (WIDE, NARROW)
+RATING_CHART_FROM = 4
+"""Rated games the rating chart needs; with fewer (a new player, a new database) the page's
+sentence gives every value instead of a chart of one dot in an empty frame."""
+PPG_CHART_FROM = 3
+"""Weeks played the points-per-game chart needs (each week's point already sums its games)."""
 _DOTS_UP_TO = 60
 """Points shown as dots (each with its hover title) up to this many; a line beyond."""
 _SVG_OPEN = re.compile(r"<svg\b")
@@ -41,12 +88,14 @@ _DROPPED = re.compile(r"<script\b.*?</script>|<!--.*?-->", re.S)
 its comments (a generator banner and links)."""
 
 
-def _render(chart: pygal.XY, label: str) -> str:
+def _render(chart: pygal.XY, label: str, css: str) -> str:
     """The chart's SVG element, named ``label`` for assistive technology."""
     svg = _DROPPED.sub("", chart.render(is_unicode=True))
     return _SVG_OPEN.sub(
-        f'<svg role="img" aria-label="{_attr(label)}" focusable="false"', svg, count=1
-    )
+        f'<svg role="img" aria-label="{_attr(label)}" focusable="false" data-chart="{css}"',
+        svg,
+        count=1,
+    ).replace('class="pygal-chart"', f'class="pygal-chart {css}"', 1)
 
 
 def _attr(text: str) -> str:
@@ -56,20 +105,27 @@ def _attr(text: str) -> str:
 
 
 def _series(
-    title: str, y_title: str, labels: Sequence[str], values: Sequence[float], unit: str
+    layout: Layout,
+    title: str,
+    y_title: str,
+    labels: Sequence[str],
+    values: Sequence[float],
+    unit: str,
+    min_span: int,
 ) -> pygal.XY:
     """A line of ``values`` over their ``labels`` (dates, oldest first), as an XY chart on the
     values' positions: a handful of the labels are printed (pygal's ``Line`` lays out every
     label, blank or not: twice the time for 500 games), each point's hover title says its
-    label and value."""
+    label and value. The y axis is :func:`axis_ticks` of the values (pygal's own ticks
+    repeat a label when the values barely move: ``131, 131, 131, 130``)."""
     chart = pygal.XY(
         js=[],
         disable_xml_declaration=True,
-        style=STYLE,
-        title=title,
-        y_title=y_title,
-        width=800,
-        height=320,
+        style=layout.style,
+        title=title if layout.titled else None,
+        y_title=y_title if layout.titled else None,
+        width=layout.width,
+        height=layout.height,
         show_legend=False,
         show_dots=len(values) <= _DOTS_UP_TO,
         dots_size=3,
@@ -78,14 +134,38 @@ def _series(
         truncate_label=-1,
         no_data_text="No games yet",
         margin=8,
-        margin_right=48,
+        margin_right=48,  # half the last date label sticks out past the plot
         show_x_guides=False,
     )
-    chart.x_labels = _ticks(len(labels))
+    ticks = axis_ticks(min(values, default=0), max(values, default=0), min_span)
+    chart.range = (ticks[0], ticks[-1])
+    chart.y_labels = [{"label": str(t), "value": t} for t in ticks]
+    chart.x_labels = _ticks(len(labels), layout.x_labels)
     chart.x_value_formatter = lambda x: _label(labels, x)
     chart.value_formatter = lambda v: f"{v:{unit}}"
     chart.add(y_title, list(enumerate(values)))
     return chart
+
+
+def axis_ticks(low: float, high: float, min_span: int, most: int = 5) -> list[int]:
+    """Distinct whole-number ticks from a round number at or below ``low`` to one at or above
+    ``high``, at most ``most`` intervals of 1, 2 or 5 times a power of ten, spanning at least
+    ``min_span`` (centred on the data; never below 0 for data that is not)."""
+    span = max(min_span, 1)
+    if high - low < span:
+        middle = (low + high) / 2
+        low = middle - span / 2
+        if low < 0 <= min(middle, high):
+            low = 0
+        high = low + span
+    for power in itertools.count():
+        for factor in (1, 2, 5):
+            step = factor * 10**power
+            first = math.floor(low / step) * step
+            last = math.ceil(high / step) * step
+            if last - first <= most * step:
+                return list(range(first, last + 1, step))
+    raise AssertionError("unreachable")
 
 
 def _ticks(count: int, most: int = 5) -> list[int]:
@@ -101,9 +181,21 @@ def _label(labels: Sequence[str], x: float) -> str:
     return labels[index] if 0 <= index < len(labels) else ""
 
 
+def _drawings(draw: Callable[[Layout], str], enough: bool) -> str:
+    """Every layout's drawing of a chart, or "" without ``enough`` points (the page then says
+    the values in words)."""
+    return "".join(draw(layout) for layout in LAYOUTS) if enough else ""
+
+
 def rating_summary(points: Sequence[RatingPoint]) -> str:
     if not points:
         return "No rated games yet."
+    if len(points) < RATING_CHART_FROM:
+        values = ", ".join(f"{p.rating} ({p.ended:%Y-%m-%d})" for p in points)
+        return (
+            f"Rating after each rated game so far: {values}. The chart starts at "
+            f"{RATING_CHART_FROM} rated games."
+        )
     first, last = points[0], points[-1]
     high = max(p.rating for p in points)
     return (
@@ -113,18 +205,36 @@ def rating_summary(points: Sequence[RatingPoint]) -> str:
     )
 
 
+RATING_SPAN = 20
+"""The rating axis spans at least this much (a newcomer's first games move it a few points)."""
+PPG_SPAN = 5
+
+
 def rating_chart(points: Sequence[RatingPoint]) -> str:
-    """The displayed rating after each game, oldest first."""
-    chart = _series(
-        "Rating after each game", "rating",
-        [f"{p.ended:%Y-%m-%d}" for p in points], [p.rating for p in points], ".0f",
+    """The displayed rating after each game, oldest first: one SVG per layout, or "" for
+    fewer than :data:`RATING_CHART_FROM` games."""
+    labels = [f"{p.ended:%Y-%m-%d}" for p in points]
+    values = [p.rating for p in points]
+    label = rating_summary(points)
+    return _drawings(
+        lambda layout: _render(
+            _series(layout, "Rating after each game", "rating", labels, values, ".0f",
+                    RATING_SPAN),
+            label, layout.css,
+        ),
+        len(points) >= RATING_CHART_FROM,
     )  # fmt: skip
-    return _render(chart, rating_summary(points))
 
 
 def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
     if not weeks:
         return "No games yet."
+    if len(weeks) < PPG_CHART_FROM:
+        values = "; ".join(
+            f"{w.ppg:.1f} in the week of {w.week} ({w.games} game{'s' * (w.games != 1)})"
+            for w in weeks
+        )
+        return f"Points per game: {values}. The chart starts at {PPG_CHART_FROM} weeks played."
     best = max(weeks, key=lambda w: (w.ppg, w.week))
     return (
         f"Points per game in each of {len(weeks)} week{'s' * (len(weeks) != 1)} played, "
@@ -135,9 +245,16 @@ def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
 
 
 def ppg_chart(weeks: Sequence[WeekPoints]) -> str:
-    """Points per game in each week played (weeks without a game are left out)."""
-    chart = _series(
-        "Points per game, by week", "points per game",
-        [w.week for w in weeks], [round(w.ppg, 2) for w in weeks], ".1f",
+    """Points per game in each week played (weeks without a game are left out); "" for fewer
+    than :data:`PPG_CHART_FROM` weeks."""
+    labels = [w.week for w in weeks]
+    values = [round(w.ppg, 2) for w in weeks]
+    label = ppg_summary(weeks)
+    return _drawings(
+        lambda layout: _render(
+            _series(layout, "Points per game, by week", "points per game", labels, values,
+                    ".1f", PPG_SPAN),
+            label, layout.css,
+        ),
+        len(weeks) >= PPG_CHART_FROM,
     )  # fmt: skip
-    return _render(chart, ppg_summary(weeks))

@@ -18,7 +18,29 @@
   }
 
   apply(stored());
+
+  /* Tables too wide for the screen scroll inside their box: mark the box (.scrolls shows the
+     hint under it) and the sides it can still scroll to (.more-right / .more-left fade that
+     edge), so a cut-off column reads as "more this way", not as the end of the table. */
+  function markScroll(box) {
+    var room = box.scrollWidth - box.clientWidth;
+    box.classList.toggle("scrolls", room > 1);
+    box.classList.toggle("more-right", room > 1 && box.scrollLeft < room - 1);
+    box.classList.toggle("more-left", room > 1 && box.scrollLeft > 1);
+  }
+
+  function markAll() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-scroll"), markScroll);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    markAll();
+    window.addEventListener("resize", markAll);
+    Array.prototype.forEach.call(document.querySelectorAll(".table-scroll"), function (box) {
+      box.addEventListener("scroll", function () {
+        markScroll(box);
+      }, { passive: true });
+    });
     var box = document.getElementById("colorblind");
     if (!box) {
       return;
