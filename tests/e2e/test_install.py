@@ -8,7 +8,7 @@ and the ``unobot`` console script, which must start the embedded default and pla
 install then runs the bot against a real ngircd, ``python unobot.py`` from the copy, and shows
 that an edited installed source makes the engine fall back to Python instead of running stale.
 
-The install compiles the engine (about a minute): one install serves the whole module.
+The install compiles the engine (minutes on a slow machine): one install serves the module.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.e2e.conftest import require
 from tests.e2e.servers import IrcServer, free_port, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
-INSTALL_SECONDS = 900  # a slow machine compiling with mypyc; normally about a minute
+INSTALL_SECONDS = 900  # a slow machine compiling with mypyc; normally a few minutes
 
 
 def readme_start_command() -> str:

@@ -14,7 +14,7 @@ a new database's few values in words instead of empty charts, titles and a favic
 Screenshots of every page (desktop 1280x900 and phone 360x740, the tables and a player at
 390x844, the replay's screen after stepping, a new database's player page) are written to the
 test's tmp dir and copied to ``$UNOBOT_ARTIFACTS/web/`` (default ``tests/artifacts/web/``).
-The README's pictures in docs/ are three of them, cut to size:
+The pictures in docs/stats-site.md (docs/web-*.png) are three of them, cut to size:
 ``UNOBOT_WEB_DOCS=docs pytest tests/e2e/test_web_browser.py -k phone`` writes
 docs/web-leaderboard.png, docs/web-player.png and docs/web-game.png.
 """
@@ -434,7 +434,7 @@ def toggle_colour_blind(page: Any, rendering: str) -> str:
 
 
 DOCS_SHOTS = {"leaderboard-desktop": 900, "player-desktop": 1320, "game-desktop": 3000}
-"""The README's pictures (docs/web-*.png) and how much of each page they show, in pixels."""
+"""The stats-site docs' pictures (docs/web-*.png) and how much of each page they show, in pixels."""
 
 
 def test_every_page_fits_a_phone_and_is_photographed(
