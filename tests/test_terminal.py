@@ -317,6 +317,17 @@ def _type(proc: subprocess.Popen[str], text: str) -> None:
 
 
 _HINT = re.compile(r"You drew [^|]+\| (?:You may play|You must play|Play) ")
+_YOU = {
+    "Your turn.": "'s turn.",
+    "You pick the colour": " picks the colour",
+    "You must draw": " must draw",
+}
+
+
+def third_person(text: str, nick: str) -> str:
+    """The status as the channel says it (``me's turn.``), from the terminal's ``Your turn.``,
+    for the agent that reads statuses the IRC way."""
+    return re.sub("|".join(map(re.escape, _YOU)), lambda m: nick + _YOU[m.group(0)], text)
 
 
 def play_to_the_end(
@@ -341,7 +352,8 @@ def play_to_the_end(
         assert line is not None, "the program ended before the game did"
         assert "Traceback" not in line
         if line.startswith("<unobot> "):
-            channel.append(line[9:])
+            assert not nick or f"{nick}'s turn" not in line, "the human's turn is said to them"
+            channel.append(third_person(line[9:], nick))
             if re.search(r"\bwins the (hand|match)\b", line):
                 winner = line
         elif line.startswith("-unobot- "):
@@ -349,7 +361,9 @@ def play_to_the_end(
             assert "Your cards" in text or text.startswith("Cards: "), f"refused: {line}"
             agent.read_notice(text)
             if text.startswith("Cards: "):
-                channel.append(text[7:])  # the status it ends with is the freshest
+                channel.append(
+                    third_person(text[7:], nick)
+                )  # the status it ends with is the freshest
                 asked = False
             elif drew and not asked and _HINT.match(text):
                 # The drawn card may be played: the turn is still ours, and the channel says

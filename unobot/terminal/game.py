@@ -41,6 +41,7 @@ from random import Random
 from typing import TYPE_CHECKING, TextIO
 
 from unobot.core.dispatch import CommandThrottle
+from unobot.core.settings import MemorySettings
 from unobot.engine import preset
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind
@@ -85,6 +86,22 @@ class _Unthrottled(CommandThrottle):
         pass
 
 
+class _TerminalSettings(MemorySettings):
+    """Preferences in memory, with cards formatted as the terminal shows them.
+
+    The bot formats a player's hand in colour unless they said ``.unocolors off``; the
+    terminal then strips the codes when it shows no colour (``--color never``, a pipe), and
+    with them the bold that marks the playable cards of the turn's hand. Defaulting to the
+    terminal's choice gets the plain marks instead (``[R5]``)."""
+
+    def __init__(self, color: bool) -> None:
+        super().__init__()
+        self._default_colors = color
+
+    def colors(self, player: str) -> bool:
+        return self._colors.get(player, self._default_colors)
+
+
 class TerminalGame:
     """One terminal session: a bot, a pseudo-channel, one human nick and their typed lines."""
 
@@ -102,7 +119,6 @@ class TerminalGame:
         whose own echo already shows it), so a transcript reads like a channel log."""
         from unobot.core.bot import Bot, BotConfig
         from unobot.core.computers import ComputerConfig, InlineDecider
-        from unobot.core.settings import MemorySettings
         from unobot.core.table import TableConfig
 
         self.options = options
@@ -135,7 +151,7 @@ class TerminalGame:
         self.bot: Bot = Bot(
             self.transport,
             self.scheduler,
-            MemorySettings(),
+            _TerminalSettings(color),
             config,
             rng=rng,
             store=store,
