@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from random import Random
 
+import pexpect
 import pytest
 
 from tests.plugins.fakes import Agent, read_status
@@ -542,3 +543,145 @@ def test_games_are_recorded_only_with_a_database(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert list(empty.iterdir()) == []
+
+
+# --- a real terminal: line editing, history, the turn cue ------------------------------------
+
+_PTY_TIMEOUT = 20.0
+"""Seconds to wait for any one thing on the pseudo-terminal (a loaded CI machine is slow)."""
+_ROWS, _COLS = 200, 240
+_TURN_HAND = re.compile(r"-unobot- Your turn \| Your cards \(\d+\): ([^\r\n]*)")
+_DREW = re.compile(r"You drew \S+ \| (?:You must play|You may play|Play) (\S+)")
+_PICK = re.compile(r"You pick the colour")
+_OVER = re.compile(r"\*\*\* Game over")
+
+
+class _Emulator:
+    """What the terminal shows: pexpect's read log fed to pyte, a VT100 emulator."""
+
+    def __init__(self) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(_COLS, _ROWS)
+        self._stream = pyte.Stream(self.screen)
+
+    def write(self, text: str) -> None:
+        self._stream.feed(text)
+
+    def flush(self) -> None:
+        pass
+
+    def rows(self) -> list[str]:
+        return [row.rstrip() for row in self.screen.display if row.strip()]
+
+
+def _spawn(args: str) -> tuple[pexpect.spawn, _Emulator]:
+    """``unobot play ARGS`` on a new pseudo-terminal, as a person at a terminal runs it."""
+    env = {**os.environ, "TERM": "xterm", HARD_BUDGET_ENV: "5"}
+    env.pop("NO_COLOR", None)
+    # pexpect answers no cursor position request (a terminal does): without this,
+    # prompt_toolkit waits for the answer, then prints a warning.
+    env["PROMPT_TOOLKIT_NO_CPR"] = "1"
+    child = pexpect.spawn(
+        sys.executable,
+        [str(ROOT / "unobot.py"), "play", "--nick", "me", "--color", "never", *args.split()],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=_PTY_TIMEOUT,
+        dimensions=(_ROWS, _COLS),
+    )
+    emulator = _Emulator()
+    child.logfile_read = emulator
+    return child, emulator
+
+
+def _enter(child: pexpect.spawn, text: str) -> None:
+    child.send(text + "\r")  # Enter is a carriage return on a terminal in raw mode
+
+
+def _card_command(card: str) -> str:
+    card = card.lower()
+    return f".p {card} r" if card.startswith("w") else f".p {card}"
+
+
+def _take_turn(child: pexpect.spawn) -> int:
+    """Wait for the next thing to act on and act: the turn's hand (play its first playable
+    card, else draw), a drawn card that may be played (play it, or pass), a colour to pick,
+    or the end of the game. Returns which (the index into the patterns)."""
+    seen = child.expect([_TURN_HAND, _DREW, _PICK, _OVER])
+    if seen == 0:
+        playable = re.findall(r"\[(\w+)\]", child.match.group(1))
+        _enter(child, _card_command(playable[0]) if playable else ".d")
+    elif seen == 1:
+        card = child.match.group(1)
+        _enter(child, ".pa" if card == "any" else _card_command(card))
+    elif seen == 2:
+        _enter(child, ".color r")
+    return seen
+
+
+def _leave(child: pexpect.spawn) -> None:
+    """Ctrl-D on an empty line leaves with status 0 and no traceback."""
+    child.send("\x04")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+
+
+def test_a_move_arriving_mid_line_leaves_the_line_whole_and_up_recalls_it() -> None:
+    """The issue's broken line (``.car<unobot> NormalBot2 plays RD2, …`` then ``ds``): half a
+    command typed, a computer's move printed, the rest typed: the move goes above the
+    prompt, the command runs whole, and the screen shows it on one line."""
+    child, emulator = _spawn("--bots 2 --level easy --seed 2 --delay 1")
+    try:
+        # Seed 2: the human leads with a playable card; then the computers take a second each.
+        child.expect(r"First card \S+\. Your turn\.")
+        assert _take_turn(child) == 0
+        child.expect(r"<unobot> me plays [^\r\n]*EasyBot1's turn\.")
+        child.send(".car")
+        child.expect(r"<unobot> EasyBot1 (plays|draws)")  # printed while ".car" is typed
+        child.send("ds\r")
+        child.expect(r"-unobot- Cards: me 6, ")  # .cards ran as one word
+        child.expect(r"-unobot- Your turn \| Your cards")  # the computers are done
+        rows = emulator.rows()
+        moved = next(i for i, row in enumerate(rows) if row.startswith("<unobot> EasyBot1 "))
+        typed = next(i for i, row in enumerate(rows) if row.endswith("> .cards"))
+        assert typed > moved, "the move is printed above the line being typed"
+        assert re.fullmatch(r"(your turn)?> \.cards", rows[typed])
+        assert not any(".car<" in row or row == "ds" for row in rows), rows
+
+        # History: Up (the terminal's escape sequence) recalls .cards, Enter runs it again.
+        child.send("\x1b[A")
+        child.send("\r")
+        child.expect(r"-unobot- Cards: me 6, ")
+        child.expect(r"your turn>")  # the cue: the game waits for the human
+        assert sum(row.endswith("> .cards") for row in emulator.rows()) == 2
+        _leave(child)
+    finally:
+        child.close(force=True)
+
+
+def test_a_whole_game_in_a_terminal_with_the_turn_cue() -> None:
+    child, emulator = _spawn("--bots 2 --level easy --seed 5 --delay 0")
+    try:
+        moves = 0
+        while _take_turn(child) != 3:
+            moves += 1
+            assert moves < 300, "the game should have ended"
+        child.expect(r"\.quit leaves\.")
+        # The prompt, drawn again after the last line: no longer the turn cue.
+        child.expect(r"\x1b\[J\x1b\[0m(your turn)?>")
+        assert child.match.group(1) is None
+        rows = emulator.rows()
+        assert any(re.search(r"\bwins the (hand|match)\b", row) for row in rows)
+        assert rows[-2].startswith("*** Game over. .new deals another")
+        # The turn is said to the human, and the prompt says when it is theirs.
+        assert any(row.endswith("Your turn.") for row in rows)
+        assert not any("me's turn" in row for row in rows)
+        assert any(row.startswith("your turn> ") for row in rows)
+        assert rows[-1] == ">"  # the game is over: nobody's turn
+        _leave(child)
+    finally:
+        child.close(force=True)
