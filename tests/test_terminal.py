@@ -26,7 +26,7 @@ from unobot.irc.transport import Incoming, Kind
 from unobot.terminal.ansi import mirc_to_ansi, use_color
 from unobot.terminal.game import TerminalGame, run
 from unobot.terminal.options import HARD_BUDGET_ENV, PlayOptions, hard_budget, parse_args
-from unobot.terminal.transport import LoopScheduler, TerminalTransport
+from unobot.terminal.transport import LoopScheduler, TerminalTransport, second_person
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -191,6 +191,46 @@ def test_transport_shows_only_what_the_human_would_see() -> None:
         "-unobot- case-insensitive, as IRC nicks are",
         "*unobot* a private line to you",
     ]
+
+
+def test_the_humans_turn_is_said_to_them() -> None:
+    assert second_person("First card Y3. me's turn.", "me") == "First card Y3. Your turn."
+    assert second_person("Top: R5. me's turn. UNO: Bot1.", "me") == "Top: R5. Your turn. UNO: Bot1."
+    assert second_person("Top: W. me picks the colour (.color r/y/g/b).", "me").endswith(
+        ". You pick the colour (.color r/y/g/b)."
+    )
+    assert second_person("Top: RD2. me must draw 2 (.draw).", "me") == (
+        "Top: RD2. You must draw 2 (.draw)."
+    )
+    assert second_person("\x02Top:\x0f me's turn.", "me") == "\x02Top:\x0f Your turn."
+    # What the human did, and other players' turns (even with a nick that ends in theirs),
+    # read as on IRC.
+    for same in ("me plays R5. Bot1's turn.", "fame's turn.", "me_'s turn.", "[me]'s turn."):
+        assert second_person(same, "me") == same
+    assert second_person("a[b]'s turn.", "a[b]") == "Your turn."
+
+
+def test_transport_says_the_turn_to_the_human_only() -> None:
+    out: list[str] = []
+    transport = TerminalTransport(out.append, "me", color=False)
+    transport.privmsg("#uno", "Top: R5. me's turn.")
+    transport.notice("me", "Cards: me 7, Bot1 6. Top: R5. me's turn.")
+    assert out == [
+        "<unobot> Top: R5. Your turn.",
+        "-unobot- Cards: me 7, Bot1 6. Top: R5. Your turn.",
+    ]
+
+
+def test_my_turn_follows_the_game_and_redraws_the_prompt() -> None:
+    game, _ = _session(bots=2, seed=2)
+    redraws: list[None] = []
+    game.on_change = lambda: redraws.append(None)
+    assert not game.my_turn()  # no game yet
+    game.start()  # the first turn is the human's (seed 2)
+    assert game.my_turn() and redraws
+    game.line(".unostop")
+    assert not game.my_turn()
+    game.loop.close()
 
 
 def test_transport_colours_the_sender_and_cards() -> None:
@@ -621,9 +661,9 @@ def _take_turn(child: pexpect.spawn) -> int:
     return seen
 
 
-def _leave(child: pexpect.spawn) -> None:
-    """Ctrl-D on an empty line leaves with status 0 and no traceback."""
-    child.send("\x04")
+def _leave(child: pexpect.spawn, key: str = "\x04") -> None:
+    """Ctrl-D on an empty line (or Ctrl-C) leaves with status 0 and no traceback."""
+    child.send(key)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -658,7 +698,8 @@ def test_a_move_arriving_mid_line_leaves_the_line_whole_and_up_recalls_it() -> N
         child.expect(r"-unobot- Cards: me 6, ")
         child.expect(r"your turn>")  # the cue: the game waits for the human
         assert sum(row.endswith("> .cards") for row in emulator.rows()) == 2
-        _leave(child)
+        child.send(".to")
+        _leave(child, "\x03")  # Ctrl-C, mid-line and mid-game
     finally:
         child.close(force=True)
 

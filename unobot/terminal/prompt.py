@@ -19,33 +19,47 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.styles import Style
 
-if TYPE_CHECKING:
-    from unobot.terminal.game import TerminalGame
-
-__all__ = ["TURN_PROMPT", "WAIT_PROMPT", "read_lines"]
+__all__ = ["TURN_PROMPT", "WAIT_PROMPT", "Game", "read_lines", "stop"]
 
 TURN_PROMPT = "your turn> "
 """The prompt while the game waits for the human: the cue that it is their move."""
 WAIT_PROMPT = "> "
 """The prompt at any other time (a computer to move, no game): commands work all the same."""
 
+
+class Game(Protocol):
+    """What the prompt needs of :class:`~unobot.terminal.game.TerminalGame` (a protocol, so
+    this module does not import the game that imports it)."""
+
+    color: bool
+    done: asyncio.Future[None]
+    on_change: Callable[[], None]
+
+    def my_turn(self) -> bool: ...
+
+    def line(self, raw: str) -> None: ...
+
+    def finish(self) -> None: ...
+
+
 _STYLE = Style.from_dict({"turn": "bold ansigreen"})
 
 
-def _message(game: TerminalGame) -> FormattedText:
+def _message(game: Game) -> FormattedText:
     if game.my_turn():
         return FormattedText([("class:turn" if game.color else "", TURN_PROMPT)])
     return FormattedText([("", WAIT_PROMPT)])
 
 
-async def read_lines(game: TerminalGame) -> None:
+async def read_lines(game: Game) -> None:
     """Prompt for lines and hand each to ``game`` until it is done, Ctrl-D or Ctrl-C.
 
     Must run inside :func:`~prompt_toolkit.patch_stdout.patch_stdout`, so the game's output
