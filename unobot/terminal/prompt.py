@@ -76,7 +76,8 @@ async def read_lines(game: Game) -> None:
         except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: leave as .quit does
             game.finish()
             return
-        game.line(text)
+        for line in text.splitlines():  # a pasted block: each line as if typed
+            game.line(line)
 
 
 def stop(task: asyncio.Task[None], loop: asyncio.AbstractEventLoop) -> None:
