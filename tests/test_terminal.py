@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from random import Random
 
+import pexpect
 import pytest
 
 from tests.plugins.fakes import Agent, read_status
@@ -25,7 +26,7 @@ from unobot.irc.transport import Incoming, Kind
 from unobot.terminal.ansi import mirc_to_ansi, use_color
 from unobot.terminal.game import TerminalGame, run
 from unobot.terminal.options import HARD_BUDGET_ENV, PlayOptions, hard_budget, parse_args
-from unobot.terminal.transport import LoopScheduler, TerminalTransport
+from unobot.terminal.transport import LoopScheduler, TerminalTransport, second_person
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,6 +193,46 @@ def test_transport_shows_only_what_the_human_would_see() -> None:
     ]
 
 
+def test_the_humans_turn_is_said_to_them() -> None:
+    assert second_person("First card Y3. me's turn.", "me") == "First card Y3. Your turn."
+    assert second_person("Top: R5. me's turn. UNO: Bot1.", "me") == "Top: R5. Your turn. UNO: Bot1."
+    assert second_person("Top: W. me picks the colour (.color r/y/g/b).", "me").endswith(
+        ". You pick the colour (.color r/y/g/b)."
+    )
+    assert second_person("Top: RD2. me must draw 2 (.draw).", "me") == (
+        "Top: RD2. You must draw 2 (.draw)."
+    )
+    assert second_person("\x02Top:\x0f me's turn.", "me") == "\x02Top:\x0f Your turn."
+    # What the human did, and other players' turns (even with a nick that ends in theirs),
+    # read as on IRC.
+    for same in ("me plays R5. Bot1's turn.", "fame's turn.", "me_'s turn.", "[me]'s turn."):
+        assert second_person(same, "me") == same
+    assert second_person("a[b]'s turn.", "a[b]") == "Your turn."
+
+
+def test_transport_says_the_turn_to_the_human_only() -> None:
+    out: list[str] = []
+    transport = TerminalTransport(out.append, "me", color=False)
+    transport.privmsg("#uno", "Top: R5. me's turn.")
+    transport.notice("me", "Cards: me 7, Bot1 6. Top: R5. me's turn.")
+    assert out == [
+        "<unobot> Top: R5. Your turn.",
+        "-unobot- Cards: me 7, Bot1 6. Top: R5. Your turn.",
+    ]
+
+
+def test_my_turn_follows_the_game_and_redraws_the_prompt() -> None:
+    game, _ = _session(bots=2, seed=2)
+    redraws: list[None] = []
+    game.on_change = lambda: redraws.append(None)
+    assert not game.my_turn()  # no game yet
+    game.start()  # the first turn is the human's (seed 2)
+    assert game.my_turn() and redraws
+    game.line(".unostop")
+    assert not game.my_turn()
+    game.loop.close()
+
+
 def test_transport_colours_the_sender_and_cards() -> None:
     out: list[str] = []
     TerminalTransport(out.append, "you", color=True).privmsg("#uno", "\x0304R5\x0f")
@@ -317,6 +358,17 @@ def _type(proc: subprocess.Popen[str], text: str) -> None:
 
 
 _HINT = re.compile(r"You drew [^|]+\| (?:You may play|You must play|Play) ")
+_YOU = {
+    "Your turn.": "'s turn.",
+    "You pick the colour": " picks the colour",
+    "You must draw": " must draw",
+}
+
+
+def third_person(text: str, nick: str) -> str:
+    """The status as the channel says it (``me's turn.``), from the terminal's ``Your turn.``,
+    for the agent that reads statuses the IRC way."""
+    return re.sub("|".join(map(re.escape, _YOU)), lambda m: nick + _YOU[m.group(0)], text)
 
 
 def play_to_the_end(
@@ -341,7 +393,8 @@ def play_to_the_end(
         assert line is not None, "the program ended before the game did"
         assert "Traceback" not in line
         if line.startswith("<unobot> "):
-            channel.append(line[9:])
+            assert not nick or f"{nick}'s turn" not in line, "the human's turn is said to them"
+            channel.append(third_person(line[9:], nick))
             if re.search(r"\bwins the (hand|match)\b", line):
                 winner = line
         elif line.startswith("-unobot- "):
@@ -349,7 +402,9 @@ def play_to_the_end(
             assert "Your cards" in text or text.startswith("Cards: "), f"refused: {line}"
             agent.read_notice(text)
             if text.startswith("Cards: "):
-                channel.append(text[7:])  # the status it ends with is the freshest
+                channel.append(
+                    third_person(text[7:], nick)
+                )  # the status it ends with is the freshest
                 asked = False
             elif drew and not asked and _HINT.match(text):
                 # The drawn card may be played: the turn is still ours, and the channel says
@@ -528,3 +583,146 @@ def test_games_are_recorded_only_with_a_database(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert list(empty.iterdir()) == []
+
+
+# --- a real terminal: line editing, history, the turn cue ------------------------------------
+
+_PTY_TIMEOUT = 20.0
+"""Seconds to wait for any one thing on the pseudo-terminal (a loaded CI machine is slow)."""
+_ROWS, _COLS = 200, 240
+_TURN_HAND = re.compile(r"-unobot- Your turn \| Your cards \(\d+\): ([^\r\n]*)")
+_DREW = re.compile(r"You drew \S+ \| (?:You must play|You may play|Play) (\S+)")
+_PICK = re.compile(r"You pick the colour")
+_OVER = re.compile(r"\*\*\* Game over")
+
+
+class _Emulator:
+    """What the terminal shows: pexpect's read log fed to pyte, a VT100 emulator."""
+
+    def __init__(self) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(_COLS, _ROWS)
+        self._stream = pyte.Stream(self.screen)
+
+    def write(self, text: str) -> None:
+        self._stream.feed(text)
+
+    def flush(self) -> None:
+        pass
+
+    def rows(self) -> list[str]:
+        return [row.rstrip() for row in self.screen.display if row.strip()]
+
+
+def _spawn(args: str) -> tuple[pexpect.spawn, _Emulator]:
+    """``unobot play ARGS`` on a new pseudo-terminal, as a person at a terminal runs it."""
+    env = {**os.environ, "TERM": "xterm", HARD_BUDGET_ENV: "5"}
+    env.pop("NO_COLOR", None)
+    # pexpect answers no cursor position request (a terminal does): without this,
+    # prompt_toolkit waits for the answer, then prints a warning.
+    env["PROMPT_TOOLKIT_NO_CPR"] = "1"
+    child = pexpect.spawn(
+        sys.executable,
+        [str(ROOT / "unobot.py"), "play", "--nick", "me", "--color", "never", *args.split()],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=_PTY_TIMEOUT,
+        dimensions=(_ROWS, _COLS),
+    )
+    emulator = _Emulator()
+    child.logfile_read = emulator
+    return child, emulator
+
+
+def _enter(child: pexpect.spawn, text: str) -> None:
+    child.send(text + "\r")  # Enter is a carriage return on a terminal in raw mode
+
+
+def _card_command(card: str) -> str:
+    card = card.lower()
+    return f".p {card} r" if card.startswith("w") else f".p {card}"
+
+
+def _take_turn(child: pexpect.spawn) -> int:
+    """Wait for the next thing to act on and act: the turn's hand (play its first playable
+    card, else draw), a drawn card that may be played (play it, or pass), a colour to pick,
+    or the end of the game. Returns which (the index into the patterns)."""
+    seen = child.expect([_TURN_HAND, _DREW, _PICK, _OVER])
+    if seen == 0:
+        playable = re.findall(r"\[(\w+)\]", child.match.group(1))
+        _enter(child, _card_command(playable[0]) if playable else ".d")
+    elif seen == 1:
+        card = child.match.group(1)
+        _enter(child, ".pa" if card == "any" else _card_command(card))
+    elif seen == 2:
+        _enter(child, ".color r")
+    return seen
+
+
+def _leave(child: pexpect.spawn, key: str = "\x04") -> None:
+    """Ctrl-D on an empty line (or Ctrl-C) leaves with status 0 and no traceback."""
+    child.send(key)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+
+
+def test_a_move_arriving_mid_line_leaves_the_line_whole_and_up_recalls_it() -> None:
+    """The issue's broken line (``.car<unobot> NormalBot2 plays RD2, …`` then ``ds``): half a
+    command typed, a computer's move printed, the rest typed: the move goes above the
+    prompt, the command runs whole, and the screen shows it on one line."""
+    child, emulator = _spawn("--bots 2 --level easy --seed 2 --delay 1")
+    try:
+        # Seed 2: the human leads with a playable card; then the computers take a second each.
+        child.expect(r"First card \S+\. Your turn\.")
+        assert _take_turn(child) == 0
+        child.expect(r"<unobot> me plays [^\r\n]*EasyBot1's turn\.")
+        child.send(".car")
+        child.expect(r"<unobot> EasyBot1 (plays|draws)")  # printed while ".car" is typed
+        child.send("ds\r")
+        child.expect(r"-unobot- Cards: me 6, ")  # .cards ran as one word
+        child.expect(r"-unobot- Your turn \| Your cards")  # the computers are done
+        rows = emulator.rows()
+        moved = next(i for i, row in enumerate(rows) if row.startswith("<unobot> EasyBot1 "))
+        typed = next(i for i, row in enumerate(rows) if row.endswith("> .cards"))
+        assert typed > moved, "the move is printed above the line being typed"
+        assert re.fullmatch(r"(your turn)?> \.cards", rows[typed])
+        assert not any(".car<" in row or row == "ds" for row in rows), rows
+
+        # History: Up (the terminal's escape sequence) recalls .cards, Enter runs it again.
+        child.send("\x1b[A")
+        child.send("\r")
+        child.expect(r"-unobot- Cards: me 6, ")
+        child.expect(r"your turn>")  # the cue: the game waits for the human
+        assert sum(row.endswith("> .cards") for row in emulator.rows()) == 2
+        child.send(".to")
+        _leave(child, "\x03")  # Ctrl-C, mid-line and mid-game
+    finally:
+        child.close(force=True)
+
+
+def test_a_whole_game_in_a_terminal_with_the_turn_cue() -> None:
+    child, emulator = _spawn("--bots 2 --level easy --seed 5 --delay 0")
+    try:
+        moves = 0
+        while _take_turn(child) != 3:
+            moves += 1
+            assert moves < 300, "the game should have ended"
+        child.expect(r"\.quit leaves\.")
+        # The prompt, drawn again after the last line: no longer the turn cue.
+        child.expect(r"\x1b\[J\x1b\[0m(your turn)?>")
+        assert child.match.group(1) is None
+        rows = emulator.rows()
+        assert any(re.search(r"\bwins the (hand|match)\b", row) for row in rows)
+        assert rows[-2].startswith("*** Game over. .new deals another")
+        # The turn is said to the human, and the prompt says when it is theirs.
+        assert any(row.endswith("Your turn.") for row in rows)
+        assert not any("me's turn" in row for row in rows)
+        assert any(row.startswith("your turn> ") for row in rows)
+        assert rows[-1] == ">"  # the game is over: nobody's turn
+        _leave(child)
+    finally:
+        child.close(force=True)

@@ -14,9 +14,14 @@ terminal game exercises the real code paths. Only the edge is replaced:
 - :class:`LoopScheduler` implements :class:`~unobot.irc.transport.Scheduler` on an asyncio event
   loop from the standard library: ``loop.call_later``/``TimerHandle.cancel`` are exactly the
   protocol, and a single loop keeps the core single-threaded as on IRC (no new dependency).
-- stdin is read by a daemon thread that hands each line to the loop (``call_soon_threadsafe``):
-  unlike ``loop.add_reader`` this works for a terminal, a pipe and a redirected regular file
-  alike, and on every platform.
+- When stdin and stdout are both a terminal, lines are read with a line editor
+  (:mod:`~unobot.terminal.prompt`, prompt_toolkit: editing, history, the input line kept whole
+  while moves are printed, and a ``your turn>`` prompt as the cue). Otherwise (a pipe, a file,
+  a transcript) stdin is read by a daemon thread that hands each line to the loop
+  (``call_soon_threadsafe``): unlike ``loop.add_reader`` this works for a pipe and a
+  redirected regular file alike, and on every platform.
+- The human's own turn is said to them: ``Top: R5. Your turn.``, not ``me's turn.``
+  (:func:`~unobot.terminal.transport.second_person`), and their hand is shown when it comes.
 
 The game starts the way a channel would (``.uno``, ``.addbot LEVEL`` once per computer player,
 ``.deal``), so computer players come from the same ``.addbot`` command IRC users have.
@@ -36,8 +41,9 @@ from random import Random
 from typing import TYPE_CHECKING, TextIO
 
 from unobot.core.dispatch import CommandThrottle
+from unobot.core.settings import MemorySettings
 from unobot.engine import preset
-from unobot.irc.casemap import irc_lower
+from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.stats.recorder import GameRecorder
 from unobot.terminal.ansi import use_color
@@ -80,6 +86,22 @@ class _Unthrottled(CommandThrottle):
         pass
 
 
+class _TerminalSettings(MemorySettings):
+    """Preferences in memory, with cards formatted as the terminal shows them.
+
+    The bot formats a player's hand in colour unless they said ``.unocolors off``; the
+    terminal then strips the codes when it shows no colour (``--color never``, a pipe), and
+    with them the bold that marks the playable cards of the turn's hand. Defaulting to the
+    terminal's choice gets the plain marks instead (``[R5]``)."""
+
+    def __init__(self, color: bool) -> None:
+        super().__init__()
+        self._default_colors = color
+
+    def colors(self, player: str) -> bool:
+        return self._colors.get(player, self._default_colors)
+
+
 class TerminalGame:
     """One terminal session: a bot, a pseudo-channel, one human nick and their typed lines."""
 
@@ -97,7 +119,6 @@ class TerminalGame:
         whose own echo already shows it), so a transcript reads like a channel log."""
         from unobot.core.bot import Bot, BotConfig
         from unobot.core.computers import ComputerConfig, InlineDecider
-        from unobot.core.settings import MemorySettings
         from unobot.core.table import TableConfig
 
         self.options = options
@@ -130,7 +151,7 @@ class TerminalGame:
         self.bot: Bot = Bot(
             self.transport,
             self.scheduler,
-            MemorySettings(),
+            _TerminalSettings(color),
             config,
             rng=rng,
             store=store,
@@ -146,6 +167,9 @@ class TerminalGame:
         # human's own screen, so every command is answered.
         self.bot.dispatcher.throttle = _Unthrottled()
         self._playing = False
+        self.on_change: Callable[[], None] = lambda: None
+        """Called after every input and timer: the line editor redraws its prompt (the turn
+        cue may have changed)."""
 
     # --- output ------------------------------------------------------------------------
 
@@ -214,6 +238,12 @@ class TerminalGame:
     def _table_open(self) -> bool:
         return irc_lower(CHANNEL) in self.bot.tables
 
+    def my_turn(self) -> bool:
+        """Whether the game waits for the human (to play, draw, pick a colour...)."""
+        table = self.bot.tables.get(irc_lower(CHANNEL))
+        status = table.status() if table is not None else None
+        return status is not None and irc_eq(status.current, self.options.nick)
+
     def _check_end(self) -> None:
         """After every input and timer: when the table has gone, offer the next game."""
         open_now = self._table_open()
@@ -223,6 +253,7 @@ class TerminalGame:
                 "[easy|normal|hard], .deal to set one up yourself); .quit leaves."
             )
         self._playing = open_now
+        self.on_change()
 
     def finish(self) -> None:
         if not self.done.done():
@@ -284,21 +315,29 @@ def run(options: PlayOptions, stdin: TextIO, stdout: TextIO) -> int:
             print(f"unobot play: can't open --database {options.database}: {err}", file=sys.stderr)
             return 2
 
+    interactive = _isatty(stdin) and _isatty(stdout)
+
     def write(line: str) -> None:
-        stdout.write(line + "\n")
-        stdout.flush()
+        # Interactive, sys.stdout is prompt_toolkit's proxy (patch_stdout), which prints above
+        # the input line: looked up at each write, as the patch comes and goes.
+        out = sys.stdout if interactive else stdout
+        out.write(line + "\n")
+        out.flush()
 
     loop = asyncio.new_event_loop()
     game = TerminalGame(options, loop, write, color=color, echo=not _isatty(stdin), store=store)
     try:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows; not main thread
             loop.add_signal_handler(signal.SIGINT, game.interrupt)
-        game.welcome()
-        game.start()  # before the first typed line can arrive
-        threading.Thread(
-            target=_reader, args=(stdin, loop, game), name="stdin", daemon=True
-        ).start()
-        loop.run_until_complete(game.done)
+        if interactive:
+            _play_interactive(game, loop)
+        else:
+            game.welcome()
+            game.start()  # before the first typed line can arrive
+            threading.Thread(
+                target=_reader, args=(stdin, loop, game), name="stdin", daemon=True
+            ).start()
+            loop.run_until_complete(game.done)
     except KeyboardInterrupt:
         pass
     finally:
@@ -307,6 +346,23 @@ def run(options: PlayOptions, stdin: TextIO, stdout: TextIO) -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def _play_interactive(game: TerminalGame, loop: asyncio.AbstractEventLoop) -> None:
+    """The game with prompt_toolkit's line editor reading the terminal (see
+    :mod:`~unobot.terminal.prompt`); imported here, so piped play never loads it."""
+    from prompt_toolkit.patch_stdout import patch_stdout
+
+    from unobot.terminal.prompt import read_lines, stop
+
+    with patch_stdout(raw=True):  # raw: the ANSI colours pass through
+        game.welcome()
+        game.start()
+        task = loop.create_task(read_lines(game))
+        try:
+            loop.run_until_complete(game.done)
+        finally:
+            stop(task, loop)
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -4,6 +4,7 @@ scheduler (an asyncio loop), in place of the IRC adapter."""
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Callable
 
@@ -12,7 +13,32 @@ from unobot.irc.transport import UNTAGGED, Tag
 from unobot.terminal.ansi import mirc_to_ansi
 from unobot.terminal.options import BOT_NICK, CHANNEL
 
-__all__ = ["LoopScheduler", "TerminalTransport"]
+__all__ = ["LoopScheduler", "TerminalTransport", "second_person"]
+
+
+_NICK_CHAR = r"[A-Za-z0-9\[\]\\`_^{|}-]"
+_AFTER_NICK = {"'s turn": "your turn", " picks the colour": "you pick the colour"}
+
+
+def second_person(text: str, nick: str) -> str:
+    """``text`` with the status of ``nick``'s turn said to them: ``Top: R5. Your turn.``.
+
+    In a channel the bot must name whose turn it is; in a terminal there is one person, who
+    reads ``me's turn.`` (their login name) as a puzzle rather than a cue. Only the status
+    phrases change (``NICK's turn``, ``NICK picks the colour``, ``NICK must draw``), so what
+    the computers did and the rest of the line read as on IRC. Pure, for unit tests."""
+    pattern = re.compile(
+        rf"(?<!{_NICK_CHAR}){re.escape(nick)}('s turn| picks the colour| must draw)(?!{_NICK_CHAR})"
+    )
+
+    def say(m: re.Match[str]) -> str:
+        phrase = _AFTER_NICK.get(m.group(1), "you" + m.group(1))
+        before = text[: m.start()].rstrip(" \x02\x0f")
+        if not before or before.endswith((".", "!", "?", ":", "|")):
+            phrase = phrase[0].upper() + phrase[1:]
+        return phrase
+
+    return pattern.sub(say, text)
 
 
 class TerminalTransport:
@@ -47,7 +73,7 @@ class TerminalTransport:
             self._show("-", "-", text)
 
     def _show(self, left: str, right: str, text: str) -> None:
-        body = mirc_to_ansi(text, ansi=self.color)
+        body = mirc_to_ansi(second_person(text, self.human), ansi=self.color)
         who = f"{left}{self.nickname}{right}"
         if self.color:
             who = f"\x1b[1m{who}\x1b[0m"
