@@ -8,7 +8,15 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.e2e.networks_runner import OUT_ENV, launch
-from tests.parallel import SERIAL, XdistController, group_items, networks_selected
+from tests.parallel import (
+    GROUPS_ENV,
+    SERIAL,
+    XdistController,
+    networks_selected,
+    wait_for_others,
+    worker_finished,
+    write_groups,
+)
 
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -33,14 +41,25 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop(OUT_ENV, None)
     distributed = config.getoption("dist", "no") != "no" and config.getoption("tx", None)
     if distributed and not config.getoption("collectonly"):
-        out = Path(tempfile.mkdtemp(prefix="unobot-networks-")) / "results.json"
-        os.environ[OUT_ENV] = str(out)
-        config.pluginmanager.register(XdistController(out), "unobot-xdist-controller")
+        run = Path(tempfile.mkdtemp(prefix="unobot-xdist-"))
+        os.environ[GROUPS_ENV] = str(run)
+        os.environ[OUT_ENV] = str(run / "networks.json")
+        config.pluginmanager.register(XdistController(run / "networks.json"), "unobot-xdist")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    group_items(items)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    write_groups(config, items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    worker_finished(session.config)
+
+
+@pytest.fixture(autouse=True)
+def _serial_runs_alone(request: pytest.FixtureRequest) -> None:
+    """A ``serial`` test under xdist starts once the other workers are gone."""
+    if request.node.get_closest_marker(SERIAL) is not None:
+        wait_for_others(request.config)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -19,6 +19,10 @@ inert and the tests run in order as before.
 
 from __future__ import annotations
 
+import inspect
+import json
+import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,47 +30,107 @@ from typing import Any
 import pytest
 
 SERIAL = "serial"
-"""The mark (and the xdist group) of tests that run alone, after all the others."""
+"""The mark (and the work unit) of tests that run alone, after all the others."""
 SHARED_SCOPES = ("module", "package", "class")
+GROUPS_ENV = "UNOBOT_XDIST_GROUPS"
+"""A folder the controller makes and names before the workers start: each worker writes there
+which of its tests share a work unit (``groups-<worker>.json``), and the controller's scheduler
+reads it. (xdist's own ``xdist_group`` support renames the tests' ids, which pytest 9.2 no
+longer allows: the marks would silently do nothing.)"""
 
 
-def group_items(items: list[pytest.Item]) -> None:
-    """Give each test the ``xdist_group`` it needs (see the module docstring): ``serial``
-    first, then its module's name when it uses a module-scoped fixture of the suite's own.
-    An explicit ``xdist_group`` mark wins."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        if item.get_closest_marker(SERIAL) is not None:
-            item.add_marker(pytest.mark.xdist_group(SERIAL))
-        elif _uses_shared_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+def group_of(item: pytest.Item) -> str | None:
+    """The work unit ``item`` must share, if any (see the module docstring): an explicit
+    ``xdist_group`` mark, else ``serial``, else its module when it uses a module-scoped
+    fixture."""
+    mark = item.get_closest_marker("xdist_group")
+    if mark is not None:
+        return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+    if item.get_closest_marker(SERIAL) is not None:
+        return SERIAL
+    if _uses_shared_fixture(item):
+        return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def write_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In an xdist worker: tell the controller's scheduler which tests share a work unit."""
+    folder = os.environ.get(GROUPS_ENV)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not folder or not worker or not hasattr(config, "workerinput"):
+        return
+    groups = {item.nodeid: group for item in items if (group := group_of(item)) is not None}
+    path = Path(folder) / f"groups-{worker}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(groups))
+    tmp.replace(path)
+
+
+def worker_finished(config: pytest.Config) -> None:
+    """In an xdist worker at the end of its session: say so (``wait_for_others``)."""
+    folder = os.environ.get(GROUPS_ENV)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if folder and worker and hasattr(config, "workerinput"):
+        (Path(folder) / f"finished-{worker}").touch()
+
+
+def wait_for_others(config: pytest.Config, timeout: float = 600.0) -> None:
+    """Before a ``serial`` test under xdist: wait until every other worker has finished (the
+    scheduler stopped them all when it handed out the serial tests), so that nothing else
+    runs beside it. After ``timeout`` it runs anyway: slower, never stuck."""
+    folder = os.environ.get(GROUPS_ENV)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    workerinput = getattr(config, "workerinput", None)
+    if not folder or not worker or workerinput is None:
+        return
+    others = int(workerinput.get("workercount", 1)) - 1
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        finished = {p.name for p in Path(folder).glob("finished-*")} - {f"finished-{worker}"}
+        if len(finished) >= others:
+            return
+        time.sleep(0.2)
 
 
 def _uses_shared_fixture(item: pytest.Item) -> bool:
+    """Whether a fixture of the suite's own (not a plugin's) with a module, package or class
+    scope is among ``item``'s."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return False
     for defs in info.name2fixturedefs.values():
         fixturedef = defs[-1]
-        location = getattr(fixturedef, "baseid", "")
-        if fixturedef.scope in SHARED_SCOPES and location.startswith("tests"):
-            return True
+        if fixturedef.scope not in SHARED_SCOPES:
+            continue
         func = getattr(fixturedef, "func", None)
-        module = getattr(func, "__module__", "") or ""
-        if fixturedef.scope in SHARED_SCOPES and module.startswith("tests"):
+        try:
+            source = inspect.getfile(func) if func is not None else ""
+        except TypeError:
+            source = ""
+        if source and "site-packages" not in source:
             return True
     return False
 
 
 def make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadgroup`` with the ``serial`` group held back until everything else is
-    done (imported only under xdist)."""
+    """``--dist loadgroup`` with this suite's groups (:data:`GROUPS_ENV`) and the ``serial``
+    unit held back until everything else is done (imported only under xdist)."""
     from xdist.scheduler import LoadGroupScheduling
 
     class _SerialLast(LoadGroupScheduling):  # type: ignore[misc]
         """Load-group scheduling that gives the ``serial`` work unit to one worker once
         every worker is idle, and shuts the others down."""
+
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:  # every worker has collected by the first call
+                self.groups = {}
+                folder = os.environ.get(GROUPS_ENV)
+                for path in sorted(Path(folder).glob("groups-*.json")) if folder else ():
+                    self.groups.update(json.loads(path.read_text()))
+            group = self.groups.get(nodeid)
+            return group if group is not None else str(super()._split_scope(nodeid))
 
         def _assign_work_unit(self, node: Any) -> None:
             if not self.workqueue:
@@ -76,12 +140,14 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
             if next(iter(self.workqueue)) != SERIAL:
                 super()._assign_work_unit(node)
                 return
-            if any(self._pending_of(work) for work in self.assigned_work.values()):
-                return  # the last other tests still run: the next one to finish takes it
-            super()._assign_work_unit(node)
-            for other in self.nodes:
-                if other is not node and not other.shutting_down:
-                    other.shutdown()
+            # Only the serial unit is left. A worker runs its last queued test only once it
+            # has another or is told to stop, so no worker can be left waiting for it: every
+            # worker but the last one still running stops; the last takes the serial tests,
+            # which wait for the others to be gone (wait_for_others).
+            if any(n is not node and not n.shutting_down for n in self.nodes):
+                node.shutdown()
+            else:
+                super()._assign_work_unit(node)
 
     return _SerialLast(config, log)
 
