@@ -31,6 +31,9 @@ import pytest
 
 SERIAL = "serial"
 """The mark (and the work unit) of tests that run alone, after all the others."""
+SERIAL_LAST = "unobot_serial_last"
+"""The workers' input that says the scheduler holds the serial tests back (``--dist
+loadgroup``)."""
 SHARED_SCOPES = ("module", "package", "class")
 GROUPS_ENV = "UNOBOT_XDIST_GROUPS"
 """A folder the controller makes and names before the workers start: each worker writes there
@@ -81,7 +84,7 @@ def wait_for_others(config: pytest.Config, timeout: float = 600.0) -> None:
     folder = os.environ.get(GROUPS_ENV)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     workerinput = getattr(config, "workerinput", None)
-    if not folder or not worker or workerinput is None:
+    if not folder or not worker or workerinput is None or not workerinput.get(SERIAL_LAST):
         return
     others = int(workerinput.get("workercount", 1)) - 1
     deadline = time.monotonic() + timeout
@@ -165,6 +168,11 @@ class XdistController:
         if config.getvalue("dist") == "loadgroup":
             return make_scheduler(config, log)
         return None
+
+    def pytest_configure_node(self, node: Any) -> None:
+        """Tell the workers whether the serial tests come last and alone (only with the
+        scheduler above: under another ``--dist`` they must not wait for the others)."""
+        node.workerinput[SERIAL_LAST] = node.config.getvalue("dist") == "loadgroup"
 
     def pytest_xdist_node_collection_finished(self, node: object, ids: Sequence[str]) -> None:
         """Start the network scenarios once, from the controller, which outlives every
