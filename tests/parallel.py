@@ -10,6 +10,9 @@ CPU, so four workers on two cores finish sooner; but
 - a test that measures time against a tight bound (fairness, flood, the reactor never
   waiting) is marked ``serial``: those run last, on one worker, with nothing else running
   (:class:`SerialLastScheduling`), so another test's CPU never shows up in their figures;
+- tests that wait for work begun in the background at collection (the network scenarios)
+  share the ``late`` group, handed out after the rest: they would otherwise hold a worker
+  each, waiting;
 - session-scoped fixtures (the shared IRC servers, PostgreSQL) are one per worker, on free
   ports in private temp folders: nothing else is shared.
 
@@ -31,6 +34,10 @@ import pytest
 
 SERIAL = "serial"
 """The mark (and the work unit) of tests that run alone, after all the others."""
+LATE = "late"
+"""The ``xdist_group`` of tests that wait for work begun at collection (the network
+scenarios): handed out after every other group but before the serial one, so that they find
+it done instead of holding a worker while it runs."""
 SERIAL_LAST = "unobot_serial_last"
 """The workers' input that says the scheduler holds the serial tests back (``--dist
 loadgroup``)."""
@@ -138,8 +145,9 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
         def _assign_work_unit(self, node: Any) -> None:
             if not self.workqueue:
                 return
-            if SERIAL in self.workqueue and len(self.workqueue) > 1:
-                self.workqueue.move_to_end(SERIAL)  # everything else first
+            for last in (LATE, SERIAL):  # everything else first, then late, then serial
+                if last in self.workqueue and len(self.workqueue) > 1:
+                    self.workqueue.move_to_end(last)
             if next(iter(self.workqueue)) != SERIAL:
                 super()._assign_work_unit(node)
                 return

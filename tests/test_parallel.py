@@ -1,7 +1,8 @@
 """The parallel run's rules (tests/parallel.py), on a small suite run by real pytest-xdist
 workers: tests marked ``serial`` start only after every other test ended, on one worker; the
-tests of a module with a module-scoped fixture share one worker (the fixture is made once);
-the others spread over the workers."""
+``late`` group is one unit handed out after others; the tests of a module with a
+module-scoped fixture share one worker (the fixture is made once); the others spread over the
+workers."""
 
 from __future__ import annotations
 
@@ -29,6 +30,13 @@ def test_plain(i):
     started = time.time()
     time.sleep(0.4)
     record(f"plain{i}", started)
+
+@pytest.mark.xdist_group("late")
+@pytest.mark.parametrize("i", range(2))
+def test_late(i):
+    started = time.time()
+    time.sleep(0.2)
+    record(f"late{i}", started)
 
 @pytest.mark.serial
 @pytest.mark.parametrize("i", range(2))
@@ -71,12 +79,16 @@ def test_serial_tests_run_last_alone_and_module_fixtures_stay_on_one_worker(
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "12 passed" in done.stdout, done.stdout[-1000:]
+    assert "14 passed" in done.stdout, done.stdout[-1000:]
     rows = [line.split() for line in record.read_text().splitlines()]
     runs = {name: (worker, float(start), float(end)) for name, worker, start, end in rows}
 
     serial = [runs[f"serial{i}"] for i in range(2)]
     others = [run for name, run in runs.items() if not name.startswith("serial")]
+    late = [runs[f"late{i}"] for i in range(2)]
+    assert len({worker for worker, _, _ in late}) == 1  # one work unit, ...
+    first = [run for name, run in runs.items() if name.startswith(("plain", "shared"))]
+    assert min(start for _, start, _ in late) >= min(end for _, _, end in first)  # ... not first
     assert len({worker for worker, _, _ in serial}) == 1  # one worker ...
     assert min(start for _, start, _ in serial) >= max(end for _, _, end in others)  # ... last
 

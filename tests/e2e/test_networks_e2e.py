@@ -29,7 +29,11 @@ import pytest
 
 from tests.e2e.conftest import require
 from tests.e2e.networks_runner import OUT_ENV, SCENARIOS, launch
+from tests.parallel import LATE
 from unobot.bench.networks import Run, report
+
+pytestmark = pytest.mark.xdist_group(LATE)
+"""Under xdist, after the other tests (tests/parallel.py): by then the scenarios are done."""
 
 
 def result(name: str) -> Run:
