@@ -25,6 +25,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -170,6 +171,12 @@ class XdistController:
     def __init__(self, networks_out: Path) -> None:
         self.networks_out = networks_out
         self.launched = False
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Remove this run's folder, unless the network scenarios still write in it (an
+        interrupted run: they end with the controller)."""
+        if not self.launched or self.networks_out.with_suffix(".done").exists():
+            shutil.rmtree(self.networks_out.parent, ignore_errors=True)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
