@@ -94,4 +94,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-exec .venv/bin/python -m pytest "$@"
+# Four worker processes (pytest-xdist): most tests wait on servers, timers and bot processes,
+# so four finish sooner than two even on two cores. tests/parallel.py says what shares a worker
+# and what runs last, alone. UNOBOT_TEST_WORKERS=0 (or `-n 0` among the arguments) runs them all
+# in this one process, in order.
+exec .venv/bin/python -m pytest -n "${UNOBOT_TEST_WORKERS:-4}" --dist loadgroup "$@"

@@ -17,6 +17,9 @@ from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 from unobot.stats.sql import SqlStatsStore
 
+pytestmark = pytest.mark.serial
+"""Under xdist these run last, alone (tests/parallel.py):
+channels' answer times under a stalled database are measured."""
 STALL = float(os.environ.get("UNOBOT_TEST_PG_STALL", "20"))
 """Seconds PostgreSQL stays stopped (issue 16 asks for 20 s)."""
 

@@ -36,6 +36,9 @@ from tests.plugins.fakes import strip_codes
 from unobot.bench.capacity import SHARE_SECONDS, BotProcess, Figures, Players
 from unobot.bench.irc import BOT_NICK
 
+pytestmark = pytest.mark.serial
+"""Under xdist these run last, alone (tests/parallel.py):
+waits are measured against a bound of a second or so."""
 SLACK = 0.5
 """Seconds over the bound a wait may take: the server's relay, the bot's timer, the read
 (measured waits land within 2 ms of a whole number of the bot's 1 s send slots)."""

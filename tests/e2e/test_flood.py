@@ -20,6 +20,9 @@ from tests.e2e.servers import IrcServer
 
 MakeBot = Callable[..., BotHarness]
 MakeClient = Callable[..., TestClient]
+pytestmark = pytest.mark.serial
+"""Under xdist these run last, alone (tests/parallel.py):
+the reactor's latency and the send pace are measured."""
 COUNT = 60
 
 

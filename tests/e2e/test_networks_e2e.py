@@ -9,63 +9,46 @@ On ircu the bot holds ops in its channels, as a bot there should, and sends hand
 ircu refuses hands to people past the tenth (``439``): the refused hands wait for the
 server's time and arrive, the channel is told, and the log says once how to avoid it.
 
-Why the runs start in the background at collection (``pytest_collection_finish`` in
-``tests/conftest.py`` calls :func:`start_early`), in a process of their own
-(``tests/e2e/networks_runner.py``): ircu reads half a line a second, so six games' lobbies
-and deals alone take two minutes, and ircu's target limit holds a hand about a hundred
-seconds. The runs wait on the servers' budgets, not on the CPU; begun first, they are done by
-the time pytest reaches this module, and the suite is not minutes longer.
+Why the runs start in the background at collection (``tests/conftest.py`` calls
+:func:`tests.e2e.networks_runner.launch` once per pytest run: in the only process, or in the
+xdist controller), in a process of their own (``tests/e2e/networks_runner.py``): ircu reads
+half a line a second, so six games' lobbies and deals alone take two minutes, and ircu's
+target limit holds a hand about a hundred seconds. The runs wait on the servers' budgets,
+not on the CPU; begun first, they are done by the time pytest reaches this module, and the
+suite is not minutes longer.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
-import tempfile
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import require
-from tests.e2e.networks_runner import SCENARIOS
-from tests.e2e.servers import _which
+from tests.e2e.networks_runner import OUT_ENV, SCENARIOS, launch
+from tests.parallel import LATE
 from unobot.bench.networks import Run, report
 
-ROOT = Path(__file__).resolve().parents[2]
-_RUNNER: dict[str, object] = {}
-
-
-def start_early() -> None:
-    """Start the scenarios whose servers are here, in a process of their own (idempotent)."""
-    if _RUNNER:
-        return
-    names = [n for n, spec in SCENARIOS.items() if _which(str(spec["kind"])) is not None]
-    out = Path(tempfile.mkdtemp(prefix="unobot-networks-")) / "results.json"
-    _RUNNER.update(names=names, out=out)
-    if not names:
-        return
-    cmd = [sys.executable, "-m", "tests.e2e.networks_runner", str(out), *names]
-    setpriv = shutil.which("setpriv")  # it ends with the test process, finished or not
-    if setpriv:
-        cmd = [setpriv, "--pdeathsig", "TERM", "--", *cmd]
-    log = open(out.with_suffix(".log"), "wb")  # noqa: SIM115 - closed with the process
-    _RUNNER["proc"] = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+pytestmark = pytest.mark.xdist_group(LATE)
+"""Under xdist, after the other tests (tests/parallel.py): by then the scenarios are done."""
 
 
 def result(name: str) -> Run:
     require(str(SCENARIOS[name]["kind"]))
-    start_early()
-    proc = _RUNNER.get("proc")
-    out: Path = _RUNNER["out"]  # type: ignore[assignment]
-    assert isinstance(proc, subprocess.Popen), f"{name}: the scenarios did not start"
+    shared = os.environ.get(OUT_ENV)  # launched at collection (tests/conftest.py)
+    out = Path(shared) if shared else launch()  # this module alone, run some other way
+    done = out.with_suffix(".done")
     deadline = time.monotonic() + 600
-    while proc.poll() is None:
+    while not done.exists():
         assert time.monotonic() < deadline, f"{name}: the scenarios did not end in 10 minutes"
         time.sleep(0.5)
-    assert out.exists(), out.with_suffix(".log").read_text(errors="replace")[-3000:]
+    log = out.with_suffix(".log")
+    assert out.exists(), f"{name}: the scenarios ended ({done.read_text()}) without results\n" + (
+        log.read_text(errors="replace")[-3000:] if log.exists() else ""
+    )
     run = Run.from_json(json.loads(out.read_text())[name])
     print(f"\n{name}: {report(run)} (opening {run.setup_seconds:.0f} s, run {run.seconds:.0f} s)")
     return run

@@ -86,6 +86,7 @@ def test_answers_come_back_on_the_reactor_in_order() -> None:
     assert worker.close(2.0)
 
 
+@pytest.mark.serial  # bounds of 50-200 ms on the caller's wait: run alone
 def test_a_stalled_database_costs_a_caller_the_timeout_then_nothing() -> None:
     reactor = Reactor()
     worker = DbWorker(reactor, timeout=0.3)
@@ -154,6 +155,7 @@ def test_a_full_queue_refuses_at_once_and_failures_are_reported(caplog) -> None:
     assert worker.close(2.0)
 
 
+@pytest.mark.serial  # bounds of 50-200 ms on the caller's wait: run alone
 def test_close_leaves_a_stuck_worker_behind_within_its_wait() -> None:
     worker = DbWorker(Reactor(), timeout=5)
     stuck = threading.Event()
@@ -195,6 +197,7 @@ class Stalling(SqlStatsStore):
         return super().player(*args, **kwargs)
 
 
+@pytest.mark.serial  # bounds of 50-200 ms on the caller's wait: run alone
 def test_games_are_spooled_at_once_and_written_once_the_database_wakes(tmp_path: Path) -> None:
     Stalling.gate = threading.Event()
     reactor = Reactor()
