@@ -522,13 +522,19 @@ class Outbox:
         return flow.hands if kind == "hands" else flow.lines
 
     def _spare(self, flow: _Flow, now: float) -> bool:
-        """Is there budget to spare for ``flow``'s optional line: can it and the channel line
-        after it both leave now, with a line's worth of the allowance still in reserve for
-        another channel's move? (Sent later, it would be paid for by the next moves.)"""
+        """Is there budget to spare for ``flow``'s optional line: is the clock at rest (nothing
+        sent lately is still being paid for), and can it and the channel line after it both
+        leave now with a line's worth of the allowance still in reserve for another channel's
+        move? At rest, because a clock that is still paying sends every line at the rate:
+        an optional line then pushes every game's next line back by its cost (three games
+        playing without pause waited 4 s for a 3.5 s bound when a turn hand went with the
+        clock merely not full)."""
         if self.unlimited:
             return True
+        if self.ahead(now) > 1e-9:
+            return False
         cost = self.cost(flow.extras[0].line) + (self.cost(flow.lines[0].line) if flow.lines else 0)
-        return self.ahead(now) + cost <= self.model.allowance - self.model.per_line + 1e-9
+        return cost <= self.model.allowance - self.model.per_line + 1e-9
 
     def _drop_extras(self, flow: _Flow) -> None:
         self._count -= len(flow.extras)
