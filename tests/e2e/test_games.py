@@ -262,7 +262,10 @@ class NetGame:
         again = any("Your turn | " in t for t in replies)
         if command.startswith((".p ", ".play")) and self.hand_goes_on(new) and not again:
             player.agent.played(command)
-        if len(self.channel_text()) > before:
+        # The turn moved on when the channel said a move (a line with a status); a line without
+        # one (a knockout's "10 seconds left in this game") may land right after a draw that
+        # left the mover a choice, and must not make them draw again ("you already drew").
+        if self.status(self.channel_text()[before:]) is not None:
             self.turns += 1
             self.drawn = False
         else:
