@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from unobot.engine.rules import HouseRules, preset
 
 if TYPE_CHECKING:
+    import peewee
+
     from unobot.stats.worker import DbWorker
 
 __all__ = [
@@ -182,29 +184,30 @@ class DatabaseSettings:
         self._turn_cache: dict[str, bool] = {}
         self._rules_cache: dict[str, ChannelRules | None] = {}
 
-    def colors(self, player: str) -> bool:
-        if player not in self._cache:
+    def _flag(self, field: peewee.Field, cache: dict[str, bool], player: str) -> bool:
+        """A player's on/off setting (on unless they turned it off), read once then cached."""
+        if player not in cache:
             row = self._model.get_or_none(self._model.player == player)
-            self._cache[player] = True if row is None else bool(row.colors)
-        return self._cache[player]
+            cache[player] = True if row is None else bool(getattr(row, field.name))
+        return cache[player]
+
+    def _set_flag(self, field: peewee.Field, cache: dict[str, bool], player: str, on: bool) -> None:
+        self._model.insert(player=player, **{field.name: on}).on_conflict(
+            conflict_target=[self._model.player], update={field: on}
+        ).execute()
+        cache[player] = on
+
+    def colors(self, player: str) -> bool:
+        return self._flag(self._model.colors, self._cache, player)
 
     def set_colors(self, player: str, on: bool) -> None:
-        self._model.insert(player=player, colors=on).on_conflict(
-            conflict_target=[self._model.player], update={self._model.colors: on}
-        ).execute()
-        self._cache[player] = on
+        self._set_flag(self._model.colors, self._cache, player, on)
 
     def turn_hands(self, player: str) -> bool:
-        if player not in self._turn_cache:
-            row = self._model.get_or_none(self._model.player == player)
-            self._turn_cache[player] = True if row is None else bool(row.turn_hand)
-        return self._turn_cache[player]
+        return self._flag(self._model.turn_hand, self._turn_cache, player)
 
     def set_turn_hands(self, player: str, on: bool) -> None:
-        self._model.insert(player=player, turn_hand=on).on_conflict(
-            conflict_target=[self._model.player], update={self._model.turn_hand: on}
-        ).execute()
-        self._turn_cache[player] = on
+        self._set_flag(self._model.turn_hand, self._turn_cache, player, on)
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
         if channel not in self._rules_cache:
