@@ -185,14 +185,14 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
         client.close()
 
 
-def module_server(kind: str) -> Callable[[], Iterator[IrcServer]]:
-    """A fixture: one ``kind`` server for the whole test module (``server =
-    module_server("ngircd")`` in the module)."""
+def module_server(*kinds: str) -> Callable[..., Iterator[IrcServer]]:
+    """A fixture: one server for the whole test module (``server = module_server("ngircd")``
+    in the module); with several kinds, the module's tests run once on each."""
 
-    @pytest.fixture(scope="module")
-    def server() -> Iterator[IrcServer]:
-        require(kind)
-        srv = start_server(kind)
+    @pytest.fixture(scope="module", params=kinds)
+    def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
+        require(request.param)
+        srv = start_server(request.param)
         yield srv
         srv.cleanup()
 

@@ -9,24 +9,17 @@ timers after a short pause. The game runs to its end.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, NetGame, RunningBot, make_players
 from unobot.core.computers import ComputerConfig, PoolDecider
 from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 
-
-@pytest.fixture(scope="module", params=GAME_SERVERS)
-def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
-    require(request.param)
-    srv = start_server(request.param)
-    yield srv
-    srv.cleanup()
+server = module_server(*GAME_SERVERS)
 
 
 @pytest.mark.parametrize("levels", [("hard", "normal", "easy")])

@@ -16,8 +16,8 @@ from random import Random
 import pytest
 
 from tests.e2e.client import Msg, TestClient
-from tests.e2e.conftest import bot_settings, require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import bot_settings, module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
@@ -33,12 +33,7 @@ from unobot.stats.recorder import GameRecorder
 GAME_SERVERS = ["miniircd", "ngircd"]
 
 
-@pytest.fixture(scope="module", params=GAME_SERVERS)
-def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
-    require(request.param)
-    srv = start_server(request.param)
-    yield srv
-    srv.cleanup()
+server = module_server(*GAME_SERVERS)
 
 
 class RunningBot:

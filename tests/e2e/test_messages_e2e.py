@@ -5,24 +5,15 @@ card colours on the wire, and the invitation to another game once the game is ov
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
 from tests.plugins.fakes import read_status
 from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 
-
-@pytest.fixture(scope="module", params=GAME_SERVERS)
-def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
-    require(request.param)
-    srv = start_server(request.param)
-    yield srv
-    srv.cleanup()
+server = module_server(*GAME_SERVERS)
 
 
 def test_a_game_reads_well_from_the_first_card_to_the_invitation(server: IrcServer) -> None:

@@ -15,8 +15,8 @@ from random import Random
 
 import pytest
 
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import IrcServer, start_server
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
 from tests.plugins.fakes import Seen, read_status, strip_codes
 from unobot.core.table import TableConfig
@@ -26,12 +26,7 @@ from unobot.engine.rules import UnoCall
 _HINT = re.compile(r"\| (You must play|You may play|Play) ")
 
 
-@pytest.fixture(scope="module", params=GAME_SERVERS)
-def server(request: pytest.FixtureRequest) -> Iterator[IrcServer]:
-    require(request.param)
-    srv = start_server(request.param)
-    yield srv
-    srv.cleanup()
+server = module_server(*GAME_SERVERS)
 
 
 @pytest.fixture
