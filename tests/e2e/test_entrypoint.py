@@ -82,6 +82,15 @@ def join_when_bot_is_there(client: TestClient, bot: BotProcess) -> None:
         raise AssertionError(f"{err}\nbot output:\n{bot.output()}") from None
 
 
+def deal_for_two(alice: TestClient, bob: TestClient) -> None:
+    """alice opens a game in #uno, bob joins it, alice deals."""
+    alice.privmsg("#uno", ".uno")
+    alice.wait_for(lambda m: m.nick == "unobot" and "opens a game" in m.text)
+    bob.privmsg("#uno", ".join")
+    alice.wait_for(lambda m: m.nick == "unobot" and "bob joins" in m.text)
+    alice.privmsg("#uno", ".deal")
+
+
 def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> None:
     port = free_port()
     bot = BotProcess(workdir, port)
@@ -104,11 +113,7 @@ def test_start_command_runs_server_and_bot_and_keeps_settings(workdir: Path) -> 
         bob = TestClient(port, "bob")
         join_when_bot_is_there(alice, bot)
         bob.join("#uno")
-        alice.privmsg("#uno", ".uno")
-        alice.wait_for(lambda m: m.nick == "unobot" and "opens a game" in m.text)
-        bob.privmsg("#uno", ".join")
-        alice.wait_for(lambda m: m.nick == "unobot" and "bob joins" in m.text)
-        alice.privmsg("#uno", ".deal")
+        deal_for_two(alice, bob)
         hand = alice.wait_for(
             lambda m: m.command == "NOTICE" and m.nick == "unobot" and "Your cards" in m.text
         )
@@ -139,11 +144,7 @@ def test_the_bot_starts_and_plays_with_its_postgresql_down(workdir: Path) -> Non
         alice, bob = TestClient(port, "alice"), TestClient(port, "bob")
         join_when_bot_is_there(alice, bot)
         bob.join("#uno")
-        alice.privmsg("#uno", ".uno")
-        alice.wait_for(lambda m: m.nick == "unobot" and "opens a game" in m.text)
-        bob.privmsg("#uno", ".join")
-        alice.wait_for(lambda m: m.nick == "unobot" and "bob joins" in m.text)
-        alice.privmsg("#uno", ".deal")
+        deal_for_two(alice, bob)
         alice.wait_for(lambda m: m.command == "NOTICE" and "Your cards" in m.text)
         alice.privmsg("#uno", ".unostats")
         alice.wait_for(lambda m: m.nick == "unobot" and "unavailable" in m.text, timeout=20)
