@@ -406,6 +406,11 @@ class EmbeddedServer:
             if member is not skip:
                 self._send(member, line)
 
+    def _registered(self, nick: str) -> _Client | None:
+        """The registered client using ``nick`` (one still registering is nobody yet)."""
+        peer = self._nicks.get(irc_lower(nick))
+        return peer if peer is not None and peer.registered else None
+
     def _peers(self, client: _Client) -> dict[_Client, None]:
         """Everyone who shares a channel with ``client``, once each, without it."""
         peers: dict[_Client, None] = {}
@@ -674,8 +679,8 @@ class EmbeddedServer:
                 line = f":{client.prefix} {command} {channel.name} :{text}"
                 self._to_channel(channel, line, skip=client)
                 continue
-            peer = self._nicks.get(irc_lower(target))
-            if peer is None or not peer.registered:
+            peer = self._registered(target)
+            if peer is None:
                 if not notice:
                     self._num(client, "401", f"{_word(target)} :No such nick/channel")
                 continue
@@ -742,8 +747,8 @@ class EmbeddedServer:
 
     def _whois(self, client: _Client, params: list[str]) -> None:
         for nick in params[-1].split(",")[:MAX_TARGETS]:
-            peer = self._nicks.get(irc_lower(nick))
-            if peer is None or not peer.registered:
+            peer = self._registered(nick)
+            if peer is None:
                 self._num(client, "401", f"{_word(nick)} :No such nick/channel")
                 self._num(client, "318", f"{_word(nick)} :End of /WHOIS list.")
                 continue
@@ -807,8 +812,8 @@ class EmbeddedServer:
                 if not is_op:
                     need_op = True
                     continue
-                peer = self._nicks.get(irc_lower(nick))
-                if peer is None or not peer.registered:
+                peer = self._registered(nick)
+                if peer is None:
                     self._num(client, "401", f"{_word(nick)} :No such nick/channel")
                 elif peer not in channel.members:
                     self._num(client, "441", f"{peer.nick} {channel.name} :{NOT_THERE}")
@@ -842,8 +847,8 @@ class EmbeddedServer:
             self._to_channel(channel, f":{client.prefix} MODE {channel.name} {_modes(applied)}")
 
     def _user_mode(self, client: _Client, nick: str, args: list[str]) -> None:
-        peer = self._nicks.get(irc_lower(nick))
-        if peer is None or not peer.registered:
+        peer = self._registered(nick)
+        if peer is None:
             self._num(client, "401", f"{_word(nick)} :No such nick/channel")
             return
         if peer is not client:
@@ -923,8 +928,8 @@ class EmbeddedServer:
             self._remove(peer, channel)
 
     def _invite(self, client: _Client, params: list[str]) -> None:
-        peer = self._nicks.get(irc_lower(params[0]))
-        if peer is None or not peer.registered:
+        peer = self._registered(params[0])
+        if peer is None:
             self._num(client, "401", f"{_word(params[0])} :No such nick/channel")
             return
         name = params[1]
@@ -955,16 +960,16 @@ class EmbeddedServer:
     def _userhost(self, client: _Client, params: list[str]) -> None:
         replies = []
         for nick in " ".join(params).split()[:5]:
-            peer = self._nicks.get(irc_lower(nick))
-            if peer is not None and peer.registered:
+            peer = self._registered(nick)
+            if peer is not None:
                 replies.append(f"{peer.nick}={'-' if peer.away else '+'}{peer.user}@{peer.host}")
         self._num(client, "302", f":{' '.join(replies)}")
 
     def _ison(self, client: _Client, params: list[str]) -> None:
         present = []
         for nick in " ".join(params).split()[:50]:
-            peer = self._nicks.get(irc_lower(nick))
-            if peer is not None and peer.registered:
+            peer = self._registered(nick)
+            if peer is not None:
                 present.append(peer.nick)
         self._num(client, "303", f":{' '.join(present)}")
 
