@@ -51,7 +51,7 @@ from unobot.web.params import (
 )
 from unobot.web.queries import DB_ERRORS, NEEDED_VERSION, Choices, Reader, link_key
 
-__all__ = ["Problem", "ServerTiming", "create_app"]
+__all__ = ["LIVE_HEADER", "Problem", "ServerTiming", "create_app", "live_page"]
 
 log = logging.getLogger(__name__)
 
@@ -274,6 +274,7 @@ class Site:
             return self.link(request, "static", {"v": self.static_version}, path=path)
 
         context.setdefault("api_url", None)
+        context.setdefault("live_version", None)
         return self.templates.TemplateResponse(
             request,
             template,
@@ -286,6 +287,28 @@ class Site:
             },
             status_code=status,
         )
+
+
+LIVE_HEADER = "X-Live-Version"
+"""The header :file:`static/live.js` polls with: the version of the page it shows."""
+
+
+def live_page(
+    request: Request, version: str | None, make: Callable[[str | None], Response]
+) -> Response:
+    """A page that updates itself (``static/live.js``): 204 when the poller already shows
+    ``version``, else ``make(version)``, which renders with ``live_version=version``.
+    ``version``: a short string that changes whenever the page would (e.g. the newest entry's
+    number and the live table's stamp), cheap to compute — it is asked for once a second per
+    open page; ``""`` marks a page that will never change again (polling stops) and ``None``
+    a page that is not live."""
+    seen = request.headers.get(LIVE_HEADER)
+    if version and seen is not None and seen == version:
+        return Response(status_code=204, headers={"Cache-Control": "no-store"})
+    response = make(version)
+    if seen is not None:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _site(request: Request) -> Site:
