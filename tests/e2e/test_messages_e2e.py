@@ -59,13 +59,17 @@ def play_and_read(bot: RunningBot, players: list[Player]) -> None:
     game.turns += 1
 
     game.play_to_end()
-    # Once the game is over, one short line tells everyone how to play again.
+    # Once the game is over, one short sentence on the last line tells everyone how to play again.
     for p in players:
         p.client.wait_for(
-            lambda m: m.nick == bot.nick and m.target == bot.channel and m.text.startswith(".uno "),
+            lambda m: (
+                m.nick == bot.nick
+                and m.target == bot.channel
+                and m.text.endswith(".uno for another game.")
+            ),
             what="the invitation to another game",
         )
     said = game.channel_text()
-    assert said[-1] == ".uno for another game.", said[-3:]
-    assert said.count(".uno for another game.") == 1
+    assert said[-1].endswith(" .uno for another game."), said[-3:]
+    assert sum(t.count(".uno for another game.") for t in said) == 1
     assert bot.table() is None

@@ -154,7 +154,7 @@ def test_unostop_rights() -> None:
     h, _ = dealt()
     assert "only alice" in only_notice_to(h.say("bob", ".unostop"), "bob")
     out = h.say("bob", ".unostop", is_op=True)
-    assert channel_lines(out) == ["bob stopped the game.", ".uno for another game."]
+    assert channel_lines(out) == ["bob stopped the game. .uno for another game."]
     assert not h.bot.tables
 
     h, _ = dealt()
@@ -180,7 +180,7 @@ def test_unostop_rights() -> None:
 
     h, _t = dealt()
     said = channel_lines(h.say("alice", ".unostop"))
-    assert said == ["alice stopped the game.", ".uno for another game."]
+    assert said == ["alice stopped the game. .uno for another game."]
 
 
 def test_colour_preference_per_player_and_plain_hands() -> None:

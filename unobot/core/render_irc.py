@@ -552,9 +552,10 @@ def render_update(
     says want them (default: all). Optional hands are tagged so: the send queue sends them
     only when nothing else of any game waits, and drops them when their channel moves on.
 
-    ``invite``: when the update ends the game, a last short line says how to start another
-    (a newcomer otherwise waits for something to happen); the caller leaves it out where
-    nobody may start one (a tournament's table)."""
+    ``invite``: when the update ends the game, a short sentence says how to start another
+    (a newcomer otherwise waits for something to happen), at the end of the last line (a line
+    of its own only when it doesn't fit); the caller leaves it out where nobody may start one
+    (a tournament's table)."""
     fmt = Cards(channel_colors)
     texts = [text for text in fit(channel_text(update, fmt, prefix)) if text]
     game = Tag(channel)
@@ -565,7 +566,14 @@ def render_update(
             game = Tag(channel, key="status", status=status)
     lines = [Line("privmsg", channel, text, game) for text in texts]
     if invite and update.finished and texts:
-        lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
+        # On the game's last line when it fits: a line of its own is one more send slot
+        # that every other table's next line waits behind.
+        joined = f"{_sentence(texts[-1])} {invite_text(prefix)}"
+        if len(joined.encode()) <= LIMIT:
+            last = lines[-1].tag
+            lines[-1] = Line("privmsg", channel, joined, Tag(channel) if last.status else last)
+        else:
+            lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
     hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
     for nick, notice in hands:
         if notice.optional and turn_hands is not None and not turn_hands(nick):
