@@ -46,8 +46,14 @@ class _Writer:
             count = sum(len(hand["players"]) for hand in entry.data["hands"])
             lines = self.t.sheet.lines[len(self.t.sheet.lines) - count :]
             rows = [
-                SheetRow(entry.data["key"], table, number, who, 0 if mark == "Won" else int(mark),
-                         mark == "Won")  # fmt: skip
+                SheetRow(
+                    entry.data["key"],
+                    table,
+                    number,
+                    who,
+                    0 if mark == "Won" else int(mark),
+                    mark == "Won",
+                )
                 for who, table, number, mark in lines
             ]
             if rows:
@@ -56,13 +62,17 @@ class _Writer:
     def act(self, steps: list[Step]) -> None:
         for step in steps:
             if isinstance(step, RoundClock):
-                self.apply("round", number=step.number, seconds=step.seconds,
-                           warning=step.warning)  # fmt: skip
+                self.apply("round", number=step.number, seconds=step.seconds, warning=step.warning)
             elif isinstance(step, Seat):
                 game = step.game
-                self.apply("seat", key=game.key, table=game.table,
-                           channel=self.t.channel_of(game), stage=game.stage,
-                           players=list(game.players))  # fmt: skip
+                self.apply(
+                    "seat",
+                    key=game.key,
+                    table=game.table,
+                    channel=self.t.channel_of(game),
+                    stage=game.stage,
+                    players=list(game.players),
+                )
             elif isinstance(step, Done):
                 self.standings(final=True)
                 self.apply("done")
@@ -85,10 +95,8 @@ def _played(game: Game, rng: Random, target: int) -> Result:
         if not collect and not one_hand and game.seconds and n == count - 1:
             winner = None  # the clock stopped the last hand
         points = tuple(0 if p == winner else rng.randint(1, 60) for p in players)
-        if collect:
-            scores = tuple(sum(points) if p == winner else 0 for p in players)
-        else:
-            scores = points
+        # Winner collects: the one who went out scores everyone's points, the others 0.
+        scores = tuple(sum(points) if p == winner else 0 for p in players) if collect else points
         hands.append(Hand(players, points, scores, winner))
         for p, s in zip(players, scores, strict=True):
             totals[p] += s
@@ -145,14 +153,27 @@ def simulate(
             w.standings(final=False)
         if extras and reported == 1:
             first = next(iter(t.results.values()))
-            w.act(w.apply("correct", name=first.totals[0][0], key=first.key, delta=-5,
-                          by="op", reason="miscounted"))  # fmt: skip
+            w.act(
+                w.apply(
+                    "correct",
+                    name=first.totals[0][0],
+                    key=first.key,
+                    delta=-5,
+                    by="op",
+                    reason="miscounted",
+                )
+            )
             w.standings(final=False)
         if extras and reported == 2:
             playing = [g for g in t.pending() if g.key not in t.results]
             if playing:
-                w.apply("penalty", name=playing[0].players[0], cards=2, by="op",
-                        channel=t.channel_of(playing[0]))  # fmt: skip
+                w.apply(
+                    "penalty",
+                    name=playing[0].players[0],
+                    cards=2,
+                    by="op",
+                    channel=t.channel_of(playing[0]),
+                )
             big = [g for g in playing if len(g.players) >= 3]
             if big:
                 w.act(w.apply("remove", name=big[-1].players[-1], by="op", reason="left"))
