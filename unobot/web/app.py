@@ -594,7 +594,7 @@ def tournament_page(request: Request) -> Response:
 
     def make(shown: str | None) -> Response:
         view = _tournament_view(site, head)
-        link, csv = _tournament_links(request, site, view.name)
+        _, csv = _tournament_links(request, site, view.name)
         return site.render(
             request,
             "tournament.html",
