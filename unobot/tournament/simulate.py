@@ -22,7 +22,7 @@ from unobot.tournament.state import Entry, Tournament, result_to_json
 from unobot.tournament.store import Entry as StoredEntry
 from unobot.tournament.store import SheetRow, TournamentLog
 
-__all__ = ["simulate"]
+__all__ = ["play_more", "simulate"]
 
 STEP = 60.0
 """Seconds of wall clock between two entries."""
@@ -138,6 +138,20 @@ def simulate(
         w.apply("join", name=f"r{k}", key=f"r{k}", level="", reserve=True)
     w.act(w.apply("start", by="op"))
     target = int(dict(o.split("=", 1) for o in words if "=" in o).get("target", 251))
+    _play(w, rng, target, results, extras)
+    return t
+
+
+def play_more(log: TournamentLog, tournament: Tournament, results: int = 1, seed: int = 2) -> None:
+    """Report ``results`` more made-up results of a tournament :func:`simulate` left running
+    (as the bot goes on writing while a page watches)."""
+    target = int(dict(o.split("=", 1) for o in tournament.words if "=" in o).get("target", 251))
+    w = _Writer(log, tournament, tournament.log[-1].at)
+    _play(w, Random(seed), target, results, False)
+
+
+def _play(w: _Writer, rng: Random, target: int, results: int | None, extras: bool) -> None:
+    t = w.t
     reported = 0
     while not t.over and (results is None or reported < results):
         pending = [g for g in t.pending() if g.key not in t.results]
@@ -177,4 +191,3 @@ def simulate(
             big = [g for g in playing if len(g.players) >= 3]
             if big:
                 w.act(w.apply("remove", name=big[-1].players[-1], by="op", reason="left"))
-    return t
