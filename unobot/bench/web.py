@@ -12,7 +12,9 @@ have thousands of games each (part of the results total), then:
 
 and serves the real application with uvicorn on a free loopback port in a thread, requests
 every kind of page (leaderboards of each ranking and period, one channel's, player pages of
-heavy and light players, game pages with and without a replay, and their JSON) ``--requests``
+heavy and light players, game pages with and without a replay, the tournament list and
+pages of a finished and a running 64-player knockout and a rotation (written by
+:func:`unobot.tournament.simulate.simulate`), the CSV export, and their JSON) ``--requests``
 times each, one at a time, with urllib, and prints the median and p99 of the server's own
 ``Server-Timing`` figure per kind. Target: every kind's p99 under 100 ms.
 """
@@ -33,6 +35,8 @@ from urllib.parse import quote
 
 from unobot.bench.stats import CHANNELS, NOW, fill
 from unobot.stats.sql import SqlStatsStore, open_database
+from unobot.tournament.simulate import simulate
+from unobot.tournament.store import SqlTournamentLog
 from unobot.web.queries import link_key
 
 __all__ = ["add_arguments", "bench_web"]
@@ -183,6 +187,22 @@ def bench_web(args: argparse.Namespace) -> None:
     )
     short_ids = [link_key(r.game_id) for r in replays]  # as the site's links name them
     store.close()
+    start = time.perf_counter()
+    tournaments = SqlTournamentLog.from_url(url)
+    try:
+        # A finished 64-player knockout (3 rounds, 21 games, its sheet), a running one and
+        # a finished rotation, written as the director writes them.
+        simulate(tournaments, "cup64", "knockout", 64, channel="#cup", seed=args.seed, extras=True)
+        simulate(tournaments, "live64", "knockout", 64, channel="#live", seed=args.seed + 1,
+                 results=10)  # fmt: skip
+        simulate(tournaments, "bac", "rotation", 20, words=["rounds=3"], channel="#bac",
+                 seed=args.seed + 2)  # fmt: skip
+    finally:
+        tournaments.close()
+    print(
+        f"tournaments: a 64-player knockout (finished), one running and a 20-player rotation, "
+        f"{time.perf_counter() - start:.1f} s"
+    )
 
     server, thread, port = _serve(url, args.min_games)
     base = f"http://127.0.0.1:{port}"
@@ -210,6 +230,13 @@ def bench_web(args: argparse.Namespace) -> None:
         ("game with replay", lambda: f"/game/{rng.choice(short_ids)}"),
         ("api game with replay", lambda: f"/api/game/{rng.choice(short_ids)}"),
         ("game without moves", lambda: f"/game/{rng.randint(1, games)}"),
+        ("tournament list", lambda: "/tournaments"),
+        ("api tournament list", lambda: "/api/tournaments"),
+        ("tournament knockout 64", lambda: "/tournament/cup64"),
+        ("api tournament knockout 64", lambda: "/api/tournament/cup64"),
+        ("tournament knockout 64 running", lambda: "/tournament/live64"),
+        ("tournament knockout 64 csv", lambda: "/tournament/cup64/export.csv"),
+        ("tournament rotation", lambda: "/tournament/bac"),
     ]  # fmt: skip
     if not short_ids:
         kinds = [k for k in kinds if "replay" not in k[0]]

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import logging
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -40,8 +42,16 @@ from unobot.irc.casemap import irc_lower
 from unobot.stats.model import Period, game_key
 from unobot.stats.ratings import EXPLAINED, conservative
 from unobot.stats.summaries import period_start
+from unobot.tournament.export import export_csv
 from unobot.web import charts
-from unobot.web.pages import board_json, game_json, player_json, replay_view
+from unobot.web.pages import (
+    board_json,
+    game_json,
+    player_json,
+    replay_view,
+    tournament_json,
+    tournament_summary_json,
+)
 from unobot.web.params import (
     PERIOD_NAMES,
     RANKING_NAMES,
@@ -49,7 +59,18 @@ from unobot.web.params import (
     LeaderboardQuery,
     leaderboard_query,
 )
-from unobot.web.queries import DB_ERRORS, NEEDED_VERSION, Choices, Reader, link_key
+from unobot.web.queries import (
+    DB_ERRORS,
+    NEEDED_VERSION,
+    Choices,
+    Reader,
+    TournamentHead,
+    link_key,
+    tournament_head,
+    tournament_heads,
+    tournament_stored,
+)
+from unobot.web.tournaments import TournamentView, ViewCache
 
 __all__ = ["LIVE_HEADER", "Problem", "ServerTiming", "create_app", "live_page"]
 
@@ -160,6 +181,17 @@ def _duration(seconds: int | None) -> str:
     return f"{secs}s"
 
 
+def _when(at: float | datetime | None) -> str:
+    """Epoch seconds or a naive-UTC datetime as ``2026-11-20 18:04 UTC``."""
+    if at is None:
+        return ""
+    if isinstance(at, datetime):
+        when = at if at.tzinfo else at.replace(tzinfo=UTC)
+    else:
+        when = datetime.fromtimestamp(at, UTC)
+    return f"{when:%Y-%m-%d %H:%M} UTC"
+
+
 def _percent(share: float | None) -> str:
     return "–" if share is None else f"{share * 100:.1f} %"
 
@@ -173,6 +205,7 @@ class Site:
         self._version_ok = False
         self._choices: tuple[float, Choices] | None = None
         self._lock = threading.Lock()
+        self.tournaments = ViewCache()
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             autoescape=True,
@@ -182,6 +215,7 @@ class Site:
         )
         env.filters["duration"] = _duration
         env.filters["percent"] = _percent
+        env.filters["when"] = _when
         self.static_version = _static_version()
         env.globals["PERIOD_NAMES"] = PERIOD_NAMES
         env.globals["RANKING_NAMES"] = RANKING_NAMES
@@ -463,6 +497,147 @@ def game_api(request: Request) -> Response:
     return JSONResponse(game_json(game, replay_view(game.moves), site.player_link(request)))
 
 
+# -- tournaments -------------------------------------------------------------------------------
+
+
+def tournament_live(reader: Reader, head: TournamentHead) -> tuple[dict[str, Any], str]:
+    """MERGE HOOK for the live-game table (issue 29 §3, built elsewhere): what the site knows
+    of the games being played now at ``head``'s tables, by folded channel name, and a short
+    version of it to add to the page's live version (so a move changes the page).
+
+    Each value is shown on the tournament page's table as ``live_games[channel]`` (template
+    variable ``live_games``, JSON ``tables[].live``): its ``turn`` (whose turn it is) and
+    ``url`` (the spectator view) are drawn when present. Until the live table is merged it
+    returns nothing, and the pages draw nothing for it."""
+    return {}, ""
+
+
+def _tournament_name(request: Request) -> str:
+    name = request.path_params["tournament"]
+    if not name or len(name) > 100 or not name.isprintable():
+        raise Problem(404, "No such tournament", "No tournament goes by that name.")
+    return name
+
+
+def _tournament_head(request: Request) -> TournamentHead:
+    site = _site(request)
+    name = _tournament_name(request)
+    head = site.read(lambda reader: tournament_head(reader, name))
+    if head is None:
+        raise Problem(404, "No such tournament", f"No tournament called {name!r} is stored here.")
+    return head
+
+
+def _tournament_view(site: Site, head: TournamentHead) -> TournamentView:
+    def read(reader: Reader) -> TournamentView | None:
+        return site.tournaments.get(
+            head.key, head.version, lambda: tournament_stored(reader, head.key)
+        )
+
+    view = site.read(read)
+    if view is None:  # deleted between the two reads
+        raise Problem(404, "No such tournament", f"No tournament called {head.name!r} is stored.")
+    return view
+
+
+def _tournament_links(request: Request, site: Site, name: str) -> tuple[str, str]:
+    return (
+        site.link(request, "tournament", tournament=name),
+        site.link(request, "tournament_csv", tournament=name),
+    )
+
+
+def _views(request: Request) -> list[TournamentView]:
+    site = _site(request)
+
+    def read(reader: Reader) -> list[TournamentView]:
+        views = []
+        for head in tournament_heads(reader):
+            view = site.tournaments.get(
+                head.key, head.version, lambda h=head: tournament_stored(reader, h.key)
+            )
+            if view is not None:
+                views.append(view)
+        return views
+
+    return site.read(read)
+
+
+def tournaments_page(request: Request) -> Response:
+    site = _site(request)
+    return site.render(
+        request,
+        "tournaments.html",
+        tournaments=_views(request),
+        api_url=site.link(request, "api_tournaments"),
+    )
+
+
+def tournaments_api(request: Request) -> Response:
+    site = _site(request)
+    rows = [
+        tournament_summary_json(v, *_tournament_links(request, site, v.name))
+        for v in _views(request)
+    ]
+    return JSONResponse({"tournaments": rows})
+
+
+def tournament_page(request: Request) -> Response:
+    """A tournament's page; live (``static/live.js``) while it runs: its version is the
+    newest entry's number and the sheet's row count, one indexed query a poll."""
+    site = _site(request)
+    head = _tournament_head(request)
+    live, live_version = site.read(lambda reader: tournament_live(reader, head))
+    version = head.live_version
+    if version and live_version:
+        version = f"{version}.{live_version}"
+
+    def make(shown: str | None) -> Response:
+        view = _tournament_view(site, head)
+        _, csv = _tournament_links(request, site, view.name)
+        return site.render(
+            request,
+            "tournament.html",
+            t=view,
+            live_games=live,
+            csv_url=csv,
+            live_version=shown,
+            api_url=site.link(request, "api_tournament", tournament=view.name),
+        )
+
+    return live_page(request, version, make)
+
+
+def tournament_api(request: Request) -> Response:
+    site = _site(request)
+    head = _tournament_head(request)
+    live, _ = site.read(lambda reader: tournament_live(reader, head))
+    view = _tournament_view(site, head)
+    link, csv = _tournament_links(request, site, view.name)
+    return JSONResponse(tournament_json(view, link, csv, live))
+
+
+def tournament_csv(request: Request) -> Response:
+    """The bot's export (``unobot tournament export``), byte for byte, as a download."""
+    site = _site(request)
+    head = _tournament_head(request)
+    stored = site.read(lambda reader: tournament_stored(reader, head.key))
+    if stored is None:
+        raise Problem(404, "No such tournament", f"No tournament called {head.name!r} is stored.")
+    out = io.StringIO()
+    export_csv(stored, out)
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", stored.name) or "tournament"
+    return Response(
+        out.getvalue().encode("utf-8"),
+        media_type="text/csv; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="{safe}.csv"; '
+            f"filename*=UTF-8''{quote(stored.name, safe='')}.csv",
+            "Cache-Control": "no-store",
+        },
+    )
+
+
 def _wants_json(request: Request) -> bool:
     root = request.scope.get("root_path", "")
     path = request.url.path
@@ -525,10 +700,17 @@ def create_app(
             Route("/leaderboard", leaderboard_page, name="leaderboard"),
             Route("/player/{nick:path}", player_page, name="player"),
             Route("/game/{key}", game_page, name="game"),
+            Route("/tournaments", tournaments_page, name="tournaments"),
+            Route(
+                "/tournament/{tournament:path}/export.csv", tournament_csv, name="tournament_csv"
+            ),
+            Route("/tournament/{tournament:path}", tournament_page, name="tournament"),
             Route("/favicon.ico", favicon, name="favicon"),
             Route("/api/leaderboard", leaderboard_api, name="api_leaderboard"),
             Route("/api/player/{nick:path}", player_api, name="api_player"),
             Route("/api/game/{key}", game_api, name="api_game"),
+            Route("/api/tournaments", tournaments_api, name="api_tournaments"),
+            Route("/api/tournament/{tournament:path}", tournament_api, name="api_tournament"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={

@@ -18,7 +18,15 @@ from unobot.stats.ratings import conservative, uncertainty
 from unobot.web.cards import CardView, card_view, color_name, views_of
 from unobot.web.queries import Board, BoardLine, PlayerPage
 
-__all__ = ["ReplayView", "board_json", "game_json", "player_json", "replay_view"]
+__all__ = [
+    "ReplayView",
+    "board_json",
+    "game_json",
+    "player_json",
+    "replay_view",
+    "tournament_json",
+    "tournament_summary_json",
+]
 
 log = logging.getLogger(__name__)
 
@@ -202,3 +210,134 @@ def game_json(
         "replay_error": replay.error,
         "steps": replay.steps,
     }
+
+
+# -- tournaments ------------------------------------------------------------------------------
+
+
+def _iso(at: float | None) -> str | None:
+    from unobot.tournament.export import iso
+
+    return iso(at) if at is not None else None
+
+
+def _seats_json(seats: Any) -> list[dict[str, Any]]:
+    return [{"name": s.name, "total": s.total, "won": s.won, "left": s.gone} for s in seats]
+
+
+def _table_json(game: Any, live: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "key": game.key,
+        "table": game.table,
+        "stage": game.stage,
+        "channel": game.channel,
+        "players": _seats_json(game.seats),
+        "done": game.done,
+        "live": live.get(game.channel_key),
+    }
+
+
+def tournament_summary_json(view: Any, link: str, csv: str) -> dict[str, Any]:
+    """A tournament as the list shows it."""
+    return {
+        "name": view.name,
+        "format": view.format,
+        "status": view.status,
+        "channel": view.channel,
+        "entrants": sum(1 for e in view.entrants if not e.reserve),
+        "reserves": sum(1 for e in view.entrants if e.reserve),
+        "created": _iso(view.created),
+        "ended": _iso(view.ended),
+        "current": view.current,
+        "winner": view.winner or None,
+        "url": link,
+        "csv": csv,
+    }
+
+
+def tournament_json(
+    view: Any, link: str, csv: str, live: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Everything the tournament page shows. ``live``: the live-game hook's values by folded
+    channel (``table["live"]``; null when the bot has told the site nothing of that table)."""
+    live = live or {}
+    data = tournament_summary_json(view, link, csv)
+    data.update(
+        {
+            "format_name": view.format_name,
+            "options": view.options,
+            "by": view.by,
+            "reason": view.reason or None,
+            "problem": view.problem or None,
+            "entrants_list": [
+                {"name": e.name, "reserve": e.reserve, "computer": e.computer}
+                for e in view.entrants
+            ],
+            "tables": [_table_json(g, live) for g in view.playing],
+            "games": [_table_json(g, live) for g in view.games],
+            "standings": [
+                {"place": s.place, "name": s.name, "score": s.score, "note": s.note}
+                for s in view.standings
+            ],
+            "final": view.final,
+            "placings": [
+                {"place": s.place, "name": s.name, "score": s.score, "note": s.note}
+                for s in view.standings
+            ]
+            if view.final
+            else None,
+            "sheet": [
+                {
+                    "title": section.title,
+                    "lines": [
+                        {
+                            "text": line.text,
+                            "player": line.player,
+                            "table": line.table,
+                            "game": line.game,
+                            "score": line.mark,
+                            "stage": line.stage,
+                            "clock": line.clock,
+                        }
+                        for line in section.lines
+                    ],
+                }
+                for section in view.sheet
+            ],
+            "bracket": [
+                {
+                    "round": r.number,
+                    "title": r.title,
+                    "games": [
+                        {
+                            "key": g.key,
+                            "stage": g.stage,
+                            "players": _seats_json(g.seats),
+                            "through": g.through,
+                            "bye": g.bye,
+                            "playing": g.playing,
+                            "sudden_death": list(g.extra),
+                        }
+                        for g in r.games
+                    ],
+                }
+                for r in view.bracket
+            ],
+            "rotation": [
+                {
+                    "round": r.number,
+                    "tables": [_table_json(g, live) for g in r.tables],
+                    "moves": [
+                        {"name": m.name, "from": m.from_table, "to": m.to_table, "why": m.why}
+                        for m in r.moves
+                    ],
+                }
+                for r in view.rotation
+            ],
+            "records": [
+                {"kind": r.kind, "at": _iso(r.at), "player": r.player, "detail": r.detail}
+                for r in view.records
+            ],
+        }
+    )
+    return data

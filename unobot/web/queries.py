@@ -49,7 +49,11 @@ __all__ = [
     "PlayerRow",
     "Reader",
     "RecentGame",
+    "TournamentHead",
     "link_key",
+    "tournament_head",
+    "tournament_heads",
+    "tournament_stored",
 ]
 
 NEEDED_VERSION = 5
@@ -543,3 +547,74 @@ def _weeks(history: list[tuple[Any, ...]]) -> tuple[WeekPoints, ...]:
         games[week] += 1
         points[week] += int(won_points)
     return tuple(WeekPoints(w, games[w], points[w]) for w in sorted(games))
+
+
+# -- tournaments ------------------------------------------------------------------------------
+
+TOURNAMENT_LIST = 200
+"""The tournament list shows at most this many, newest first."""
+
+_HEAD = (
+    "SELECT t.name, t.name_key, t.format, t.channel, t.status, t.created, t.ended, "
+    "(SELECT MAX(e.seq) FROM tournament_entry e WHERE e.tournament_id = t.id), "
+    "(SELECT COUNT(*) FROM tournament_score s WHERE s.tournament_id = t.id) FROM tournament t"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentHead:
+    """A tournament's row and its version: ``seq`` its newest entry's number, ``rows`` its
+    score-sheet lines (what changes whenever the bot writes to it)."""
+
+    name: str
+    key: str
+    format: str
+    channel: str
+    status: str
+    created: datetime
+    ended: datetime | None
+    seq: int
+    rows: int
+
+    @property
+    def version(self) -> str:
+        return f"{self.status}:{self.seq}:{self.rows}"
+
+    @property
+    def live_version(self) -> str:
+        """What a live page compares (``""``: finished, it never changes again)."""
+        return "" if self.status in ("done", "cancelled") else f"{self.seq}.{self.rows}"
+
+
+def _head(row: tuple[Any, ...]) -> TournamentHead:
+    name, key, fmt, channel, status, created, ended, seq, rows = row
+    return TournamentHead(
+        str(name), str(key), str(fmt), str(channel), str(status), _time(created),
+        None if ended is None else _time(ended), -1 if seq is None else int(seq), int(rows or 0),
+    )  # fmt: skip
+
+
+def tournament_heads(reader: Reader, limit: int = TOURNAMENT_LIST) -> list[TournamentHead]:
+    """The newest ``limit`` tournaments with their versions (one query: the version's two
+    sub-queries are index seeks on ``(tournament_id, seq)`` and ``tournament_id``)."""
+    rows = reader._rows(f"{_HEAD} ORDER BY t.created DESC, t.id DESC LIMIT ?", (limit,))
+    return [_head(r) for r in rows]
+
+
+def tournament_head(reader: Reader, name: str) -> TournamentHead | None:
+    """One tournament's row and version by name (any case), or None: the live pages'
+    once-a-second question."""
+    from unobot.tournament.store import name_key
+
+    rows = reader._rows(f"{_HEAD} WHERE t.name_key = ?", (name_key(name),))
+    return _head(rows[0]) if rows else None
+
+
+def tournament_stored(reader: Reader, key: str) -> Any:
+    """The tournament ``key`` (folded name) with its entries and sheet, read by the store's
+    own reading code (:class:`SqlTournamentLog`) without its schema upgrade: the site never
+    writes. A :class:`~unobot.tournament.store.Stored`, or None."""
+    from unobot.tournament.store import SqlTournamentLog
+
+    found = SqlTournamentLog(reader.db)._stored("name_key = ?", (key,))
+    return found[0] if found else None

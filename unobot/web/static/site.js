@@ -33,14 +33,21 @@
     Array.prototype.forEach.call(document.querySelectorAll(".table-scroll"), markScroll);
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
+  function wireAll() {
     markAll();
-    window.addEventListener("resize", markAll);
     Array.prototype.forEach.call(document.querySelectorAll(".table-scroll"), function (box) {
       box.addEventListener("scroll", function () {
         markScroll(box);
       }, { passive: true });
     });
+  }
+
+  // A live page's <main> was replaced (static/live.js): its boxes are new.
+  document.addEventListener("unobot:live", wireAll);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    wireAll();
+    window.addEventListener("resize", markAll);
     var box = document.getElementById("colorblind");
     if (!box) {
       return;
