@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 USAGE = (
     "usage: .tournament new <format> <name> [key=value ...] | start | cancel [reason] | "
-    "pause | resume | addbot [level] [name] | reserve <nick> | remove <nick> [reason] | "
+    "pause | resume | addbot [level] [name|count] | reserve <nick> | remove <nick> [reason] | "
     "sub <old> <new> | correct <nick> <game> <+/-points> <reason> | penalty <nick> [cards] | "
     f"list. Formats: {', '.join(FORMATS)}"
 )
@@ -126,25 +126,72 @@ def tournament(ctx: Context) -> None:
         raise UnoError(str(err)) from None
 
 
+ADDBOT_MOST = 64
+"""The most computer entrants one ``.tournament addbot`` adds (a knockout's seed draw)."""
+
+
 def _addbot(ctx: Context, director: Director, here: Tournament, rest: list[str]) -> None:
-    level = rest[0].lower() if rest else here.options.level
+    """``addbot [level] [name]`` or ``addbot [level] <count>``: one command for a field of
+    computer entrants (one command per entrant ran into the command throttle)."""
+    words = list(rest[:3])
+    count = 1
+    if words and words[-1].lstrip("+-").isdigit():
+        count = _count(words.pop())
+    level = words[0].lower() if words else here.options.level
     if level not in LEVELS:
         raise UnoError(f"the levels are {', '.join(LEVELS)}")
-    name = rest[1] if len(rest) > 1 else None
-    if name is None:
-        stem = level.capitalize() + "Bot"
-        n = 1
-        while here.entrant(f"{stem}{n}") is not None:
-            n += 1
-        name = f"{stem}{n}"
-    if not (
-        1 <= len(name) <= 16
-        and name[0].isalpha()
-        and name.replace("_", "").replace("-", "").isalnum()
-    ):
-        raise UnoError("a computer player's name is up to 16 letters, digits, - or _")
-    director.join(here, name, "", level=level)
-    ctx.say(f"{name} (computer, {level}) is in {here.name} ({_entrants(here)}).")
+    if len(words) > 1 and count > 1:
+        raise UnoError("a name is for one computer player; a count names them itself")
+    room = getattr(here.format.options, "max_entrants", None)
+    if isinstance(room, int):
+        taken = sum(not e.reserve for e in here.entrants)
+        if taken + count > room:
+            left = max(0, room - taken)
+            raise UnoError(
+                f"{here.name} takes {room} entrants (max_entrants): room for {left} more"
+            )
+    names: list[str] = []
+    for _ in range(count):
+        name = words[1] if len(words) > 1 else _bot_name(here, level)
+        if not (
+            1 <= len(name) <= 16
+            and name[0].isalpha()
+            and name.replace("_", "").replace("-", "").isalnum()
+        ):
+            raise UnoError("a computer player's name is up to 16 letters, digits, - or _")
+        try:
+            director.join(here, name, "", level=level)
+        except TournamentError as err:
+            if not names:
+                raise
+            ctx.say(f"{_added(names, level, here)} Not the rest: {err}.")
+            return
+        names.append(name)
+    ctx.say(_added(names, level, here))
+
+
+def _count(word: str) -> int:
+    count = int(word)
+    if not 1 <= count <= ADDBOT_MOST:
+        raise UnoError(f"add 1 to {ADDBOT_MOST} computer players at a time")
+    return count
+
+
+def _bot_name(here: Tournament, level: str) -> str:
+    stem = level.capitalize() + "Bot"
+    n = 1
+    while here.entrant(f"{stem}{n}") is not None:
+        n += 1
+    return f"{stem}{n}"
+
+
+def _added(names: list[str], level: str, here: Tournament) -> str:
+    if len(names) == 1:
+        return f"{names[0]} (computer, {level}) is in {here.name} ({_entrants(here)})."
+    shown = ", ".join(names) if len(names) <= 8 else f"{names[0]} to {names[-1]}"
+    return (
+        f"{len(names)} computer players ({level}) are in {here.name}: {shown} ({_entrants(here)})."
+    )
 
 
 def _entrants(here: Tournament) -> str:
@@ -169,7 +216,7 @@ def tjoin(ctx: Context) -> None:
         _director(ctx).join(here, ctx.nick, ctx.ident)
     except TournamentError as err:
         raise UnoError(str(err)) from None
-    ctx.say(f"{ctx.nick} is in {here.name} ({sum(not e.reserve for e in here.entrants)} entrants).")
+    ctx.say(f"{ctx.nick} is in {here.name} ({_entrants(here)}).")
 
 
 @command("tleave")
@@ -210,5 +257,5 @@ def tstatus(ctx: Context) -> None:
     )
     for line in standings_lines(standings):
         ctx.reply(line)
-    for name, table, game, mark in here.sheet.lines[-10:]:
-        ctx.reply(f"{name} > T{table},G{game},{mark}")
+    for line in here.sheet.lines[-10:]:
+        ctx.reply(line.text())

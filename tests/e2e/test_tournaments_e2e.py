@@ -40,7 +40,7 @@ from unobot.core.computers import ComputerConfig
 from unobot.core.dispatch import CommandThrottle
 from unobot.core.settings import MemorySettings
 from unobot.core.table import TableConfig
-from unobot.engine.cards import Color
+from unobot.engine.cards import Card, Color
 from unobot.irc.adapter import IrcAdapter
 from unobot.irc.casemap import irc_lower
 
@@ -380,6 +380,15 @@ class Scene:
                     rows.append((int(found[1]), found[2], int(found[3]), found[4] or ""))
         return rows
 
+    def notices(self) -> list[str]:
+        """The bot's NOTICEs to the admin so far."""
+        assert self.admin is not None
+        return [
+            strip_codes(m.text)
+            for m in self.admin.snapshot()
+            if m.nick == self.bot_nick and m.command == "NOTICE"
+        ]
+
     def summary(self) -> str:
         return "; ".join(
             f"{p.nick} {p.moves} moves, {len(p.refused)} refused {p.refused[:4]}"
@@ -425,8 +434,13 @@ def open_tournament(
         player = AutoPlayer(scene.server, scene.channel, bot.nick, seed=seed + k)
         scene.players.append(player)
         scene.say(".tjoin", f"{player.nick} is in {name}", who=player.client)
-    for _ in range(computers):
-        scene.say(".tournament addbot easy", "(computer, easy) is in")
+    if computers:  # one command for them all (one each ran into the command throttle)
+        joined = scene.say(f".tournament addbot easy {computers}", "computer")
+        entrants = f"({people + computers} entrant{'s' if people + computers != 1 else ''})"
+        assert joined.endswith(f"in {name}: " + joined.split(": ", 1)[1]) and entrants in joined
+        assert joined.startswith(
+            f"{computers} computer players (easy) are in" if computers > 1 else "EasyBot1 ("
+        ), joined
     scene.started = time.monotonic()
     admin.privmsg(scene.channel, ".tournament start")
     return name
@@ -499,7 +513,16 @@ def test_knockout_bracket(scene: Scene) -> None:
     rows = scene.standings(name)
     assert rows[0][1] == champion and rows[0][3] == "champion", rows
     assert len(rows) == 8
-    print(f"knockout: {took:.1f} s, {len(overs)} games")
+    assert {r[3] for r in rows if r[0] > 1 and r[1] in finals[0][1]} == {"finalist"}, rows
+    # The score sheet names the final: its lines are not more hands of table 1.
+    sheet = [line for line in scene.notices() if " > " in line]
+    assert any(" > Final,G" in line for line in sheet), sheet
+    assert all(re.fullmatch(r"\S+ > (T\d+|Final|(Final|Round 1 game \d+) sudden death"
+                            r"( \d+)?),G\d+,(Won|\d+)( \(clock\))?", line)
+               for line in sheet), sheet  # fmt: skip
+    counted = check_counted_hands(scene, name, overs)
+    assert counted, "no game's clock cut a hand short"
+    print(f"knockout: {took:.1f} s, {len(overs)} games, {counted} clock-ended hands")
 
 
 def test_rotation_totals(scene: Scene) -> None:
@@ -525,6 +548,43 @@ def test_rotation_totals(scene: Scene) -> None:
     for k, (place, _, score, _) in enumerate(rows):
         assert place == (rows[k - 1][0] if k and rows[k - 1][2] == score else k + 1), rows
     print(f"rotation: {took:.1f} s, {len(overs)} games")
+
+
+_POINTS = re.compile(r"(\S+) (\d+) cards? \((\d+) pts\): ([RYGBWDS0-9 ]+?)(?=;|\.|$)")
+_COUNTED = "Counted from the unfinished hand: "
+
+
+def check_counted_hands(scene: Scene, name: str, overs: list[Over]) -> int:
+    """Every game a person played, as their table channel showed it: the points listed hand by
+    hand (``Left: ann 3 cards (26 pts): …`` for a finished hand, ``Counted from the unfinished
+    hand: …`` for the one the clock cut short) add up to the totals the tournament channel
+    announced, and each listed hand's points are its cards' points. Returns how many games
+    ended with a counted unfinished hand."""
+    counted = 0
+    seen: set[str] = set()
+    for person in scene.players:
+        for channel in dict.fromkeys(person.tables):
+            lines = at(person.client, scene.bot_nick, channel)
+            starts = [k for k, line in enumerate(lines) if line.startswith(f"Tournament {name} - ")]
+            for n, k in enumerate(starts):
+                stage = lines[k].split(" - ", 1)[1].split(":")[0]
+                if stage in seen:
+                    continue
+                seen.add(stage)
+                end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+                text = " ".join(lines[k:end])
+                over = next(o for o in overs if o.stage == stage)
+                sums = dict.fromkeys(over.totals, 0)
+                for who, cards, pts, shown in _POINTS.findall(text):
+                    hand = [Card.parse(c) for c in shown.split()]
+                    assert len(hand) == int(cards), (stage, who, shown)
+                    assert sum(c.points for c in hand) == int(pts), (stage, who, shown)
+                    sums[who] = sums.get(who, 0) + int(pts)
+                assert sums == over.totals, (stage, text)
+                if _COUNTED in text:
+                    counted += 1
+                    assert "Time is up: the unfinished hand counts. " + _COUNTED in text, text
+    return counted
 
 
 # --- a restart in the middle ------------------------------------------------------------------

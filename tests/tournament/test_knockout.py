@@ -202,7 +202,7 @@ def test_sixteen_player_bracket_to_the_champion() -> None:
     table = k.standings()
     assert steps[-1].standings == tuple(table)
     assert (table[0].place, table[0].name, table[0].note) == (1, champion, "champion")
-    assert [s.note for s in table[1:4]] == ["final"] * 3
+    assert [s.note for s in table[1:4]] == ["finalist"] * 3
     assert [s.place for s in table[1:4]] == [2, 3, 4]  # by their final totals 30, 20, 10
     assert [s.score for s in table[1:4]] == [20, 30, 40]
     assert all(s.note == "out in round 1" for s in table[4:])
@@ -224,6 +224,7 @@ def test_tie_goes_to_sudden_death_and_again() -> None:
         rules="knockout",
         options=(("time_limit_minutes", "0"),),
         seconds=0.0,
+        label="Final sudden death",  # the score sheet names it: not another hand of T1
     )
     rules_parse(sd)
     assert PRESETS["knockout"].with_option("time_limit_minutes", "0").target_score == 0

@@ -168,8 +168,8 @@ def test_full_main_tournament() -> None:
     assert fmt.done and fmt.pending() == []
     assert [(s.place, s.name, s.score, s.note) for s in standings[:3]] == [
         (1, b, 0, "champion"),
-        (2, a, 12, "final"),
-        (3, c, 40, "final"),
+        (2, a, 12, "finalist"),
+        (3, c, 40, "finalist"),
     ]
     assert f"Champion: {b}!" in texts(steps)
     rest = standings[3:]
@@ -252,7 +252,7 @@ def test_too_many_qualifiers_play_another_round() -> None:
     (final,) = seats(steps)
     done(fmt.finished(result("final", dict(zip(final.players, (0, 5, 9), strict=True)))))
     notes = [s.note for s in fmt.standings()]
-    assert notes[:3] == ["champion", "final", "final"]
+    assert notes[:3] == ["champion", "finalist", "finalist"]
     assert all(n.startswith("round 2") for n in notes[3:14])
     assert all(n.startswith("table") for n in notes[14:])
 
@@ -290,8 +290,8 @@ def test_small_eliminations_down_to_three_then_final() -> None:
     standings = done(fmt.finished(result("final", {"ann": 5, "bob": 0, "cat": 7}))).standings
     assert [(s.place, s.name, s.note) for s in standings] == [
         (1, "bob", "champion"),
-        (2, "ann", "final"),
-        (3, "cat", "final"),
+        (2, "ann", "finalist"),
+        (3, "cat", "finalist"),
         (4, "eve", "eliminated at 251"),
         (5, "dan", "eliminated at 260"),
         (6, "fay", "eliminated at 251"),

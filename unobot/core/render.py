@@ -57,6 +57,9 @@ def describe(event: ev.Event, names: Sequence[str]) -> str | None:
         case ev.ChallengeResolved(challenger=c, offender=o, guilty=guilty):
             verdict = "bluffed" if guilty else "played it fairly"
             return f"{names[c]} challenges {names[o]}'s WD4: {names[o]} {verdict}."
+        case ev.HandEnded(outcome=out) if not out.complete:
+            counted = ", ".join(f"{names[s]} {p}" for s, p in enumerate(out.points))
+            return f"Time is up: the unfinished hand counts ({counted})."
         case ev.HandEnded(outcome=out):
             left = ", ".join(f"{names[s]} {p}" for s, p in enumerate(out.points) if s != out.winner)
             return f"{names[out.winner]} wins the hand with {max(out.scores)} points ({left})."

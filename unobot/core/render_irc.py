@@ -284,6 +284,14 @@ def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> st
         head = f"{names[outcome.winner]} wins the hand"
         if outcome.scores[outcome.winner] and max(outcome.scores) == sum(outcome.scores):
             head += f" and {outcome.scores[outcome.winner]} points"
+    elif not outcome.complete:
+        # The clock cut the hand short and it counts (the line before says so): the cards
+        # and points counted, as for a finished hand.
+        rest = [
+            f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
+            for s, cards in enumerate(outcome.remaining)
+        ]
+        return f"Counted from the unfinished hand: {'; '.join(rest)}"
     else:
         head = "Time is up"
     rest = [

@@ -822,7 +822,12 @@ class Table:
         if name == "time":
             assert self.match is not None
             counted = self.match.rules.scoring is Scoring.OWN_POINTS and self.match.hand_in_progress
+            hands = len(self.match.hands)
             events = self.match.end_by_time()
+            if len(self.match.hands) > hands:
+                # The unfinished hand counted: it is reported like a finished one (its cards
+                # and points in the channel, its line on a tournament's score sheet).
+                events = [HandEnded(self.match.hands[-1]), *events]
             self.state = State.FINISHED
             pre = [*self._deferred, TimeUp(counted)]
             self._deferred = []

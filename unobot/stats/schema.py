@@ -204,10 +204,18 @@ class TournamentScore(_Base):
     """The format's key of the match the hand belongs to ("t2", "final")."""
     table = pee.IntegerField(column_name="table_number")
     game = pee.IntegerField()
-    """The sheet's game number: hands counted per table across the tournament."""
+    """The sheet's game number: in a heat, hands counted per table across the heats; in a
+    labelled game (the final, later rounds), hands counted within it."""
     player = pee.CharField(max_length=255)
     points = pee.IntegerField()
     won = pee.BooleanField()
+    label = pee.CharField(max_length=100, default="")
+    """Schema v6: "" for a heat (the seeds' ``T1,G3``: ``game`` counted per table), else the
+    game's name on the sheet ("Final", "Round 2 game 1"; ``game`` counted within it)."""
+    clock = pee.BooleanField(default=False)
+    """Schema v6: the hand was cut short by a timed game's clock; its points count."""
+    round = pee.IntegerField(column_name="round_number", default=1)
+    """Schema v6: the tournament round of the game (heats are 1)."""
 
 
 class PlayerRating(_Base):
@@ -301,17 +309,38 @@ def _v5_replays(db: pee.Database, migrator: SchemaMigrator) -> None:
     rebuild_rating_rows(db)
 
 
+def _v6_sheet_labels(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """The score sheet says which game a line belongs to beyond the heats (``label``: "Final",
+    "Round 2 game 1"), which hands the clock cut short (``clock``) and the round. Old rows
+    read as heats of round 1, as they were written."""
+    have = {c.name for c in db.get_columns("tournament_score")}  # a new store's v3 made them
+    added = [
+        migrator.add_column("tournament_score", column, field)
+        for column, field in (
+            ("label", TournamentScore.label),
+            ("clock", TournamentScore.clock),
+            ("round_number", TournamentScore.round),
+        )
+        if column not in have
+    ]
+    if added:
+        run_migrations(*added)
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
     _v3_tournaments,
     _v4_ratings,
     _v5_replays,
+    _v6_sheet_labels,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 REPLAYS_VERSION = 5
 """The version that added the rating history and move lists (``game_result.mu``/``sigma``,
 ``game_moves``)."""
+SHEET_LABELS_VERSION = 6
+"""The version that added ``tournament_score.label``, ``clock`` and ``round_number``."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
 stand-in for the bot before ratings) writes games without rating them; the v4 migration and

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from unobot.core.settings import rules_from_text
 from unobot.core.table import COMPUTER_IDENT, State, Table
 from unobot.core.updates import EngineEvents, Update
-from unobot.engine.events import HandEnded, MatchEnded
+from unobot.engine.events import HandEnded, HandOutcome, MatchEnded
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.tournament.model import (
@@ -47,7 +47,7 @@ from unobot.tournament.model import (
 )
 from unobot.tournament.state import Entry, Tournament, duration_text, result_to_json
 from unobot.tournament.store import Entry as StoredEntry
-from unobot.tournament.store import SheetRow, Stored, TournamentLog
+from unobot.tournament.store import Stored, TournamentLog
 
 if TYPE_CHECKING:
     from unobot.core.bot import Bot
@@ -560,10 +560,7 @@ class Director:
                 if type(inner) is HandEnded:
                     outcome = inner.outcome
                     names = tuple(event.names)
-                    winner = names[outcome.winner] if outcome.winner >= 0 else None
-                    live.hands.append(
-                        Hand(names, tuple(outcome.points), tuple(outcome.scores), winner)
-                    )
+                    live.hands.append(_hand(names, outcome))
                 elif type(inner) is MatchEnded:
                     self._match_ended(key, live, table, inner)
 
@@ -715,13 +712,8 @@ class Director:
             fmt, channel, store = tournament.format_name, tournament.channel, self.store
             self._run(lambda: store.create(name, fmt, channel, entry.at), self._not_created(name))
         if entry.kind == "result":
-            key = entry.data["key"]
             count = sum(len(hand["players"]) for hand in entry.data["hands"])
-            lines = tournament.sheet.lines[len(tournament.sheet.lines) - count :]
-            rows = [
-                SheetRow(key, table, number, who, 0 if mark == "Won" else int(mark), mark == "Won")
-                for who, table, number, mark in lines
-            ]
+            rows = tournament.sheet.lines[len(tournament.sheet.lines) - count :]
             store = self.store
             if rows:
                 self._run(lambda: store.add_sheet(name, rows))
@@ -843,8 +835,15 @@ class Director:
             return
         names = table.names
         for outcome in table.match.hands:
-            winner = names[outcome.winner] if 0 <= outcome.winner < len(names) else None
-            live.hands.append(Hand(names, tuple(outcome.points), tuple(outcome.scores), winner))
+            live.hands.append(_hand(names, outcome))
+
+
+def _hand(names: tuple[str, ...], outcome: HandOutcome) -> Hand:
+    """The sheet's view of an engine hand; an incomplete one (the game's clock cut it short:
+    the table reports it as a hand with no winner) is marked ``clock``."""
+    winner = names[outcome.winner] if 0 <= outcome.winner < len(names) else None
+    points, scores = tuple(outcome.points), tuple(outcome.scores)
+    return Hand(names, points, scores, winner, clock=not outcome.complete)
 
 
 def _tag(tournament: Tournament, game: Game) -> str:

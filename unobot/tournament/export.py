@@ -27,9 +27,13 @@ record          columns
 ``penalty``     player, score (cards drawn), detail: ``by … in <channel>``
 ``removal``     player, detail: ``by …: reason``
 ``substitution`` player (who comes in), detail: ``replaces <old>, by …``
-``sheet``       the seeds' score sheet, one per player per hand: table, game (the sheet's
-                game number at that table), player, score (card points, or ``Won``),
-                detail: the sheet's own line (``Beank > T1,G1,170``); at: that game's result
+``sheet``       the seeds' score sheet, one per player per hand: table, game (the game's
+                key, as in ``result`` rows: a game's sheet rows add up to its result rows),
+                player, score (card points, or ``Won``), detail: the sheet's own line —
+                ``Beank > T1,G1,170`` in a heat (hands counted per table), ``ann >
+                Final,G1,12`` / ``ann > Round 2 game 1,G3,40`` for the final and later
+                rounds (hands counted within the game), ending ``(clock)`` for a hand the
+                game's clock cut short (its points count); at: that game's result
 ``standing``    the last standings: game (the place, 1 best), player, score, detail: the
                 note and whether they are ``final`` or ``provisional``
 =============== ========================================================================
@@ -136,7 +140,7 @@ def rows(stored: Stored) -> Iterator[tuple[str, ...]]:
     for line in stored.sheet:
         score = "Won" if line.won else line.points
         at = reported.get(line.game_key)
-        yield row("sheet", line.table, line.game, line.player, score, line.text(), at)
+        yield row("sheet", line.table, line.game_key, line.player, score, line.text(), at)
 
     last = next((e for e in reversed(stored.entries) if e.kind == "standings"), None)
     if last is not None:

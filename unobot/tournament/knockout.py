@@ -65,7 +65,6 @@ from unobot.tournament.model import (
     Step,
     TournamentError,
     announce_lines,
-    duration_text,
     even_sizes,
     ranked,
     unique_names,
@@ -147,8 +146,8 @@ class Knockout(Roster[KnockoutOptions]):
     name: ClassVar[str] = "knockout"
     Options: ClassVar[type[KnockoutOptions]] = KnockoutOptions
 
-    def __init__(self, options: KnockoutOptions, rng: random.Random) -> None:
-        super().__init__(options, rng)
+    def __init__(self, options: KnockoutOptions, rng: random.Random, scale: float = 1.0) -> None:
+        super().__init__(options, rng, scale)
         self._round = 0
         self._slots: list[_Slot] = []
         self._games: dict[str, _Game] = {}
@@ -192,7 +191,7 @@ class Knockout(Roster[KnockoutOptions]):
         steps.append(
             Announce(
                 f"Knockout: {len(ids)} players, games of up to {self.options.game_size}, "
-                f"{duration_text(self.options.game_seconds)} each; the lowest total goes through."
+                f"{self._said(self.options.game_seconds)} each; the lowest total goes through."
             )
         )
         return steps + self._draw(ids)
@@ -264,7 +263,7 @@ class Knockout(Roster[KnockoutOptions]):
                 elif alive:
                     note = f"in round {reached}"
                 elif reached == self._final_round:
-                    note = "final"
+                    note = "finalist"
                 else:
                     note = f"out in round {reached}"
             keyed.append((key, i, score, note))
@@ -322,6 +321,7 @@ class Knockout(Roster[KnockoutOptions]):
             options = (("max_players", str(len(game.ids))),)
         if game.sd:
             options = (*options, ("time_limit_minutes", "0"))
+        heat = game.round == 1 and not game.sd and game.round != self._final_round
         return Game(
             key=game.key,
             table=game.index,
@@ -331,6 +331,8 @@ class Knockout(Roster[KnockoutOptions]):
             options=options,
             seconds=0.0 if game.sd else self.options.game_seconds,
             warning=0.0 if game.sd else self.options.warning_seconds,
+            label="" if heat else game.stage,
+            round=game.round,
         )
 
     # --- deciding -----------------------------------------------------------------------------

@@ -33,6 +33,7 @@ __all__ = [
     "RoundClock",
     "Seat",
     "Sheet",
+    "SheetRow",
     "Standing",
     "Step",
     "TournamentError",
@@ -63,7 +64,14 @@ class Game:
     ``seconds`` > 0 makes it a timed game of that many *tournament* seconds (the director
     scales them by the configured ``time_scale``); the table's match then ends on the clock
     and the unfinished hand counts. ``warning`` is how long before that end the table says no
-    new hand starts (0: the table's own default)."""
+    new hand starts (0: the table's own default).
+
+    ``label`` is how the score sheet names the game: empty for a *heat* (a first-round table
+    game: the seeds' ``T2,G3`` form, hands counted per table), else the stage the sheet shows
+    ("Final", "Round 2 game 1"), its hands counted from 1 within the game. The later rounds
+    are played at table 1's channel too; without a label they would read as more hands of
+    table 1. ``round`` is the tournament round the game belongs to (heats are round 1; a final
+    comes after the last round of tables), for grouping the sheet."""
 
     key: str
     table: int
@@ -73,6 +81,8 @@ class Game:
     options: tuple[tuple[str, str], ...] = ()
     seconds: float = 0.0
     warning: float = 0.0
+    label: str = ""
+    round: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +92,14 @@ class Hand:
     ``points`` are the card points each player held when the hand ended (0 for whoever went
     out); ``scores`` what each scored under the game's scoring (winner collects: the winner
     gets everyone's points, the others 0; own points: equal to ``points``). ``winner`` is who
-    went out, None when the clock cut the hand short. Names in seat order at that hand."""
+    went out, None when the clock cut the hand short (``clock``: a timed game ended in the
+    middle of it and its points count). Names in seat order at that hand."""
 
     players: tuple[str, ...]
     points: tuple[int, ...]
     scores: tuple[int, ...]
     winner: str | None
+    clock: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,8 +294,9 @@ class Format(Protocol):
     same seed in the ``Random`` it was made with) give the same steps, which is how a
     tournament is rebuilt after a restart.
 
-    Made as ``cls(options, rng)``; ``options`` is the format's own frozen dataclass
-    (``cls.Options``), parsed from ``key=value`` words by :func:`parse_options`."""
+    Made as ``cls(options, rng, scale)``; ``options`` is the format's own frozen dataclass
+    (``cls.Options``), parsed from ``key=value`` words by :func:`parse_options`; ``scale`` is
+    the director's time scale, used only for the durations the format announces."""
 
     name: ClassVar[str]
     Options: ClassVar[type]
@@ -349,10 +362,13 @@ class Roster(Generic[CheckedT]):
     either. Names are matched case-insensitively; ``_removed`` holds the removed in the order
     they went."""
 
-    def __init__(self, options: CheckedT, rng: Random) -> None:
+    def __init__(self, options: CheckedT, rng: Random, scale: float = 1.0) -> None:
+        """``scale``: the director's time scale (``Tournament.scale``). The logic never reads
+        it; it only makes the durations the format *says* the ones the tables really run."""
         options.check()
         self.options = options
         self.rng = rng
+        self.scale = scale
         self._names: list[str] = []
         self._lookup: dict[str, int] = {}
         self._started = False
@@ -362,6 +378,10 @@ class Roster(Generic[CheckedT]):
     @property
     def done(self) -> bool:
         return self._done
+
+    def _said(self, seconds: float) -> str:
+        """A duration of the options as the channel hears it: scaled, as the clocks run."""
+        return duration_text(seconds * self.scale)
 
     def _check_new(self) -> None:
         if self._started:
@@ -446,24 +466,77 @@ class Roster(Generic[CheckedT]):
         return was
 
 
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of the seeds' score sheet: ``player``'s card ``points`` in hand ``game`` of the
+    match ``game_key`` at ``table``; ``won``: they went out (the sheet says ``Won``).
+
+    ``label`` empty: a heat, the seeds' own form, ``game`` counted per table across the heats
+    (``Beank > T1,G1,170``). Otherwise the game's name on the sheet ("Final", "Round 2 game 1",
+    "Play-off for 2nd") and ``game`` the hand's number within that game
+    (``ann > Final,G1,12``). ``clock``: the hand was cut short by the game's clock (timed
+    knockout and rotation games) and its points count; nobody won it (``ann > T1,G4,66
+    (clock)``). ``round``: the tournament round of the game (heats are 1)."""
+
+    game_key: str
+    table: int
+    game: int
+    player: str
+    points: int
+    won: bool
+    label: str = ""
+    clock: bool = False
+    round: int = 1
+
+    @property
+    def where(self) -> str:
+        """``T1`` for a heat, else the label (``Final``)."""
+        return self.label or f"T{self.table}"
+
+    def text(self) -> str:
+        """``Beank > T1,G1,170`` / ``BigStu > T1,G1,Won`` / ``ann > Final,G1,12`` /
+        ``bob > T2,G4,66 (clock)``."""
+        mark = "Won" if self.won else str(self.points)
+        clock = " (clock)" if self.clock else ""
+        return f"{self.player} > {self.where},G{self.game},{mark}{clock}"
+
+
 @dataclass(slots=True)
 class Sheet:
     """The seeds' score sheet (000: ``Beank > T1,G1,170`` / ``BigStu > T1,G1,Won``): one line
-    per player per hand, game numbers counted per table across the whole tournament."""
+    per player per hand. Heats number their hands per table across the tournament; the other
+    games (:attr:`Game.label`) number them within the game, so the final reads ``Final,G1``,
+    never as a fifth game of table 1."""
 
-    lines: list[tuple[str, int, int, str]] = field(default_factory=list)
-    """(name, table, game number, "170" or "Won")."""
+    lines: list[SheetRow] = field(default_factory=list)
     _games: dict[int, int] = field(default_factory=dict)
 
-    def add(self, game: Game, result: Result) -> None:
-        for hand in result.hands:
-            number = self._games.get(game.table, 0) + 1
-            self._games[game.table] = number
+    def add(self, game: Game, result: Result) -> list[SheetRow]:
+        """Add ``result``'s hands; returns the lines added."""
+        added: list[SheetRow] = []
+        for n, hand in enumerate(result.hands, 1):
+            if game.label:
+                number = n
+            else:
+                number = self._games.get(game.table, 0) + 1
+                self._games[game.table] = number
             for name, points in zip(hand.players, hand.points, strict=True):
-                mark = "Won" if name == hand.winner else str(points)
-                self.lines.append((name, game.table, number, mark))
+                won = name == hand.winner
+                row = SheetRow(
+                    game.key,
+                    game.table,
+                    number,
+                    name,
+                    0 if won else points,
+                    won,
+                    game.label,
+                    hand.clock,
+                    game.round,
+                )
+                added.append(row)
+        self.lines += added
+        return added
 
     @staticmethod
-    def text(line: tuple[str, int, int, str]) -> str:
-        name, table, number, mark = line
-        return f"{name} > T{table},G{number},{mark}"
+    def text(line: SheetRow) -> str:
+        return line.text()

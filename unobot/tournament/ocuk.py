@@ -122,6 +122,9 @@ class _Pending:
     """"table", "hand", "cut" (alternative ruleset cut play-off), "final", "playoff"."""
     group: _Group | None = None
     tiebreak: tuple[int, ...] = ()
+    round: int = 1
+    """The tournament round (tables: theirs; the final and its play-offs: the one after the
+    last round of tables; the alternative ruleset's hands and cut play-offs: 1)."""
 
 
 @dataclass(slots=True)
@@ -163,8 +166,8 @@ class Ocuk(Roster[OcukOptions]):
     name: ClassVar[str] = "ocuk"
     Options: ClassVar[type[OcukOptions]] = OcukOptions
 
-    def __init__(self, options: OcukOptions, rng: random.Random) -> None:
-        super().__init__(options, rng)
+    def __init__(self, options: OcukOptions, rng: random.Random, scale: float = 1.0) -> None:
+        super().__init__(options, rng, scale)
         self._small = False
         self._pending: dict[str, _Pending] = {}
         self._settled: set[str] = set()
@@ -311,10 +314,11 @@ class Ocuk(Roster[OcukOptions]):
             champion = self._done and bool(self._order) and len(self._order[0].ids) == 1
             for g, group in enumerate(self._order):
                 for i in group.ids:
-                    note = "champion" if champion and g == 0 else "final"
+                    note = "champion" if champion and g == 0 else "finalist"
                     add((0, g), i, final.get(i, self._score(i)), note)
         for i in [*(self._finalists or []), *self._qualified, *(self._cut or [])]:
-            add((0, 0), i, self._score(i), "final" if self._finalists is not None else "through")
+            note = "finalist" if self._finalists is not None else "through"
+            add((0, 0), i, self._score(i), note)
         for pending in self._pending.values():
             for i in self._active(pending.ids):
                 if self._small:
@@ -357,7 +361,11 @@ class Ocuk(Roster[OcukOptions]):
                 self._table_of[i] = (self._round, k)
                 self._last_table[i] = key
             steps += announce_lines(f"{stage}:", [self._names[i] for i in players])
-            steps.append(self._seat(_Pending(key, k, stage, players, tuple(options), "table")))
+            steps.append(
+                self._seat(
+                    _Pending(key, k, stage, players, tuple(options), "table", round=self._round)
+                )
+            )
         return steps
 
     def _table_done(
@@ -487,7 +495,17 @@ class Ocuk(Roster[OcukOptions]):
             return self._finish()
         steps = announce_lines("Final:", [self._names[i] for i in finalists])
         steps.append(
-            self._seat(_Pending("final", 1, "Final", list(finalists), FINAL_OPTIONS, "final"))
+            self._seat(
+                _Pending(
+                    "final",
+                    1,
+                    "Final",
+                    list(finalists),
+                    FINAL_OPTIONS,
+                    "final",
+                    round=max(self._round, 1) + 1,
+                )
+            )
         )
         return steps
 
@@ -514,7 +532,16 @@ class Ocuk(Roster[OcukOptions]):
                 self._playoffs += 1
                 key, stage = f"po{self._playoffs}", f"Play-off for {ordinal(place)}"
                 names = [self._names[i] for i in group.ids]
-                pending = _Pending(key, 1, stage, list(group.ids), FINAL_OPTIONS, "playoff", group)
+                pending = _Pending(
+                    key,
+                    1,
+                    stage,
+                    list(group.ids),
+                    FINAL_OPTIONS,
+                    "playoff",
+                    group,
+                    round=max(self._round, 1) + 1,
+                )
                 return [*announce_lines(f"{stage}, tied:", names), self._seat(pending)]
             place += len(group.ids)
         return self._finish()
@@ -601,7 +628,11 @@ class Ocuk(Roster[OcukOptions]):
 
     def _game(self, p: _Pending) -> Game:
         players = tuple(self._names[i] for i in self._active(p.ids))
-        return Game(p.key, p.table, p.stage, players, RULES, p.options)
+        # Heats: the first round of tables, or the alternative ruleset's hands at its one
+        # table (the seeds' T1,G1, T1,G2 …); the rest are named on the sheet by their stage.
+        heat = p.kind == "hand" or (p.kind == "table" and p.round == 1)
+        label = "" if heat else p.stage
+        return Game(p.key, p.table, p.stage, players, RULES, p.options, label=label, round=p.round)
 
     def _active(self, ids: list[int]) -> list[int]:
         return [i for i in ids if i not in self._removed]

@@ -69,7 +69,6 @@ from unobot.tournament.model import (
     Step,
     TournamentError,
     announce_lines,
-    duration_text,
     even_sizes,
     ranked,
     unique_names,
@@ -133,8 +132,8 @@ class Rotation(Roster[RotationOptions]):
     name: ClassVar[str] = "rotation"
     Options: ClassVar[type[RotationOptions]] = RotationOptions
 
-    def __init__(self, options: RotationOptions, rng: random.Random) -> None:
-        super().__init__(options, rng)
+    def __init__(self, options: RotationOptions, rng: random.Random, scale: float = 1.0) -> None:
+        super().__init__(options, rng, scale)
         self._round = 0
         self._seating: list[list[int]] = []
         """The current round's tables (index 0 is table 1)."""
@@ -165,8 +164,8 @@ class Rotation(Roster[RotationOptions]):
         steps: list[Step] = [
             Announce(
                 f"Rotation: {len(ids)} players at {len(self._seating)} tables, {o.rounds} rounds "
-                f"of {duration_text(o.round_seconds)} (the MC's choice; warning "
-                f"{duration_text(o.warning_seconds)} before the end). Lowest at each table moves "
+                f"of {self._said(o.round_seconds)} (the MC's choice; warning "
+                f"{self._said(o.warning_seconds)} before the end). Lowest at each table moves "
                 f"down a table, highest up; lowest tournament total wins."
             )
         ]
@@ -344,6 +343,8 @@ class Rotation(Roster[RotationOptions]):
             options=options,
             seconds=self.options.round_seconds,
             warning=self.options.warning_seconds,
+            label="" if game.round == 1 else self._stage(game),
+            round=game.round,
         )
 
     def _pick(

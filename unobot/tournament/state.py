@@ -133,7 +133,8 @@ class Tournament:
     def __post_init__(self) -> None:
         cls = format_class(self.format_name)
         self.options, rest = split_options(self.words)
-        self.format = cls(parse_options(cls.Options, rest), Random(self.seed))  # type: ignore[call-arg]
+        options = parse_options(cls.Options, rest)
+        self.format = cls(options, Random(self.seed), self.scale)  # type: ignore[call-arg]
         if not self.tables:
             self.tables = _table_channels(self.channel, self.options.tables)
 
@@ -405,6 +406,7 @@ def result_to_json(result: Result) -> dict[str, Any]:
                 "points": list(h.points),
                 "scores": list(h.scores),
                 "winner": h.winner,
+                **({"clock": True} if h.clock else {}),
             }
             for h in result.hands
         ],
@@ -418,7 +420,13 @@ def result_from_json(data: dict[str, Any]) -> Result:
         tuple((str(n), int(t)) for n, t in data["totals"]),
         tuple(data["winners"]),
         tuple(
-            Hand(tuple(h["players"]), tuple(h["points"]), tuple(h["scores"]), h.get("winner"))
+            Hand(
+                tuple(h["players"]),
+                tuple(h["points"]),
+                tuple(h["scores"]),
+                h.get("winner"),
+                bool(h.get("clock")),
+            )
             for h in data.get("hands", ())
         ),
         tuple(data.get("gone", ())),

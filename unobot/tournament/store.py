@@ -7,7 +7,8 @@ into the format's logic. The entries' ``data`` is the director's, stored as opaq
 Two implementations of :class:`TournamentLog`:
 
 * :class:`SqlTournamentLog`: the stats database (SQLite or PostgreSQL), tables ``tournament``,
-  ``tournament_entry`` and ``tournament_score`` of schema v3 (``unobot.stats.schema``). Build it
+  ``tournament_entry`` and ``tournament_score`` of schema v3 (the sheet's ``label``, ``clock``
+  and ``round_number`` columns: v6; ``unobot.stats.schema``). Build it
   on the stats store's own database object (``SqlTournamentLog(stats_store.db)``: one
   connection, and the bot's one database worker, for both), or from a URL with
   :meth:`SqlTournamentLog.from_url`. Nothing connects until the first call, which also brings
@@ -37,7 +38,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.stats import schema
 from unobot.stats.sql import _DB_ERRORS, open_database
 from unobot.stats.summaries import sql_for, stamp_for
-from unobot.tournament.model import TournamentError
+from unobot.tournament.model import SheetRow, TournamentError
 
 __all__ = [
     "ACTIVE",
@@ -71,24 +72,6 @@ class Entry:
     kind: str
     data: dict[str, Any]
     at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SheetRow:
-    """One line of the seeds' score sheet: ``player``'s card ``points`` in hand ``game`` (the
-    sheet's number, counted per table) at ``table``, of the match ``game_key``; ``won``: they
-    went out (the sheet says ``Won``)."""
-
-    game_key: str
-    table: int
-    game: int
-    player: str
-    points: int
-    won: bool
-
-    def text(self) -> str:
-        """``Beank > T1,G1,170`` / ``BigStu > T1,G1,Won``."""
-        return f"{self.player} > T{self.table},G{self.game},{'Won' if self.won else self.points}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,10 +301,22 @@ class SqlTournamentLog:
                 cur.executemany(
                     self._s(
                         "INSERT INTO tournament_score (tournament_id, game_key, table_number, "
-                        "game, player, points, won) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                        "game, player, points, won, label, clock, round_number) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     ),
                     [
-                        (tid, r.game_key, r.table, r.game, r.player, r.points, bool(r.won))
+                        (
+                            tid,
+                            r.game_key,
+                            r.table,
+                            r.game,
+                            r.player,
+                            r.points,
+                            bool(r.won),
+                            r.label,
+                            bool(r.clock),
+                            r.round,
+                        )
                         for r in lines
                     ],
                 )
@@ -348,14 +343,25 @@ class SqlTournamentLog:
         ).fetchall():
             entries[int(tid)].append(Entry(int(seq), str(kind), json.loads(data), float(at)))
         sheets: dict[int, list[SheetRow]] = {i: [] for i in ids}
-        for tid, key, table, game, player, points, won in self.db.execute_sql(
+        for tid, key, table, game, player, points, won, label, clock, round_ in self.db.execute_sql(
             self._s(
-                "SELECT tournament_id, game_key, table_number, game, player, points, won "
+                "SELECT tournament_id, game_key, table_number, game, player, points, won, "
+                "label, clock, round_number "
                 f"FROM tournament_score WHERE tournament_id IN ({marks}) ORDER BY id"
             ),
             ids,
         ).fetchall():
-            row = SheetRow(str(key), int(table), int(game), str(player), int(points), bool(won))
+            row = SheetRow(
+                str(key),
+                int(table),
+                int(game),
+                str(player),
+                int(points),
+                bool(won),
+                str(label or ""),
+                bool(clock),
+                int(round_ or 1),
+            )
             sheets[int(tid)].append(row)
         found = []
         for tid, name, fmt, channel, status, created, ended in heads:
