@@ -20,7 +20,7 @@ from typing import Any
 from unobot.tournament.model import Done, Game, Hand, Result, RoundClock, Seat, Step
 from unobot.tournament.state import Entry, Tournament, result_to_json
 from unobot.tournament.store import Entry as StoredEntry
-from unobot.tournament.store import SheetRow, TournamentLog
+from unobot.tournament.store import TournamentLog
 
 __all__ = ["play_more", "simulate"]
 
@@ -44,18 +44,8 @@ class _Writer:
         self.log.append(self.t.name, StoredEntry(seq, entry.kind, entry.data, entry.at))
         if entry.kind == "result":
             count = sum(len(hand["players"]) for hand in entry.data["hands"])
-            lines = self.t.sheet.lines[len(self.t.sheet.lines) - count :]
-            rows = [
-                SheetRow(
-                    entry.data["key"],
-                    table,
-                    number,
-                    who,
-                    0 if mark == "Won" else int(mark),
-                    mark == "Won",
-                )
-                for who, table, number, mark in lines
-            ]
+            # The sheet's own rows, as the director writes them (labels, clock marks).
+            rows = self.t.sheet.lines[len(self.t.sheet.lines) - count :]
             if rows:
                 self.log.add_sheet(self.t.name, rows)
 
@@ -97,7 +87,7 @@ def _played(game: Game, rng: Random, target: int) -> Result:
         points = tuple(0 if p == winner else rng.randint(1, 60) for p in players)
         # Winner collects: the one who went out scores everyone's points, the others 0.
         scores = tuple(sum(points) if p == winner else 0 for p in players) if collect else points
-        hands.append(Hand(players, points, scores, winner))
+        hands.append(Hand(players, points, scores, winner, clock=winner is None))
         for p, s in zip(players, scores, strict=True):
             totals[p] += s
         if collect and max(totals.values()) >= target:

@@ -198,20 +198,14 @@ class TournamentView:
 
 
 def clock_ended(row: SheetRow) -> bool:
-    """Whether the sheet row is a hand the clock ended (a flag the score sheet gains; absent
-    on older rows: False)."""
-    for name in ("clock", "clock_ended", "by_clock", "timed_out", "unfinished"):
-        value = getattr(row, name, None)
-        if value:
-            return True
-    return False
+    """Whether the sheet row is a hand the clock ended (its text already says "(clock)")."""
+    return row.clock
 
 
 def sheet_stage(row: SheetRow, stages: dict[str, str]) -> str:
-    """The sheet row's stage label ("Final", "Round 2, game 1"): the row's own when it has
-    one, else the stage of its game as seated."""
-    own = getattr(row, "stage", None) or getattr(row, "label", None)
-    return str(own) if own else stages.get(row.game_key, "")
+    """The sheet row's stage label ("Final", "Round 2 game 1"): the row's own when it has
+    one (every game after the heats), else the stage of its game as seated."""
+    return row.label or stages.get(row.game_key, "")
 
 
 def _section(fmt: str, key: str, stage: str) -> tuple[tuple[int, int], str]:
