@@ -551,7 +551,7 @@ def test_rotation_totals(scene: Scene) -> None:
 
 
 _POINTS = re.compile(r"(\S+) (\d+) cards? \((\d+) pts\): ([RYGBWDS0-9 ]+?)(?=;|\.|$)")
-_COUNTED = "Counted from the unfinished hand: "
+_COUNTED = "Cards counted: "
 
 
 def check_counted_hands(scene: Scene, name: str, overs: list[Over]) -> int:

@@ -244,7 +244,7 @@ def test_bac_timed_round_counts_the_unfinished_hand() -> None:
     totals = ", ".join(f"{n} {p}" for n, p in zip(t.names, points, strict=True))
     assert f"Totals: {totals}" in text
     # the counted hand is listed like a finished one: every player's cards and points
-    counted = text.split("Counted from the unfinished hand: ")[1].split(". ")[0]
+    counted = text.split("Cards counted: ")[1].split(". ")[0]
     for name, held in zip(t.names, points, strict=True):
         assert f"{name} " in counted and f"({held} pts)" in counted, counted
     assert counted.count(" pts): ") == 4

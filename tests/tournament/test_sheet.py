@@ -144,7 +144,7 @@ def test_knockout_sheets_add_up_with_the_hands_the_clock_ended() -> None:
         for row in (r for r in clocked if r.game_key == game.key):
             assert f"{row.player} " in text and f"({row.points} pts)" in text
     said = " ".join(channel_lines(event.transport.sent, "#cup-t1"))
-    assert "Counted from the unfinished hand: " in said
+    assert "Cards counted: " in said
 
 
 def test_rotation_sheets_add_up_round_by_round() -> None:

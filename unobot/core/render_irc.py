@@ -291,7 +291,7 @@ def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> st
             f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
             for s, cards in enumerate(outcome.remaining)
         ]
-        return f"Counted from the unfinished hand: {'; '.join(rest)}"
+        return f"Cards counted: {'; '.join(rest)}"
     else:
         head = "Time is up"
     rest = [
