@@ -35,6 +35,7 @@ __all__ = [
     "age_out",
     "clear_network",
     "in_channel",
+    "list_version",
     "live_game",
     "live_games",
     "live_lines",
@@ -359,6 +360,23 @@ def live_version(db: pw.Database, network: str, channel: str, now: float) -> str
     if row is None:
         return "none"
     return f"{float(row[0]):.3f}-{int(row[1])}" + ("-ended" if row[2] is not None else "")
+
+
+def list_version(db: pw.Database, now: float) -> str:
+    """``/live``'s version: changes whenever any live game is written (one aggregate over a
+    table of a few rows)."""
+    if not _has_tables(db):
+        return "none"
+    cur = db.cursor()
+    _run(
+        db,
+        cur,
+        "SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(started), 0) FROM live_game "
+        "WHERE ended IS NULL AND updated >= ?",
+        (now - STALE_SECONDS,),
+    )
+    count, versions, started = cur.fetchone()
+    return f"{int(count)}-{int(versions)}-{float(started):.3f}"
 
 
 def live_lines(
