@@ -55,11 +55,14 @@ def shown(driver: Any) -> dict[str, Any]:
         """
         const q = s => document.querySelector(s);
         const players = [...document.querySelectorAll('#live-players li')].map(li => [
-            li.querySelector('.nick').textContent, parseInt(li.querySelector('.count').textContent)]);
+            li.querySelector('.nick').textContent,
+            parseInt(li.querySelector('.count').textContent)]);
         const top = q('#live-top .card');
-        return {marker: window.__spectating === 1, turn: q('#live-turn') && q('#live-turn').textContent,
+        return {marker: window.__spectating === 1,
+                turn: q('#live-turn') && q('#live-turn').textContent,
                 top: top && top.getAttribute('aria-label'), players: players,
-                text: document.body.innerText, state: q('#live-state') && q('#live-state').textContent};
+                text: document.body.innerText,
+                state: q('#live-state') && q('#live-state').textContent};
         """
     )
 
@@ -90,14 +93,14 @@ def follow(driver: Any, game: NetGame, moves: int, latencies: list[float]) -> No
         status = None if table is None else table.status()
         if status is None:
             return
-        want_players = [[n, c] for n, c in status.counts]
-        want_top = label(status.top)
+        want = ([[n, c] for n, c in status.counts], label(status.top), status.current)
+
+        def showing(want: tuple[Any, ...] = want) -> bool:
+            s = shown(driver)
+            return s["players"] == want[0] and s["top"] == want[1] and want[2] in (s["turn"] or "")
+
         wait_until(
-            lambda: (
-                (s := shown(driver))["players"] == want_players
-                and s["top"] == want_top
-                and status.current in (s["turn"] or "")
-            ),
+            showing,
             timeout=5.0,
             what=f"the page to show {status.current}'s turn on {status.top.text}",
         )
