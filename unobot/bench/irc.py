@@ -942,12 +942,13 @@ def run(args: argparse.Namespace) -> dict[str, float]:
 
 
 def _live_report(live: Any, turns: int) -> dict[str, float]:
-    """What the live view's writes cost: database transactions and statements per move."""
+    """What the live view's writes cost: database transactions and rows per move."""
     per_move = live.flushes / turns if turns else float("nan")
     statements = live.statements / turns if turns else float("nan")
     print(
         f"live view: {live.flushes} flushes (one transaction each, all channels together) for "
-        f"{turns} turns: {per_move:.3f} transactions and {statements:.2f} statements per move; "
+        f"{turns} turns: {per_move:.3f} transactions and {statements:.2f} rows written or "
+        "deleted per move; "
         f"{live.skipped} flush moments passed while the worker was still busy"
     )
     return {"live_flushes_per_move": per_move, "live_statements_per_move": statements}
@@ -1143,7 +1144,7 @@ def _run_cli(args: argparse.Namespace) -> None:
     off, on_ = runs[False], runs[True]
     print(
         "live view off -> on: latency p99 {:.2f} -> {:.2f} ms, median {:.2f} -> {:.2f} ms, "
-        "{:.0f} -> {:.0f} commands/s; {:.3f} transactions and {:.2f} statements per move".format(
+        "{:.0f} -> {:.0f} commands/s; {:.3f} transactions and {:.2f} rows per move".format(
             off["p99_ms"], on_["p99_ms"], off["median_ms"], on_["median_ms"],
             off["commands_per_second"], on_["commands_per_second"],
             on_["live_flushes_per_move"], on_["live_statements_per_move"],

@@ -67,6 +67,8 @@ class _Live:
     fresh: bool = True
     lines: deque[tuple[float, str]] = field(default_factory=lambda: deque(maxlen=KEEP_LINES))
     ended: float | None = None
+    seq: int = 0
+    """Lines handed to flushes so far (the next line's number is ``seq + 1``)."""
 
 
 def public_state(table: Table) -> dict[str, Any] | None:
@@ -139,7 +141,7 @@ class LiveWriter:
         self.flushes = 0
         """Flushes handed to the worker (the benchmark reports them per move)."""
         self.statements = 0
-        """Statements those flushes ran (per :func:`live_rows.write_batch`)."""
+        """Rows those flushes wrote or deleted (per :func:`live_rows.write_batch`)."""
         self.skipped = 0
         """Flush moments passed because the previous flush was still running."""
         self.closed = False
@@ -238,6 +240,9 @@ class LiveWriter:
             if write.fresh and write.state is None and live.ended is None:
                 continue  # nothing to show yet: wait for the first state
             write.lines = list(live.lines)
+            if write.lines:
+                write.first_seq = live.seq + 1
+                live.seq += len(write.lines)
             live.lines.clear()
             live.dirty = live.fresh = False
             if live.ended is not None:
@@ -269,6 +274,9 @@ class LiveWriter:
             self._busy = False
             if result is None:  # the database was away: keep the ends, drop the rest
                 for write in batch:
+                    again = self._games.get(irc_lower(write.channel))
+                    if write.fresh and again is not None and again.started == write.started:
+                        again.fresh = again.dirty = True  # the old game's lines still to go
                     if write.ended is not None:
                         key = irc_lower(write.channel)
                         if key not in self._games:
