@@ -54,14 +54,14 @@ def stored_games(url: str) -> list[str]:
         store.db.close()
 
 
-def live_ended(url: str, channel: str) -> bool:
-    """Whether the live view shows ``channel``'s game as ended (or no game there at all)."""
+def live_state(url: str, channel: str) -> str:
+    """What the live view has of ``channel``: "playing", "ended" or "none"."""
     store = SqlStatsStore(url, network=None, spool_path=os.devnull + ".x", connect_now=True)
     try:
         rows = store.db.execute_sql(
             "SELECT ended FROM live_game WHERE channel_key = %s", (irc_lower(channel),)
         ).fetchall()
-        return bool(rows) and rows[0][0] is not None
+        return "none" if not rows else "playing" if rows[0][0] is None else "ended"
     finally:
         store.db.close()
 
@@ -137,10 +137,16 @@ def test_a_stalled_postgresql_holds_up_no_channel(pg: PgServer, irc: IrcServer) 
             time.sleep(0.1)
         games = stored_games(url)
         assert len(games) == len(set(games)) == 2 + games_b
-        # The live view caught up too: channel b's last game is written, ended.
+        # The live view is back too: a new game in b is shown, then shown ended.
+        after = NetGame(Channel(bot, b), in_b)  # type: ignore[arg-type]
+        after.start()
         deadline = time.monotonic() + 10
-        while not live_ended(url, b):
-            assert time.monotonic() < deadline, "the live view did not catch up"
+        while live_state(url, b) != "playing":
+            assert time.monotonic() < deadline, "the live view did not come back"
+            time.sleep(0.1)
+        after.command(in_b[0], ".unostop")
+        while live_state(url, b) != "ended":
+            assert time.monotonic() < deadline, "the live view did not see the end"
             time.sleep(0.1)
         in_b[0].client.privmsg(b, ".unostats")
         assert notice_with(in_b[0], bot.nick, "points/game") < 5.0
