@@ -167,6 +167,7 @@ def test_a_spectator_follows_a_real_game_move_by_move_and_never_sees_a_hand(
         final = shown(browser)
         assert final["marker"], "the page was reloaded"
         assert "Your cards" not in final["text"]
+        assert any(cards == 0 for _, cards in final["players"]), final["players"]  # how it ended
         # After the end the channel counted the cards left (its public scoring line, as on
         # IRC): the page shows the channel's lines and nothing else.
         lines = browser.execute_script(

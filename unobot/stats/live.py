@@ -72,21 +72,31 @@ class _Live:
 
 
 def public_state(table: Table) -> dict[str, Any] | None:
-    """What the spectator view shows of ``table`` now (None between hands): the pile's top,
-    the colour, whose turn, the direction, every player's card count. Never a hand."""
-    status = table.status()
+    """What the spectator view shows of ``table`` now: the pile's top, the colour, whose turn,
+    the direction, every player's card count (None before the deal). A game that is over shows
+    how it ended (the winner's empty hand). Never a hand."""
     game = table.game
-    if status is None or game is None:
+    if game is None or not game.discard:
         return None
+    status = table.status()
+    if status is not None:
+        top, color, turn, counts = status.top, status.color, status.current, status.counts
+        phase, pending, stack = status.phase.name.lower(), status.pending, status.stack
+    else:  # over (or between hands): read what the channel last saw from the game itself
+        top, color, turn = game.top, game.color, ""
+        counts = tuple(
+            (p.nick, game.hand_size(s)) for s, p in enumerate(table.players) if s < game.n
+        )
+        phase, pending, stack = "over", 0, ""
     tag = table.config.tournament
     tournament, _, game_key = tag.partition("/") if tag else ("", "", "")
     number = _TABLE_NO.match(game_key)
     info: dict[str, Any] = {
         "rules": table.config.rules.name,
         "hand": table.hand_number,
-        "phase": status.phase.name.lower(),
-        "pending": status.pending,
-        "stack": status.stack,
+        "phase": phase,
+        "pending": pending,
+        "stack": stack,
     }
     match = table.match
     if match is not None and (len(match.hands) or table.hand_number > 1):
@@ -98,10 +108,10 @@ def public_state(table: Table) -> dict[str, Any] | None:
     return {
         "tournament": tournament or None,
         "table_no": int(number.group(1)) if number else None,
-        "players": [{"nick": nick, "cards": cards} for nick, cards in status.counts],
-        "turn": status.current,
-        "top": status.top.text,
-        "color": str(status.color),
+        "players": [{"nick": nick, "cards": cards} for nick, cards in counts],
+        "turn": turn,
+        "top": top.text,
+        "color": str(color),
         "direction": int(game.direction),
         "info": info,
     }
@@ -235,8 +245,8 @@ class LiveWriter:
                 continue
             write = LiveWrite(self.network, live.table.channel, started=live.started)
             write.fresh = live.fresh
-            if live.dirty and live.ended is None:
-                write.state = public_state(live.table)
+            if live.dirty or live.ended is not None:
+                write.state = public_state(live.table)  # an ended game's: how it ended
             if write.fresh and write.state is None and live.ended is None:
                 continue  # nothing to show yet: wait for the first state
             write.lines = list(live.lines)
