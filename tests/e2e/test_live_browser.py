@@ -133,6 +133,12 @@ def test_a_spectator_follows_a_real_game_move_by_move_and_never_sees_a_hand(
             what="the game on /live",
         )[0]
         assert link.text == bot.channel
+        set_viewport(browser, PHONE_390, mobile=True)  # the list fits a phone too
+        listed = overflow(browser, PHONE_390[0])
+        assert listed["scrollWidth"] <= PHONE_390[0], listed
+        shots.take(browser, "live-list-phone")
+        set_viewport(browser, DESKTOP, mobile=False)
+        link = browser.find_elements("css selector", "a.spectate-link")[0]
         link.click()
         wait_until(lambda: browser.current_url == site.url(path), what="the spectator view")
         browser.execute_script("window.__spectating = 1")
