@@ -64,6 +64,8 @@ def test_live_lists_the_games_and_links_their_spectator_views(site) -> None:
     page = client.get("/live")
     assert page.status_code == 200
     assert 'href="/live/net/%23Uno"' in page.text and 'href="/live/net/%23cup-t2"' in page.text
+    assert live_rows.spectate_path("net", "#cup-t2") == "/live/net/%23cup-t2"
+    assert live_rows.spectate_path("", "#a/b") == "/live/-/%23a%2Fb"
     assert "ann (3), bob (2)" in page.text and "Cup, table 2" in page.text
     assert NASTY not in page.text  # escaped
     assert "data-live-version=" in page.text

@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 import peewee as pw
 
@@ -42,6 +43,7 @@ __all__ = [
     "live_version",
     "plain_text",
     "playing_now",
+    "spectate_path",
     "touch",
     "tournament_tables",
     "write_batch",
@@ -409,6 +411,12 @@ def in_channel(
     if network is not None:
         where, params = where + " AND network = ?", [*params, network]
     return _select(db, where, params)
+
+
+def spectate_path(network: str, channel: str) -> str:
+    """The spectator view's path on the site (before any root path): ``/live/<network>/<channel>``,
+    ``-`` for the empty network, the channel quoted (its ``#`` would start a fragment)."""
+    return f"/live/{quote(network or '-', safe='')}/{quote(channel, safe='')}"
 
 
 def playing_now(db: pw.Database, nick: str, now: float, network: str = "") -> LiveView | None:
