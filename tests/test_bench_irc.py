@@ -73,3 +73,24 @@ def test_small_irc_benchmark_runs_and_reports_sane_figures(think: str) -> None:
     idle_kb = float(figure(out, r"^memory per idle game: .* dealt 4-player ([\d.]+) KB").group(1))
     assert 0 < idle_kb < 50
     assert out.strip().splitlines()[-1].startswith("irc: p99 ")
+
+
+def test_irc_benchmark_compares_the_live_view_off_and_on() -> None:
+    """``--live both``: the same run without and with the live view's writes, each figure
+    printed, and the writes per move counted (coalesced: well under one transaction a move)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "unobot.bench", "irc", "--channels", "3", "--seed", "2",
+         "--think", "5", "--live", "both"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    assert "--- live view off ---" in out and "--- live view on ---" in out
+    assert "live view: off" in out and "live view: on (" in out
+    assert out.count("games finished: 3/3 ") == 2
+    for lost in re.findall(r"^commands: .* lost (-?\d+), unanswered (\d+)$", out, re.MULTILINE):
+        assert lost == ("0", "0")
+    flushes, turns = map(int, figure(out, r"^live view: (\d+) flushes .* for (\d+) turns").groups())
+    assert 0 < flushes < turns
+    per_move = float(figure(out, r"^live view off -> on: .*; ([\d.]+) transactions").group(1))
+    assert 0 < per_move < 1

@@ -321,3 +321,9 @@ def test_bad_trusted_hosts_get_one_clear_message(tmp_path: Path, text: str, mess
         load(parse("--config", write(tmp_path, "[bot]\n" + text + "\n")))
     assert str(caught.value).startswith(message), str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_the_live_view_is_on_unless_turned_off(tmp_path: Path) -> None:
+    assert load(parse()).live is True
+    path = write(tmp_path, "[stats]\nlive = false\n")
+    assert load(parse("--config", path)).live is False

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unobot.stats",),  # the stats store (the recorder, below, is the exception)
     ("unobot.tournament.store", "unobot.tournament.export"),  # tournaments in the database
     ("unobot.core",),  # tables, bot, plugin API, dispatch, rendering, computer seats
-    ("unobot.stats.recorder",),  # reads the tables' updates into the store
+    ("unobot.stats.recorder", "unobot.stats.live"),  # read the tables' updates into the store
     ("unobot.tournament.director",),  # runs tournaments' games at tables
     ("unobot.replay",),  # recorded games replayed from their journals, as the channel saw them
     ("unobot.plugins",),  # command plugins: the core never imports them, it loads them by name

@@ -72,6 +72,9 @@ class Settings:
     PostgreSQL cancels the statement); games wait in the local spool meanwhile."""
     web: WebSettings = WebSettings()
     """``[web]``: the stats site; its ``database`` is filled in (the stats one when unset)."""
+    live: bool = True
+    """``[stats] live``: write the games being played to the database for the site's
+    ``/live`` pages (``unobot.stats.live``)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +147,7 @@ KEYS: dict[str, tuple[str, ...]] = {
             "turn_hand", "channel_presets", "plugins", "journal", "tournament_time_scale",
             "trusted_hosts", "trusted_multiplier"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
-    "stats": ("database", "min_games", "max_list", "timeout"),
+    "stats": ("database", "min_games", "max_list", "timeout", "live"),
     "web": ("host", "port", "public_url", "database", "root_path", "forwarded_allow_ips"),
     "log": ("level",),
 }  # fmt: skip
@@ -337,8 +340,17 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
     web = _web(_section(data, "web"), database)
     if web.public_url:
         bot = dataclasses.replace(bot, web_public_url=web.public_url)
+    live = _typed("stats", stats_cfg, "live", bool, True)
     return Settings(
-        irc, bot, database, embedded, level, db_timeout=db_timeout, journal=journal, web=web
+        irc,
+        bot,
+        database,
+        embedded,
+        level,
+        db_timeout=db_timeout,
+        journal=journal,
+        web=web,
+        live=live,
     )
 
 

@@ -251,6 +251,19 @@ def give_director_its_database(bot: Any, url: str, timeout: float, stats: Backgr
     return log_
 
 
+def live_writer(stats: BackgroundStats, network: str, scheduler: Any) -> Any:
+    """The live view's writer (``unobot.stats.live``) on the stats' database worker, started
+    (this network's stale rows cleared first); None for a store without a database."""
+    from unobot.stats.live import LiveWriter
+
+    submit = stats.live_submit()
+    if submit is None:
+        return None
+    writer = LiveWriter(submit, scheduler, network)
+    writer.start()
+    return writer
+
+
 def keep_up(
     scheduler: WorkerScheduler,
     settings: BackgroundSettings,
@@ -326,6 +339,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         raise config_mod.ConfigError(f"stats.database: {_redacted(str(err))}") from None
     recorder = GameRecorder.following(stats, settings.bot.network, adapter)
     journal = Journal(settings.journal, adapter.now) if journal_lock is not None else None
+    live = live_writer(stats, settings.bot.network, adapter) if settings.live else None
     bot = Bot(
         pool if pool.extras else adapter,
         adapter,
@@ -335,6 +349,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         store=stats,
         recorder=recorder,
         journal=journal,
+        live=live,
     )
     holder["bot"] = bot
     restored = bot.restore()
@@ -373,6 +388,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         embedded.shutdown()
         embedded.server_close()
     store.close()
+    if live is not None:
+        live.close()  # this bot's games leave /live (queued before the stats' last writes)
     stats.close(wait=2.0)  # what the database can't take in time stays in the spool
     if tournaments is not None:
         tournaments.close()

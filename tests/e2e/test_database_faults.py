@@ -54,6 +54,18 @@ def stored_games(url: str) -> list[str]:
         store.db.close()
 
 
+def live_state(url: str, channel: str) -> str:
+    """What the live view has of ``channel``: "playing", "ended" or "none"."""
+    store = SqlStatsStore(url, network=None, spool_path=os.devnull + ".x", connect_now=True)
+    try:
+        rows = store.db.execute_sql(
+            "SELECT ended FROM live_game WHERE channel_key = %s", (irc_lower(channel),)
+        ).fetchall()
+        return "none" if not rows else "playing" if rows[0][0] is None else "ended"
+    finally:
+        store.db.close()
+
+
 def notice_with(player: Player, bot: str, text: str, timeout: float = 15.0) -> float:
     """Seconds until ``player`` gets an answer from the bot (a NOTICE, or a line in the
     channel) containing ``text``."""
@@ -69,7 +81,9 @@ def notice_with(player: Player, bot: str, text: str, timeout: float = 15.0) -> f
 def test_a_stalled_postgresql_holds_up_no_channel(pg: PgServer, irc: IrcServer) -> None:
     url = pg.new_database()
     a, b = "#" + unique("a"), "#" + unique("b")
-    bot = RunningBot(irc, a, TableConfig(), 3, database=url, db_timeout=1.0, more_channels=(b,))
+    bot = RunningBot(
+        irc, a, TableConfig(), 3, database=url, db_timeout=1.0, more_channels=(b,), live=True
+    )  # the live view on, as unobot.main has it: its writes stall with the database too
     in_a = make_players(irc, 2, a)
     in_b = make_players(irc, 2, b)
     try:
@@ -123,6 +137,17 @@ def test_a_stalled_postgresql_holds_up_no_channel(pg: PgServer, irc: IrcServer) 
             time.sleep(0.1)
         games = stored_games(url)
         assert len(games) == len(set(games)) == 2 + games_b
+        # The live view is back too: a new game in b is shown, then shown ended.
+        after = NetGame(Channel(bot, b), in_b)  # type: ignore[arg-type]
+        after.start()
+        deadline = time.monotonic() + 10
+        while live_state(url, b) != "playing":
+            assert time.monotonic() < deadline, "the live view did not come back"
+            time.sleep(0.1)
+        after.command(in_b[0], ".unostop")
+        while live_state(url, b) != "ended":
+            assert time.monotonic() < deadline, "the live view did not see the end"
+            time.sleep(0.1)
         in_b[0].client.privmsg(b, ".unostats")
         assert notice_with(in_b[0], bot.nick, "points/game") < 5.0
     finally:
@@ -137,7 +162,7 @@ def test_the_bot_starts_with_postgresql_down_and_catches_up(pg: PgServer, irc: I
     try:
         channel = "#" + unique("down")
         started = time.monotonic()
-        bot = RunningBot(irc, channel, TableConfig(), 4, database=url, db_timeout=1.0)
+        bot = RunningBot(irc, channel, TableConfig(), 4, database=url, db_timeout=1.0, live=True)
         assert time.monotonic() - started < 5.0  # joined without waiting for the database
         players = make_players(irc, 2, channel)
         try:

@@ -26,7 +26,7 @@ from unobot.core.settings import MemorySettings, SettingsStore
 from unobot.core.table import TableConfig
 from unobot.irc.adapter import IrcAdapter
 from unobot.irc.casemap import irc_lower
-from unobot.main import database_stores, keep_up
+from unobot.main import database_stores, keep_up, live_writer
 from unobot.stats import StatsStore
 from unobot.stats.recorder import GameRecorder
 
@@ -53,10 +53,12 @@ class RunningBot:
         upkeep: float = 0.5,
         more_channels: tuple[str, ...] = (),
         journal: Path | None = None,
+        live: bool = False,
         **irc: object,
     ) -> None:
         """``database``: settings and stats in that database, wired as ``unobot.main`` does
-        (the database worker, the upkeep timer every ``upkeep`` seconds)."""
+        (the database worker, the upkeep timer every ``upkeep`` seconds); ``live``: with
+        the live view's writer on that worker too (``[stats] live``)."""
         self.channel = channel
         channels = {c: "" for c in (channel, *more_channels)}
         settings = bot_settings(srv, **{"rate": 0.0, "channels": channels, **irc})
@@ -67,6 +69,7 @@ class RunningBot:
             keep_up(self.adapter, prefs, store, upkeep)  # type: ignore[arg-type]
         self.prefs = prefs
         self.store = store
+        self.live = live_writer(store, "", self.adapter) if live and database else None  # type: ignore[arg-type]
         self.bot = Bot(
             self.adapter,
             self.adapter,
@@ -76,6 +79,7 @@ class RunningBot:
             store=store,
             recorder=None if store is None else GameRecorder.following(store, "", self.adapter),
             journal=None if journal is None else Journal(journal, self.adapter.now),
+            live=self.live,
         )
         self.nick = settings.nick
         self.thread = threading.Thread(target=self.adapter.run, daemon=True, name="bot")
@@ -91,6 +95,8 @@ class RunningBot:
     def stop(self) -> None:
         self.adapter.stop("test over")
         self.thread.join(5)
+        if self.live is not None:
+            self.live.close()
         close = getattr(self.prefs, "close", None)
         if close is not None:
             close()

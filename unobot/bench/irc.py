@@ -807,7 +807,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     from unobot.core.settings import MemorySettings
     from unobot.core.table import TableConfig
     from unobot.irc.adapter import IrcAdapter, IrcSettings, ServerSettings
-    from unobot.main import database_stores, tune_gc
+    from unobot.main import database_stores, live_writer, tune_gc
     from unobot.stats.recorder import GameRecorder
 
     channels = [f"#bench{c}" for c in range(args.channels)]
@@ -842,15 +842,23 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     prefs: Any = MemorySettings()
     stats: Any = None
     recorder = None
+    live_on = bool(getattr(args, "live_on", False))
+    live: Any = None
+    if live_on and not args.database:
+        args.database = "sqlite"  # the live view writes to the stats database
     if args.database:
         url = args.database
         if url == "sqlite":
             url = f"sqlite:///{Path(folder.name) / 'stats.db'}"
         prefs, stats = database_stores(url, "", 5.0, adapter)
         recorder = GameRecorder.following(stats, "", adapter)
+        if live_on:
+            live = live_writer(stats, "", adapter)
+            _time_live_hooks(live)
     print(
         f"journal: {'on (a local file per table)' if journal else 'off'}; database: "
-        f"{args.database or 'none (settings in memory, no stats)'}"
+        f"{args.database or 'none (settings in memory, no stats)'}; live view: "
+        f"{'on (live_game/live_line written through the database worker)' if live else 'off'}"
     )
     bot = Bot(
         adapter,
@@ -861,6 +869,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
         store=stats,
         recorder=recorder,
         journal=journal,
+        live=live,
     )
     holder["bot"] = bot
     bot.restore()  # as the real bot starts: nothing to restore, the journal's spare files made
@@ -913,6 +922,8 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     finally:
         adapter.stop("benchmark over")
         thread.join(5)
+        if live is not None:
+            live.close()
         if stats is not None:
             prefs.close()
             stats.close(wait=5.0)
@@ -925,7 +936,51 @@ def run(args: argparse.Namespace) -> dict[str, float]:
         server.stop()
     if "failed" in result:
         raise RuntimeError(f"the clients failed: {result['failed']}")
-    return _report(args, probe, result, cpu, adapter.sent_lines)
+    figures = _report(args, probe, result, cpu, adapter.sent_lines)
+    if live is not None:
+        figures.update(_live_report(live, result["turns"]))
+    return figures
+
+
+def _time_live_hooks(live: Any) -> None:
+    """Time what the live view costs the reactor itself: every call of the writer's hooks
+    (``observe``, ``said``, ``dropped``) and its flushes (reading the tables' state, handing
+    the batch over), summed in ``live.reactor_seconds``. Only this instance is wrapped."""
+    live.reactor_seconds = 0.0
+    for name in ("observe", "said", "dropped", "_flush"):
+        inner = getattr(live, name)
+
+        def timed(*args: Any, _inner: Any = inner) -> None:
+            started = time.perf_counter()
+            try:
+                _inner(*args)
+            finally:
+                live.reactor_seconds += time.perf_counter() - started
+
+        setattr(live, name, timed)
+
+
+def _live_report(live: Any, turns: int) -> dict[str, float]:
+    """What the live view's writes cost: database transactions and rows per move."""
+    per_move = live.flushes / turns if turns else float("nan")
+    statements = live.statements / turns if turns else float("nan")
+    print(
+        f"live view: {live.flushes} flushes (one transaction each, all channels together) for "
+        f"{turns} turns: {per_move:.3f} transactions and {statements:.2f} rows written or "
+        "deleted per move; "
+        f"{live.skipped} flush moments passed while the worker was still busy"
+    )
+    reactor_us = live.reactor_seconds / turns * 1e6 if turns else float("nan")
+    print(
+        f"live view on the reactor: {live.reactor_seconds * 1000:.1f} ms in all, "
+        f"{reactor_us:.1f} us per move (its hooks and flushes; the database work is on the "
+        "worker thread)"
+    )
+    return {
+        "live_flushes_per_move": per_move,
+        "live_statements_per_move": statements,
+        "live_reactor_us_per_move": reactor_us,
+    }
 
 
 def _report(
@@ -1082,6 +1137,14 @@ def add_parser(sub: Any) -> None:
         "--no-turn-hand to compare",
     )
     p.add_argument(
+        "--live",
+        choices=("off", "on", "both"),
+        default="off",
+        help="the live view's writes (``[stats] live``): off (default), on, or both: the "
+        "same run without and then with them, and the two compared (needs a database: "
+        "a temporary SQLite file unless --database says otherwise)",
+    )
+    p.add_argument(
         "--database",
         metavar="URL",
         help="settings and stats in this database, as the real bot has them ('sqlite' for a "
@@ -1095,7 +1158,29 @@ def _run_cli(args: argparse.Namespace) -> None:
         raise SystemExit("--players must be 2 to 10")
     if args.channels < 1 or args.games_per_channel < 1:
         raise SystemExit("--channels and --games-per-channel must be at least 1")
-    run(args)
+    live = getattr(args, "live", "off")
+    if live != "both":
+        args.live_on = live == "on"
+        run(args)
+        return
+    if not args.database:
+        args.database = "sqlite"
+    runs = {}
+    for on in (False, True):
+        args.live_on = on
+        print(f"--- live view {'on' if on else 'off'} ---")
+        runs[on] = run(args)
+    off, on_ = runs[False], runs[True]
+    print(
+        "live view off -> on: latency p99 {:.2f} -> {:.2f} ms, median {:.2f} -> {:.2f} ms, "
+        "{:.0f} -> {:.0f} commands/s; {:.3f} transactions and {:.2f} rows per move, "
+        "{:.1f} us of reactor time per move".format(
+            off["p99_ms"], on_["p99_ms"], off["median_ms"], on_["median_ms"],
+            off["commands_per_second"], on_["commands_per_second"],
+            on_["live_flushes_per_move"], on_["live_statements_per_move"],
+            on_["live_reactor_us_per_move"],
+        )
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from unobot.core.journal import Journal
     from unobot.stats import StatsStore
 
-__all__ = ["Bot", "BotConfig", "Context", "GameObserver"]
+__all__ = ["Bot", "BotConfig", "Context", "GameObserver", "LiveObserver"]
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,20 @@ class GameObserver(Protocol):
 
     # Optional: ``unsaved(table) -> bool``, whether the game ``table`` finished is in memory
     # only (the stats recorder's: see Bot._journal_done).
+
+
+class LiveObserver(Protocol):
+    """Follows the games for the site's live view (``unobot.stats.live.LiveWriter``): public
+    state and channel lines only; it never changes a table, never raises, never waits."""
+
+    def observe(self, table: Table, update: Update) -> None:
+        """Every update the bot publishes, before its lines are sent."""
+
+    def said(self, target: str, text: str) -> None:
+        """A PRIVMSG the bot sends (never a NOTICE: hands go by NOTICE or to a nick)."""
+
+    def dropped(self, table: Table) -> None:
+        """The bot forgets ``table`` (ended, stopped, lost)."""
 
 
 class TableDirector(Protocol):
@@ -109,6 +123,7 @@ class Bot:
         recorder: GameObserver | None = None,
         decider: Decider | None = None,
         journal: Journal | None = None,
+        live: LiveObserver | None = None,
     ) -> None:
         """``store``: where finished games are recorded and stats read (None: stats off).
         ``recorder``: told every update the bot publishes and every services account it
@@ -117,7 +132,8 @@ class Bot:
         ``decider``: where computer players think; default worker processes for ``hard`` when
         the scheduler can be called from another thread (the IRC adapter), else inline.
         ``journal``: where every table is written down as it changes, so that :meth:`restore`
-        can rebuild them after a restart (None: games don't survive one)."""
+        can rebuild them after a restart (None: games don't survive one). ``live``: told the
+        public state and channel lines of every game, for the site's live view (None: off)."""
         self.transport = transport
         self.scheduler = scheduler
         self.settings: SettingsStore = settings if settings is not None else MemorySettings()
@@ -136,6 +152,7 @@ class Bot:
         self.store = store
         self.recorder = recorder
         self.journal = journal
+        self.live = live
         self.tables: dict[str, Table] = {}
         bots = self.config.bots
         if decider is None:
@@ -285,6 +302,8 @@ class Bot:
 
     def publish(self, table: Table, update: Update) -> None:
         """Send what an update says, then reschedule the table's timers (or drop the table)."""
+        if self.live is not None:  # first, so the deal's lines find the game being watched
+            self.live.observe(table, update)
         lines = render_update(
             update,
             table.channel,
@@ -336,6 +355,8 @@ class Bot:
         self._offline.pop(key, None)
         if table is not None:
             self._journal_done(table)
+            if self.live is not None:
+                self.live.dropped(table)
             log.info("table in %s dropped: %s", table.channel, why)
             if not table.finished:
                 self.computers.forget(table)  # no more moves there
@@ -705,6 +726,8 @@ class Bot:
             self.transport.notice(line.target, text, line.tag)
         else:
             self.transport.privmsg(line.target, text, line.tag)
+            if self.live is not None:
+                self.live.said(line.target, text)
 
     def commands(self) -> dict[str, str]:
         """Each command by its first name, with the module of the plugin that answers it."""

@@ -68,6 +68,19 @@ class BackgroundStats:
         """``job(store)`` on the worker; ``answer`` or ``failed`` on the reactor thread."""
         self.worker.submit(lambda: job(self.store), answer, failed)
 
+    def live_submit(self) -> Callable[[Callable[[Any], Any], Callable[[Any], None]], bool] | None:
+        """How a :class:`~unobot.stats.live.LiveWriter` runs its jobs: on this worker, against
+        the store's connection (``SqlStatsStore.live``), never waiting; None when the store
+        has no database (memory)."""
+        run = getattr(self.store, "live", None)
+        if run is None:
+            return None
+
+        def submit(job: Callable[[Any], Any], done: Callable[[Any], None]) -> bool:
+            return self.worker.submit(lambda: run(job), done, lambda why: done(None), wait=False)
+
+        return submit
+
     def maintain(self) -> None:
         """Upkeep (queued games, the leaderboard summary), on the worker; never waits."""
         upkeep = getattr(self.store, "maintain", None)

@@ -233,6 +233,56 @@ class PlayerRating(_Base):
     updated = pee.DateTimeField()
 
 
+class LiveGame(_Base):
+    """A game being played now (schema v6): written by the bot that runs it, at most a few
+    times a second, through its database worker (``unobot.stats.live``), and read by the web
+    process for ``/live`` and the spectator view. Public state only: the discard pile's top,
+    whose turn, each player's card count, never a card of a hand. ``ended`` is set (epoch
+    seconds) when the game ends; the row stays until the channel's next game replaces it or
+    the bot's upkeep ages it out. Keyed by network so bots sharing a database never touch each
+    other's rows."""
+
+    network = pee.CharField(max_length=100)
+    channel_key = pee.CharField(max_length=255)
+    """Folded with IRC case rules."""
+    channel = pee.CharField(max_length=255)
+    """As typed."""
+    tournament = pee.CharField(max_length=100, null=True)
+    table_no = pee.IntegerField(null=True)
+    players = pee.TextField()
+    """JSON: ``[{"nick": ..., "cards": n}, ...]`` in seat order."""
+    turn = pee.CharField(max_length=255, default="")
+    top = pee.CharField(max_length=32, default="")
+    """The discard pile's top card, as the channel shows it (``R5``, ``W``)."""
+    color = pee.CharField(max_length=16, default="")
+    """The colour in play (a wild's chosen colour)."""
+    direction = pee.IntegerField(default=1)
+    info = pee.TextField(default="{}")
+    """JSON: rules, hand number, phase, pending draw, totals: what the view shows besides."""
+    version = pee.IntegerField(default=1)
+    """+1 with every write: what a self-updating page compares."""
+    started = pee.DoubleField()
+    updated = pee.DoubleField()
+    ended = pee.DoubleField(null=True)
+
+    class Meta:
+        primary_key = pee.CompositeKey("network", "channel_key")
+
+
+class LiveLine(_Base):
+    """The bot's last public lines in a live game's channel (schema v6), colour codes removed:
+    never a NOTICE, so never a hand. ``seq`` counts up per channel."""
+
+    network = pee.CharField(max_length=100)
+    channel_key = pee.CharField(max_length=255)
+    seq = pee.IntegerField()
+    at = pee.DoubleField()
+    text = pee.TextField()
+
+    class Meta:
+        primary_key = pee.CompositeKey("network", "channel_key", "seq")
+
+
 class SchemaVersion(_Base):
     version = pee.IntegerField()
 
@@ -251,6 +301,8 @@ MODELS: list[type[pee.Model]] = [
     TournamentScore,
     PlayerRating,
     GameMoves,
+    LiveGame,
+    LiveLine,
     SchemaVersion,
 ]
 
@@ -327,6 +379,13 @@ def _v6_sheet_labels(db: pee.Database, migrator: SchemaMigrator) -> None:
         run_migrations(*added)
 
 
+def _v7_live(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Live games: what is being played now, for the site's ``/live`` and spectator pages
+    (kept apart from every other step so it can be renumbered)."""
+    db.create_tables([LiveGame, LiveLine])
+    db.execute_sql("CREATE INDEX live_game_tournament ON live_game (tournament, table_no)")
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
@@ -334,6 +393,7 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v4_ratings,
     _v5_replays,
     _v6_sheet_labels,
+    _v7_live,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 REPLAYS_VERSION = 5
@@ -341,6 +401,8 @@ REPLAYS_VERSION = 5
 ``game_moves``)."""
 SHEET_LABELS_VERSION = 6
 """The version that added ``tournament_score.label``, ``clock`` and ``round_number``."""
+LIVE_VERSION = 7
+"""The version that added ``live_game`` and ``live_line`` (``unobot.stats.live_rows``)."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
 stand-in for the bot before ratings) writes games without rating them; the v4 migration and

@@ -505,6 +505,20 @@ class SqlStatsStore:
             log.info("stats: %d queued games written, %d still waiting", len(done), self.pending)
         return len(done)
 
+    def live(self, job: Callable[[pw.Database], Any]) -> Any:
+        """Run a live-view job (``unobot.stats.live``) on this store's connection: its result,
+        or None when the database can't be reached (then backed off from like a game write:
+        the live view waits, the games don't). Never raises a database error."""
+        if time.monotonic() < self._retry_at:
+            return None
+        try:
+            self._ensure_schema()
+            return job(self.db)
+        except _DB_ERRORS as err:
+            log.info("stats database unavailable for the live view: %s", err)
+            self._down()
+            return None
+
     def maintain(self) -> None:
         """Background upkeep, from a timer: write queued games, then bring the summary up to
         date so that the next query doesn't pay for it. Never raises."""

@@ -39,11 +39,13 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from unobot.irc.casemap import irc_lower
+from unobot.stats import live_rows
 from unobot.stats.model import Period, game_key
 from unobot.stats.ratings import EXPLAINED, conservative
 from unobot.stats.summaries import period_start
 from unobot.tournament.export import export_csv
 from unobot.web import charts
+from unobot.web.cards import card_view
 from unobot.web.pages import (
     board_json,
     game_json,
@@ -417,41 +419,62 @@ def _network_param(request: Request) -> str:
     return network
 
 
-def _player(request: Request) -> Any:
+def _player_row(request: Request) -> Any:
     site = _site(request)
     nick = request.path_params["nick"]
     network = _network_param(request)
     if not nick or len(nick) > 255 or not nick.isprintable():
         raise Problem(404, "No such player", "No player goes by that name.")
-
-    def read(reader: Reader) -> Any:
-        row = reader.find_player(nick, network)
-        return None if row is None else reader.player(row, site.min_games)
-
-    page = site.read(read)
-    if page is None:
+    row = site.read(lambda reader: reader.find_player(nick, network))
+    if row is None:
         where = f" on {network}" if network else ""
         raise Problem(404, "No such player", f"No player called {nick!r} has played here{where}.")
-    return page
+    return row
+
+
+def _player(request: Request) -> Any:
+    site = _site(request)
+    row = _player_row(request)
+    return site.read(lambda reader: reader.player(row, site.min_games))
 
 
 def player_page(request: Request) -> Response:
+    """A player's page; while they play, it says where (linking to the spectator view) and
+    updates itself: its version is the live game they sit in and their latest recorded game,
+    two index lookups."""
     site = _site(request)
-    page = _player(request)
-    p = page.player
-    return site.render(
-        request,
-        "player.html",
-        page=page,
-        rating_svg=charts.rating_chart(page.rating_history),
-        rating_text=charts.rating_summary(page.rating_history),
-        ppg_svg=charts.ppg_chart(page.weeks),
-        ppg_text=charts.ppg_summary(page.weeks),
-        min_games=site.min_games,
-        api_url=site.link(
-            request, "api_player", {"network": p.network} if p.network else None, nick=p.nick
-        ),
-    )
+    row = _player_row(request)
+    now = _live_now(site)
+
+    def state(reader: Reader) -> tuple[Any, str]:
+        playing = live_rows.playing_now(reader.db, row.nick, now, row.network)
+        last = reader._rows("SELECT MAX(game_id) FROM game_result WHERE player_id = ?", (row.id,))
+        where = "-" if playing is None else f"{playing.network}/{playing.channel}"
+        return playing, f"{where}|{last[0][0] if last else 0}"
+
+    playing, version = site.read(state)
+
+    def make(shown: str | None) -> Response:
+        page = site.read(lambda reader: reader.player(row, site.min_games))
+        p = page.player
+        return site.render(
+            request,
+            "player.html",
+            page=page,
+            playing=playing,
+            playing_link=None if playing is None else _spectate_link(request, playing),
+            rating_svg=charts.rating_chart(page.rating_history),
+            rating_text=charts.rating_summary(page.rating_history),
+            ppg_svg=charts.ppg_chart(page.weeks),
+            ppg_text=charts.ppg_summary(page.weeks),
+            min_games=site.min_games,
+            live_version=shown,
+            api_url=site.link(
+                request, "api_player", {"network": p.network} if p.network else None, nick=p.nick
+            ),
+        )
+
+    return live_page(request, version, make)
 
 
 def player_api(request: Request) -> Response:
@@ -500,16 +523,28 @@ def game_api(request: Request) -> Response:
 # -- tournaments -------------------------------------------------------------------------------
 
 
-def tournament_live(reader: Reader, head: TournamentHead) -> tuple[dict[str, Any], str]:
-    """MERGE HOOK for the live-game table (issue 29 §3, built elsewhere): what the site knows
-    of the games being played now at ``head``'s tables, by folded channel name, and a short
-    version of it to add to the page's live version (so a move changes the page).
+def tournament_live(
+    request: Request, reader: Reader, head: TournamentHead
+) -> tuple[dict[str, Any], str]:
+    """What the bots' live-game rows (``unobot.stats.live_rows``) say of the games being
+    played now at ``head``'s tables, by folded channel name, and a short version of it that
+    the page's live version carries (so a move changes the page).
 
-    Each value is shown on the tournament page's table as ``live_games[channel]`` (template
-    variable ``live_games``, JSON ``tables[].live``): its ``turn`` (whose turn it is) and
-    ``url`` (the spectator view) are drawn when present. Until the live table is merged it
-    returns nothing, and the pages draw nothing for it."""
-    return {}, ""
+    Each value is shown on the tournament page's table as ``live_games[channel]`` (JSON
+    ``tables[].live``): ``turn`` (whose turn it is), ``url`` (the spectator view), ``cards``
+    (each player's card count) and ``totals`` (the game's own totals over its finished
+    hands). Never a card of a hand: the rows hold none."""
+    views = live_rows.tournament_tables(reader.db, head.name, reader.clock().timestamp())
+    live = {
+        irc_lower(v.channel): {
+            "turn": v.turn,
+            "url": _spectate_link(request, v),
+            "cards": dict(v.players),
+            "totals": {str(n): int(t) for n, t in v.info.get("totals") or ()},
+        }
+        for v in views
+    }
+    return live, ",".join(v.stamp for v in views)
 
 
 def _tournament_name(request: Request) -> str:
@@ -587,7 +622,7 @@ def tournament_page(request: Request) -> Response:
     newest entry's number and the sheet's row count, one indexed query a poll."""
     site = _site(request)
     head = _tournament_head(request)
-    live, live_version = site.read(lambda reader: tournament_live(reader, head))
+    live, live_version = site.read(lambda reader: tournament_live(request, reader, head))
     version = head.live_version
     if version and live_version:
         version = f"{version}.{live_version}"
@@ -611,7 +646,7 @@ def tournament_page(request: Request) -> Response:
 def tournament_api(request: Request) -> Response:
     site = _site(request)
     head = _tournament_head(request)
-    live, _ = site.read(lambda reader: tournament_live(reader, head))
+    live, _ = site.read(lambda reader: tournament_live(request, reader, head))
     view = _tournament_view(site, head)
     link, csv = _tournament_links(request, site, view.name)
     return JSONResponse(tournament_json(view, link, csv, live))
@@ -636,6 +671,156 @@ def tournament_csv(request: Request) -> Response:
             "Cache-Control": "no-store",
         },
     )
+
+
+# -- live games ------------------------------------------------------------------------------
+
+
+def _live_now(site: Site) -> float:
+    """Epoch seconds by the site's clock (the bots stamp their live rows with theirs)."""
+    return site.reader.clock().timestamp()
+
+
+def _spectate_link(request: Request, view: live_rows.LiveView) -> str:
+    """``/live/<network>/<channel>``: ``-`` for the empty network, the channel quoted (its
+    ``#`` would otherwise start a fragment)."""
+    return _site(request).link(
+        request, "spectate", network=view.network or "-", channel=view.channel
+    )
+
+
+def _live_json(request: Request, view: live_rows.LiveView) -> dict[str, Any]:
+    """A live game's public state: never a hand (the rows hold none)."""
+    return {
+        "network": view.network,
+        "channel": view.channel,
+        "tournament": view.tournament,
+        "table": view.table_no,
+        "players": [{"nick": n, "cards": c} for n, c in view.players],
+        "turn": view.turn,
+        "top": view.top,
+        "color": view.color,
+        "direction": "clockwise" if view.direction >= 0 else "counter-clockwise",
+        "hand": view.info.get("hand"),
+        "rules": view.info.get("rules"),
+        "pending": view.info.get("pending", 0),
+        "totals": view.info.get("totals"),
+        "version": view.stamp,
+        "ended": view.ended is not None,
+        "url": _spectate_link(request, view),
+    }
+
+
+def live_list_page(request: Request) -> Response:
+    site = _site(request)
+    now = _live_now(site)
+    version = site.read(lambda reader: live_rows.list_version(reader.db, now))
+
+    def make(shown: str | None) -> Response:
+        games = site.read(lambda reader: live_rows.live_games(reader.db, now))
+        return site.render(
+            request,
+            "live.html",
+            games=[(g, _spectate_link(request, g)) for g in games],
+            live_version=shown,
+            api_url=site.link(request, "api_live"),
+        )
+
+    return live_page(request, version, make)
+
+
+def live_list_api(request: Request) -> Response:
+    site = _site(request)
+    now = _live_now(site)
+    games = site.read(lambda reader: live_rows.live_games(reader.db, now))
+    return JSONResponse({"games": [_live_json(request, g) for g in games]})
+
+
+def _spectated(request: Request) -> tuple[str, str]:
+    network = request.path_params["network"]
+    channel = request.path_params["channel"]
+    network = "" if network == "-" else network
+    if (
+        not channel
+        or len(channel) > 255
+        or len(network) > 100
+        or not channel.isprintable()
+        or not network.isprintable()
+    ):
+        raise Problem(404, "No such game", "That is not a channel's address.")
+    return network, channel
+
+
+def _recorded_after(reader: Reader, view: live_rows.LiveView) -> str | None:
+    """The link key of the game recorded in ``view``'s channel since it started (its replay),
+    if the bot has written it yet."""
+    rows = reader._rows(
+        "SELECT game_id, started FROM game WHERE network = ? AND channel = ? "
+        "ORDER BY network DESC, channel DESC, ended DESC LIMIT 1",
+        (view.network, irc_lower(view.channel)),
+    )
+    if not rows:
+        return None
+    game_id, started = rows[0]
+    began = started if isinstance(started, datetime) else datetime.fromisoformat(str(started))
+    if began.replace(tzinfo=UTC).timestamp() < view.started - 120:
+        return None  # an older game's: this one was not recorded (stopped before a hand ended)
+    return link_key(str(game_id))
+
+
+def _spectate_state(request: Request) -> tuple[Any, ...]:
+    site = _site(request)
+    network, channel = _spectated(request)
+    now = _live_now(site)
+
+    def read(reader: Reader) -> tuple[Any, ...]:
+        view = live_rows.live_game(reader.db, network, channel, now)
+        if view is None:
+            return None, [], None
+        lines = live_rows.live_lines(reader.db, network, channel)
+        replay = _recorded_after(reader, view) if view.ended is not None else None
+        return view, lines, replay
+
+    return (network, channel, *site.read(read))
+
+
+def spectate_page(request: Request) -> Response:
+    """One game as a spectator sees it: the pile's top, whose turn, every player's card count,
+    the channel's lines, updating itself after every move; never a hand. An ended game's
+    page says so and links to its replay; then it stops updating."""
+    site = _site(request)
+    network, channel = _spectated(request)
+    now = _live_now(site)
+    version = site.read(lambda reader: live_rows.live_version(reader.db, network, channel, now))
+    if version.endswith("-ended"):
+        version = ""  # finished: the page will not change again
+
+    def make(shown: str | None) -> Response:
+        network_, channel_, view, lines, replay = _spectate_state(request)
+        return site.render(
+            request,
+            "spectate.html",
+            network=network_,
+            channel=channel_,
+            view=view,
+            lines=lines,
+            replay=replay,
+            top=None if view is None or not view.top else card_view(view.top),
+            live_version=shown,
+            api_url=site.link(request, "api_spectate", network=network_ or "-", channel=channel_),
+        )
+
+    return live_page(request, version, make)
+
+
+def spectate_api(request: Request) -> Response:
+    _network, channel, view, lines, replay = _spectate_state(request)
+    if view is None:
+        raise Problem(404, "No such game", f"No game is being played in {channel} now.")
+    data = _live_json(request, view)
+    data["lines"] = [{"at": line.at, "text": line.text} for line in lines]
+    data["replay"] = None if replay is None else _site(request).link(request, "game", key=replay)
+    return JSONResponse(data)
 
 
 def _wants_json(request: Request) -> bool:
@@ -705,12 +890,16 @@ def create_app(
                 "/tournament/{tournament:path}/export.csv", tournament_csv, name="tournament_csv"
             ),
             Route("/tournament/{tournament:path}", tournament_page, name="tournament"),
+            Route("/live", live_list_page, name="live"),
+            Route("/live/{network}/{channel:path}", spectate_page, name="spectate"),
             Route("/favicon.ico", favicon, name="favicon"),
             Route("/api/leaderboard", leaderboard_api, name="api_leaderboard"),
             Route("/api/player/{nick:path}", player_api, name="api_player"),
             Route("/api/game/{key}", game_api, name="api_game"),
             Route("/api/tournaments", tournaments_api, name="api_tournaments"),
             Route("/api/tournament/{tournament:path}", tournament_api, name="api_tournament"),
+            Route("/api/live", live_list_api, name="api_live"),
+            Route("/api/live/{network}/{channel:path}", spectate_api, name="api_spectate"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={
