@@ -21,7 +21,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unobot.tournament",),  # tournament formats and state, pure like the engine
     ("unobot.irc",),  # the transport contract, casemap, outbox, adapter: knows no Uno
     ("unobot.stats",),  # the stats store (the recorder, below, is the exception)
-    ("unobot.tournament.store", "unobot.tournament.export"),  # tournaments in the database
+    ("unobot.tournament.store", "unobot.tournament.export", "unobot.tournament.simulate"),
+    # tournaments in the database (simulate: made-up ones written as the director would)
     ("unobot.core",),  # tables, bot, plugin API, dispatch, rendering, computer seats
     ("unobot.stats.recorder", "unobot.stats.live"),  # read the tables' updates into the store
     ("unobot.tournament.director",),  # runs tournaments' games at tables
