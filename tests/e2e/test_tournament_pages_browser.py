@@ -14,11 +14,14 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import json
+import re
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -140,6 +143,39 @@ def test_a_knockout_is_followed_live_in_the_browser(
             channel = card.find_element("css selector", "h3 .muted").text
             players = {e.text for e in card.find_elements("css selector", ".seat-name")}
             assert seated[channel] == players, (channel, players, seated)
+
+        # The bot's live rows reach the tables: whose turn it is, every seat's card count
+        # (never a card) and a link to the table's spectator view.
+        def watched() -> list[dict[str, Any]]:
+            return browser.execute_script(
+                """
+                return Array.from(document.querySelectorAll('#tables .table-card')).map(c => ({
+                  channel: c.querySelector('h3 .muted').textContent,
+                  turn: (c.querySelector('.to-play') || {}).textContent || '',
+                  cards: Array.from(c.querySelectorAll('.seat-cards')).map(e => e.textContent),
+                  watch: (c.querySelector('.live-hook a') || {}).href || '',
+                }));
+                """
+            )
+
+        live = wait_until(
+            lambda: (w := watched()) and all(t["watch"] and t["cards"] for t in w) and w,
+            10,
+            "whose turn and the watch links on the tables",
+        )
+        for table in live:
+            assert "/live/" in table["watch"], table
+            assert table["watch"].endswith("/" + quote(table["channel"], safe="")), table
+            api = table["watch"].replace("/live/", "/api/live/", 1)
+            with urllib.request.urlopen(api, timeout=10) as answer:
+                spectated = json.loads(answer.read())
+            assert spectated["channel"] == table["channel"], spectated
+            assert spectated["tournament"] == name and "hand" not in json.dumps(
+                spectated["players"]
+            ), spectated
+            assert len(table["cards"]) == 3 and all(
+                re.fullmatch(r"\d+\xa0cards?", c) for c in table["cards"]
+            ), table
         shots.take(browser, "tournament-live-round1-desktop")
 
         # Each game's end reaches the page within 2 s of its announcement on IRC.
