@@ -14,7 +14,10 @@ and serves the real application with uvicorn on a free loopback port in a thread
 every kind of page (leaderboards of each ranking and period, one channel's, player pages of
 heavy and light players, game pages with and without a replay, the tournament list and
 pages of a finished and a running 64-player knockout and a rotation (written by
-:func:`unobot.tournament.simulate.simulate`), the CSV export, and their JSON) ``--requests``
+:func:`unobot.tournament.simulate.simulate`), the CSV export, the live list and a game's
+spectator view with ``--live-games`` games being played (the running knockout's tables among
+them: its page shows whose turn it is), a spectator's once-a-second poll answered 204, a
+player page of someone playing now, and their JSON) ``--requests``
 times each, one at a time, with urllib, and prints the median and p99 of the server's own
 ``Server-Timing`` figure per kind. Target: every kind's p99 under 100 ms.
 """
@@ -34,6 +37,7 @@ from random import Random
 from urllib.parse import quote
 
 from unobot.bench.stats import CHANNELS, NOW, fill
+from unobot.stats import live_rows
 from unobot.stats.sql import SqlStatsStore, open_database
 from unobot.tournament.simulate import simulate
 from unobot.tournament.store import SqlTournamentLog
@@ -90,6 +94,43 @@ def add_heavy(store: SqlStatsStore, first_game: int, players: int, heavy: int, g
     return len(rows)
 
 
+def add_live(url: str, count: int, people: int, seed: int) -> list[tuple[str, str, str]]:
+    """``count`` live games as the bot's live writer leaves them (``live_game`` rows, 40
+    lines each): the running knockout ``live64``'s unfinished tables first, then plain
+    games of the store's players (``P1``…). Returns (channel, page version, a seated nick)
+    of each."""
+    db = open_database(url)
+    rng = Random(seed)
+    now = NOW.timestamp()
+    log = SqlTournamentLog(db)
+    stored = log.load("live64")
+    seats = [e.data for e in stored.entries if e.kind == "seat"] if stored else []
+    done = {e.data["key"] for e in stored.entries if e.kind == "result"} if stored else set()
+    tables = [d for d in seats if d["key"] not in done]
+    writes: list[live_rows.LiveWrite] = []
+    for n in range(count):
+        table = tables[n] if n < len(tables) else None
+        players = list(table["players"]) if table else [f"P{rng.randint(1, people)}" for _ in "abc"]
+        channel = table["channel"] if table else f"#play{n}"
+        state = {
+            "tournament": "live64" if table else None,
+            "table_no": table["table"] if table else None,
+            "players": [{"nick": p, "cards": rng.randint(1, 12)} for p in players],
+            "turn": players[0],
+            "top": "R5",
+            "color": "",
+            "direction": 1,
+            "info": {"rules": "standard", "hand": 1, "totals": [[p, 0] for p in players]},
+        }
+        lines = [(now - 40 + i, f"{players[i % 3]} plays R{i % 10}. Top: R{i % 10}.")
+                 for i in range(live_rows.KEEP_LINES)]  # fmt: skip
+        writes.append(live_rows.LiveWrite("bench", channel, state, lines, started=now - 60))
+    live_rows.write_batch(db, writes, now)
+    views = live_rows.live_games(db, now, "bench")
+    db.close()
+    return [(v.channel, v.stamp, v.players[0][0]) for v in views]
+
+
 def _percentiles(values: list[float]) -> tuple[float, float]:
     ordered = sorted(values)
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -105,11 +146,15 @@ def _timing(header: str) -> float:
 
 
 def _fetch(url: str) -> tuple[float, float]:
-    """(server ms, client ms) of one GET, which must answer 200."""
+    """(server ms, client ms) of one GET, which must answer 200 — or 204 for a live page's
+    poll (``#live=VERSION`` at the end of ``url``: sent as ``X-Live-Version``, the question
+    static/live.js asks once a second per open page)."""
+    url, _, version = url.partition("#live=")
+    headers = {"X-Live-Version": version} if version else {}
     start = time.perf_counter()
-    with urllib.request.urlopen(url, timeout=30) as answer:
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as answer:
         answer.read()
-        if answer.status != 200:
+        if answer.status != (204 if version else 200):
             raise RuntimeError(f"{url}: {answer.status}")
         header = answer.headers.get("Server-Timing", "")
     return _timing(header), (time.perf_counter() - start) * 1000
@@ -204,6 +249,15 @@ def bench_web(args: argparse.Namespace) -> None:
         f"{time.perf_counter() - start:.1f} s"
     )
 
+    start = time.perf_counter()
+    watched = add_live(url, args.live_games, args.players, args.seed)
+    playing = [w for w in watched if w[0].startswith("#play")] or watched
+    print(
+        f"live: {args.live_games} games being played now (the running knockout's tables "
+        f"among them), {live_rows.KEEP_LINES} channel lines each, "
+        f"{time.perf_counter() - start:.1f} s"
+    )
+
     server, thread, port = _serve(url, args.min_games)
     base = f"http://127.0.0.1:{port}"
     rng = Random(args.seed)
@@ -237,6 +291,13 @@ def bench_web(args: argparse.Namespace) -> None:
         ("tournament knockout 64 running", lambda: "/tournament/live64"),
         ("tournament knockout 64 csv", lambda: "/tournament/cup64/export.csv"),
         ("tournament rotation", lambda: "/tournament/bac"),
+        ("live list", lambda: "/live"),
+        ("api live list", lambda: "/api/live"),
+        ("spectate", lambda: f"/live/bench/{quote(rng.choice(watched)[0], safe='')}"),
+        ("api spectate", lambda: f"/api/live/bench/{quote(rng.choice(watched)[0], safe='')}"),
+        ("spectate poll unchanged (204)", lambda: "/live/bench/{}#live={}".format(
+            *(lambda w: (quote(w[0], safe=""), w[1]))(rng.choice(watched)))),
+        ("player playing now", lambda: f"/player/{quote(rng.choice(playing)[2], safe='')}"),
     ]  # fmt: skip
     if not short_ids:
         kinds = [k for k in kinds if "replay" not in k[0]]
@@ -281,6 +342,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replays", type=int, default=100, help="games with move lists")
     parser.add_argument("--requests", type=int, default=200, help="timed requests per page kind")
     parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument(
+        "--live-games", type=int, default=50, help="games being played now (live rows)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--database", default=None, help="URL (default: a SQLite file in a temp directory)"
