@@ -47,6 +47,7 @@ from tests.e2e.test_tournaments_e2e import (
     BotProcess,
     Scene,
 )
+from tests.plugins.fakes import strip_codes
 
 server = module_server("miniircd")
 
@@ -274,6 +275,108 @@ def test_a_knockout_is_followed_live_in_the_browser(
         shots.take(browser, "tournament-done-phone")
         browser.get(site.url("/tournaments"))
         assert name in texts(browser, "#tournaments a.tournament-link")
+        assert overflow(browser, PHONE[0])["scrollWidth"] <= PHONE[0]
+        assert not browser_errors(browser)
+    finally:
+        if site is not None:
+            site.stop()
+        out = bot.term()
+        admin.close()
+    assert "Traceback" not in out, out[-4000:]
+
+
+def test_a_rotation_is_followed_live_and_its_moves_are_the_announced_ones(
+    server: Any, browser: Any, tmp_path: Path
+) -> None:
+    """8 computer entrants, two timed rounds of two tables: the page follows round 1 live
+    (card counts and whose turn at each table), and once over its rotation view shows each
+    round's tables exactly as the channel seated them, every move between them, and the
+    CSV's placings."""
+    scene = Scene(server)
+    scene.channel = "#" + unique("rot")
+    nick = unique("unobot")
+    config = tmp_path / "unobot.toml"
+    config.write_text(config_text(nick, server.port, scene.channel), encoding="utf-8")
+    admin = TestClient(server.port, unique(ADMIN))
+    admin.join(scene.channel)
+    scene.admin, scene.bot_nick = admin, nick
+    bot = BotProcess(tmp_path, config, admin, nick)
+    site: Site | None = None
+    try:
+        name = unique("rot")
+        opening = f".tournament new rotation {name} rounds=2 round=60m warning=15m grace=30m"
+        for _ in range(20):  # a bot just started reads its tournaments first (a short refusal)
+            after = len(admin.snapshot())
+            admin.privmsg(scene.channel, opening)
+            said = strip_codes(
+                admin.wait_for(
+                    lambda m: (
+                        m.nick == nick and ("is open" in m.text or "still being read" in m.text)
+                    ),
+                    timeout=10,
+                    what="the tournament opened",
+                    after=after,
+                ).text
+            )
+            if "is open" in said:
+                break
+            time.sleep(0.5)
+        scene.say(".tournament addbot easy 8", "computer players")
+        site = Site(f"sqlite:///{tmp_path / 'stats.db'}", tmp_path)
+        set_viewport(browser, DESKTOP, mobile=False)
+        browser.get(site.url(f"/tournament/{name}"))
+        browser.execute_script(MARK)
+        admin.privmsg(scene.channel, ".tournament start")
+        wait_until(
+            lambda: browser.find_elements("css selector", "#tables .table-card .seat-cards"),
+            20,
+            "live card counts at the round's tables",
+        )
+        scene.finish(name, timeout=150)
+        end = wait_until(
+            lambda: (s := page_state(browser))["status"] == "done" and s["version"] == "" and s,
+            10,
+            "the finished page",
+        )
+        assert end["watched"] == "since the start", "the page was reloaded"
+
+        seated = {stage: set(players) for stage, players, _ in scene.seatings()}
+        where: dict[int, dict[str, int]] = {}
+        drawn = browser.execute_script(
+            """
+            return Array.from(document.querySelectorAll('.rotation-round')).map(r => ({
+              round: Number(r.getAttribute('data-round')),
+              tables: Array.from(r.querySelectorAll('.table-card')).map(c => ({
+                table: c.querySelector('h4').firstChild.textContent.trim(),
+                seats: Array.from(c.querySelectorAll('.seat-name')).map(e => e.textContent.trim()),
+              })),
+              moves: Array.from(r.querySelectorAll('.move')).map(e => e.textContent.trim()),
+            }));
+            """
+        )
+        assert [r["round"] for r in drawn] == [1, 2], drawn
+        for r in drawn:
+            for t in r["tables"]:
+                number = int(t["table"].split()[-1])
+                stage = f"Round {r['round']} table {number}"
+                assert set(t["seats"]) == seated[stage], (stage, t, seated)
+                for who in t["seats"]:
+                    where.setdefault(r["round"], {})[who] = number
+        moved = {who for who, table in where[1].items() if where[2][who] != table}
+        listed = {m.split(":")[0] for m in drawn[0]["moves"]}
+        assert listed == moved and moved, (drawn[0]["moves"], where)
+        for m in drawn[0]["moves"]:
+            who = m.split(":")[0]
+            assert f"table {where[1][who]} → table {where[2][who]}" in m, (m, where)
+
+        with urllib.request.urlopen(site.url(f"/tournament/{name}/export.csv")) as answer:
+            rows = list(csv.reader(io.StringIO(answer.read().decode("utf-8"))))
+        exported = [f"{r[3]} {r[4]} {r[5]}" for r in rows if r[0] == "standing"]
+        shown = [" ".join(s.split()[:3]) for s in page_state(browser)["standings"]]
+        assert shown == exported, (shown, exported)
+
+        set_viewport(browser, PHONE, mobile=True)
+        browser.get(site.url(f"/tournament/{name}"))
         assert overflow(browser, PHONE[0])["scrollWidth"] <= PHONE[0]
         assert not browser_errors(browser)
     finally:
