@@ -140,9 +140,7 @@ def move_figures(moves: str) -> dict[str, MoveFigures]:
         raise ValueError(f"the move list does not replay: {err!r}") from None
     found: dict[str, MoveFigures] = {}
     for s in watch.seen.values():
-        figures = MoveFigures(
-            s.best_moves, s.best_seconds, s.best_points, s.most_cards, s.comeback
-        )
+        figures = MoveFigures(s.best_moves, s.best_seconds, s.best_points, s.most_cards, s.comeback)
         found.setdefault("nick:" + irc_lower(s.player.nick), figures)
         found.setdefault(s.player.key, figures)
     return found

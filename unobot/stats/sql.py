@@ -45,9 +45,9 @@ from unobot.stats.model import (
     utc_naive,
 )
 from unobot.stats.rating_rows import rate_game, rebuild_rating_rows
+from unobot.stats.ratings import PlayerRating
 from unobot.stats.record_rows import Analyse, Record, read_records, rebuild_records
 from unobot.stats.record_rows import record_game as add_records
-from unobot.stats.ratings import PlayerRating
 from unobot.stats.records import normalized
 from unobot.stats.spool import Spool
 from unobot.stats.summaries import (
