@@ -11,8 +11,10 @@ engine's events and the table after each call:
   clock (a restart's downtime, if any, included);
 - the points of a hand won are what it scored the winner, or, under scoring where the winner
   scores nothing, the points left in the other hands;
-- cards held are counted after every event and checked against the table after every call,
-  so a rule that moves hands about without an event of its own (a swap) is still counted.
+- cards held are read from the table after every call (so a rule that moves hands about
+  without an event of its own, a swap, is counted too), and from the hands as a hand ended
+  (the next one may be dealt in the same call). A draw's events may come with the next call
+  (the table defers them until the drawer decides), so events are used to count moves only.
 
 Players are followed by their seat's object, so a nick change mid-game doesn't split them.
 """
@@ -87,16 +89,16 @@ class _Watch:
                 elif kind is CardPlayed:
                     if (s := self._at(event.seat)) is not None:
                         s.hand_moves += 1
-                        s.hold(event.cards_left)
                 elif kind is CardsDrawn:
-                    if (s := self._at(event.seat)) is not None:
-                        s.hold(s.cards + len(event.cards))
-                        if event.reason is DrawReason.DRAW:
-                            s.hand_moves += 1
+                    if event.reason is DrawReason.DRAW and (s := self._at(event.seat)):
+                        s.hand_moves += 1
                 elif kind is SeatRemoved:
                     if 0 <= event.seat < len(self.seats):
                         del self.seats[event.seat]
                 elif kind is HandEnded:
+                    for seat, held in enumerate(event.outcome.remaining):
+                        if (s := self._at(seat)) is not None:
+                            s.hold(len(held))  # a last Draw Two's victim, before the next deal
                     self._won(event.outcome, now)
         game = table.game
         if game is not None and not (game.over or table.finished):
