@@ -41,9 +41,7 @@ def store(tmp_path: Path, games: list[GameRecord]) -> Iterator[SqlStatsStore]:
 
 
 def harness(store: SqlStatsStore, url: str = "") -> StatsHarness:
-    return StatsHarness(
-        1, WebConfig(network="testnet", web_public_url=url), RecordingStore(store)
-    )
+    return StatsHarness(1, WebConfig(network="testnet", web_public_url=url), RecordingStore(store))
 
 
 def test_a_channel_gets_its_own_records(store: SqlStatsStore) -> None:
