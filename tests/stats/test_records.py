@@ -217,3 +217,29 @@ def test_move_figures_agree_with_the_replay(played: list[GameRecord]) -> None:
 def test_a_move_list_that_does_not_replay_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         move_figures('["open", {}]\n["play", {"nick": 3}]\n')
+
+
+def test_unobot_records_rebuild(
+    tmp_path: Path, played: list[GameRecord], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The subcommand, through ``unobot.main`` as typed: a store written without move-list
+    figures (a bot before records, then upgraded) gets them all; a missing file is one line."""
+    from unobot.main import main
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = SqlStatsStore(url, spool_path=tmp_path / "spool", clock=lambda: played[-1].ended)
+    for g in played:
+        old.record_game(g)  # no analyse: streaks and days only
+    assert {r.kind.key for r in old.records()} == {"streak", "day"}
+    old.close()
+    with pytest.raises(SystemExit) as done:
+        main(["records", "rebuild", "--database", url])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"rebuilt records from {len(played)} games\n"
+    new = SqlStatsStore(url, spool_path=tmp_path / "spool", clock=lambda: played[-1].ended)
+    assert len(new.records()) == 7
+    new.close()
+    with pytest.raises(SystemExit) as done:
+        main(["records", "rebuild", "--database", f"sqlite:///{tmp_path / 'none.db'}"])
+    assert done.value.code == 2
+    assert "no stats database" in capsys.readouterr().err
