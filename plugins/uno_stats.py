@@ -646,14 +646,17 @@ def _records_scope(query: RecordsQuery) -> str:
     return where + when
 
 
+_UNIT = {"moves": "move", "points": "point", "cards": "card", "comeback": "card", "day": "game"}
+
+
 def _figure(record: Any) -> str:
-    if record.kind.key == "time":
-        return game_length(record.figure)
-    return (
-        f"{record.figure} {record.kind.unit}"
-        if record.kind.key != "streak"
-        else (f"{record.figure} wins in a row")
-    )
+    """``7 moves``, ``4m08s``, ``1 win in a row``."""
+    key, n = record.kind.key, record.figure
+    if key == "time":
+        return game_length(n)
+    if key == "streak":
+        return f"{_plural(n, 'win')} in a row"
+    return _plural(n, _UNIT[key])
 
 
 def records_lines(records: list[Any], query: RecordsQuery, url: str) -> list[str]:

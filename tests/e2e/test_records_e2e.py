@@ -53,7 +53,7 @@ def test_a_played_game_sets_the_records_and_unorecords_says_so(
         text = " ".join(said)
         assert said[0].startswith(f"Uno records in {irc_lower(bot.channel)} (people only): ")
         assert f"fewest moves: {winner} {held['moves'].figure} moves" in text
-        assert f"streak: {winner} 1 wins in a row" in text
+        assert f"streak: {winner} 1 win in a row" in text
         said, _ = ask(game, players[2], ".unorecords cards")
         cards = held["cards"]
         assert said == [

@@ -69,7 +69,8 @@ def test_one_record_names_its_holder_and_links_the_game(store: SqlStatsStore) ->
     best = store.records(Period.ALL, "#uno", only=["streak"])[0]
     said, _ = ask(h, "zed", ".unorecords streak")
     assert said == [
-        f"Longest winning streak in #uno: {best.nick}, {best.figure} wins in a row, "
+        f"Longest winning streak in #uno: {best.nick}, {best.figure} "
+        f"win{'s' if best.figure != 1 else ''} in a row, "
         f"{best.at:%Y-%m-%d %H:%M} UTC, https://example.net/uno/game/{best.game_id[:8]}"
     ]
     fastest = store.records(Period.ALL, None, only=["time"])[0]

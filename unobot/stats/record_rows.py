@@ -29,6 +29,7 @@ from this week's first game); games in a day are counted per UTC day.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,6 +38,7 @@ from typing import Any
 import peewee as pw
 
 from unobot.irc.casemap import irc_lower
+from unobot.stats.game_rows import unpack_moves
 from unobot.stats.model import GameRecord, Period, bucket_of, utc_naive
 from unobot.stats.summaries import sql_for, stamp_for
 
@@ -51,6 +53,8 @@ __all__ = [
     "rebuild_records",
     "record_game",
 ]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +290,6 @@ def record_game(
         (*pids, "", channel),
     )
     runs = {(int(row[0]), str(row[1])): _Run(*row[2:]) for row in cur.fetchall()}
-    before = dict(runs)
     rows, best = _game_rows(gid, channel, ended, results, figures, runs)
     cur.executemany(q(_INSERT_FIGURES), rows)
     cur.executemany(
@@ -294,7 +297,7 @@ def record_game(
         [
             (pid, scope, run.week, run.month, run.day, run.streak, run.streak_w,
              run.streak_m, run.day_games)
-            for (pid, scope), run in runs.items() if before.get((pid, scope)) is not run
+            for (pid, scope), run in runs.items()
         ],
     )  # fmt: skip
     buckets = sorted({k[1] for k in best})
@@ -327,9 +330,7 @@ def _analysed(
     try:
         return analyse(moves)
     except ValueError as err:
-        import logging
-
-        logging.getLogger(__name__).warning(
+        log.warning(
             "records: the move list of game %s does not replay (%s); its records skipped",
             game_id, err,
         )  # fmt: skip
@@ -371,8 +372,6 @@ def rebuild_records(db: pw.Database, analyse: Analyse | None, batch: int = 2000)
                     q("SELECT data FROM game_moves WHERE game_id = ?"), (gid,)
                 ).fetchone()
                 if row is not None:
-                    from unobot.stats.game_rows import unpack_moves
-
                     figures = _analysed(analyse, unpack_moves(row[0]), str(game_id))
             when = _time(ended)
             rows, best = _game_rows(gid, irc_lower(channel), when, results, figures, runs)
