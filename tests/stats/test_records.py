@@ -243,3 +243,16 @@ def test_unobot_records_rebuild(
         main(["records", "rebuild", "--database", f"sqlite:///{tmp_path / 'none.db'}"])
     assert done.value.code == 2
     assert "no stats database" in capsys.readouterr().err
+
+
+def test_a_move_list_that_does_not_replay_counts_as_none(
+    open_store: Callable[..., SqlStatsStore], caplog: pytest.LogCaptureFixture
+) -> None:
+    store = open_store(analyse=move_figures)
+    broken = dataclasses.replace(
+        game(1, datetime(2026, 11, 17, 9), res("ann", True), res("bob", False)),
+        moves='["open", {"version": 99}]\n',
+    )
+    assert store.record_game(broken)
+    assert by_key(store.records()) == {"streak": (1, "ann"), "day": (1, "ann")}
+    assert "does not replay" in caplog.text

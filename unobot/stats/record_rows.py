@@ -48,6 +48,7 @@ __all__ = [
     "MoveFigures",
     "Record",
     "RecordKind",
+    "analysed",
     "find_figures",
     "read_records",
     "rebuild_records",
@@ -267,13 +268,12 @@ def record_game(
     gid: int,
     game: GameRecord,
     player_ids: Sequence[int],
-    analyse: Analyse | None,
+    figures: Mapping[str, MoveFigures] | None,
 ) -> None:
     """Add a game just written (row id ``gid``, its results' player ids in order) to the
-    record tables, in the caller's transaction. A move list that does not replay is logged
-    and the game counts as one without."""
+    record tables, in the caller's transaction; ``figures``: :func:`analysed` (read before
+    the transaction, so that the replay does not hold the write lock)."""
     q = lambda text: sql_for(db, text)  # noqa: E731
-    figures = _analysed(analyse, game.moves, game.game_id)
     results = [
         _Result(pid, r.ident, r.nick, r.won, r.is_bot)
         for pid, r in zip(player_ids, game.results, strict=True)
@@ -322,9 +322,11 @@ def record_game(
     )
 
 
-def _analysed(
+def analysed(
     analyse: Analyse | None, moves: str | None, game_id: str
 ) -> Mapping[str, MoveFigures] | None:
+    """What ``analyse`` reads in ``moves``; None without either, or for a move list that does
+    not replay (logged: the game then counts as one without)."""
     if analyse is None or not moves:
         return None
     try:
@@ -372,7 +374,7 @@ def rebuild_records(db: pw.Database, analyse: Analyse | None, batch: int = 2000)
                     q("SELECT data FROM game_moves WHERE game_id = ?"), (gid,)
                 ).fetchone()
                 if row is not None:
-                    figures = _analysed(analyse, unpack_moves(row[0]), str(game_id))
+                    figures = analysed(analyse, unpack_moves(row[0]), str(game_id))
             when = _time(ended)
             rows, best = _game_rows(gid, irc_lower(channel), when, results, figures, runs)
             pending.extend(rows)

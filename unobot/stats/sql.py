@@ -46,7 +46,7 @@ from unobot.stats.model import (
 )
 from unobot.stats.rating_rows import rate_game, rebuild_rating_rows
 from unobot.stats.ratings import PlayerRating
-from unobot.stats.record_rows import Analyse, Record, read_records, rebuild_records
+from unobot.stats.record_rows import Analyse, Record, analysed, read_records, rebuild_records
 from unobot.stats.record_rows import record_game as add_records
 from unobot.stats.records import normalized
 from unobot.stats.spool import Spool
@@ -299,6 +299,12 @@ class SqlStatsStore:
         stamp = self._stamp
         ended = stamp(game.ended)
         seconds = max(0, int((game.ended - game.started).total_seconds()))
+        version = schema.SCHEMA_VERSION  # lower only in tests standing in for an older bot
+        figures = (  # the replay before the transaction: it never holds the write lock
+            analysed(self.analyse, game.moves, game.game_id)
+            if version >= schema.RECORDS_VERSION
+            else None
+        )
         cur = self.db.cursor()
         with self.db.atomic():
             self._lock(cur)
@@ -331,7 +337,6 @@ class SqlStatsStore:
                 self._s(_UPSERT_NICK),
                 [(pid, r.nick, irc_lower(r.nick), ended) for pid, r in pairs],
             )
-            version = schema.SCHEMA_VERSION  # lower only in tests standing in for an older bot
             after = (
                 rate_game(self.db, cur, game.network, game.ended, pairs)
                 if version >= schema.RATINGS_VERSION
@@ -352,7 +357,7 @@ class SqlStatsStore:
                     (gid, pack_moves(game.moves)),
                 )
             if version >= schema.RECORDS_VERSION:
-                add_records(self.db, cur, gid, game, ids, self.analyse)
+                add_records(self.db, cur, gid, game, ids, figures)
         return True
 
     def _lock(self, cur: Any) -> None:
