@@ -595,7 +595,8 @@ _RECORD_WORDS = {
     "day": "day", "games": "day",
 }  # fmt: skip
 """What ``.unorecords`` takes to name one record (the keys of ``RECORDS`` and a few words)."""
-_EVERYWHERE = ("everywhere", "network")
+_EVERYWHERE = ("everywhere", "network", "channels")
+"""All channels: ``.unorecords everywhere``, ``network``, or ``all channels`` as people say it."""
 _CHANNEL = re.compile(r"[#&][^\x00-\x20\x7f,:]{1,49}")
 _SHORT_TITLE = {
     "moves": "fewest moves", "time": "fastest", "points": "biggest hand",

@@ -56,6 +56,7 @@ def test_a_channel_gets_its_own_records(store: SqlStatsStore) -> None:
     # Everywhere: #other's players may hold some; the scope is said.
     said, _ = ask(h, "zed", ".unorecords everywhere")
     assert said[0].startswith("Uno records in all channels (people only): ")
+    assert ask(h, "zed", ".unorecords all channels")[0] == said
     # Asked privately: all channels, answered privately; a #channel picks one.
     _, told = ask(h, "zed", ".unorecords", channel=None)
     assert told[0].startswith("Uno records in all channels (people only): ")
