@@ -584,3 +584,140 @@ def unogame(ctx: Context) -> None:
         ctx.reply(UNAVAILABLE)
 
     ask(store, find, show, unavailable)
+
+
+# --- .unorecords -----------------------------------------------------------------------------
+
+_RECORD_WORDS = {
+    "moves": "moves", "fewest": "moves", "time": "time", "fastest": "time",
+    "points": "points", "biggest": "points", "hand": "points",
+    "streak": "streak", "cards": "cards", "comeback": "comeback",
+    "day": "day", "games": "day",
+}  # fmt: skip
+"""What ``.unorecords`` takes to name one record (the keys of ``RECORDS`` and a few words)."""
+_EVERYWHERE = ("everywhere", "network", "channels")
+"""All channels: ``.unorecords everywhere``, ``network``, or ``all channels`` as people say it."""
+_CHANNEL = re.compile(r"[#&][^\x00-\x20\x7f,:]{1,49}")
+_SHORT_TITLE = {
+    "moves": "fewest moves", "time": "fastest", "points": "biggest hand",
+    "streak": "streak", "cards": "most cards", "comeback": "comeback", "day": "games in a day",
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class RecordsQuery:
+    """What ``.unorecords`` asked for: ``channel`` None means all channels."""
+
+    period: Period = Period.ALL
+    channel: str | None = None
+    record: str | None = None
+
+
+def parse_records_query(args: str, here: str | None) -> RecordsQuery:
+    """``week``/``month``/``all`` (the period, all-time by default), ``everywhere`` (all
+    channels: the default in a private message) or ``#channel``, and a record's name, in any
+    order. ``here``: the channel asked in (its records unless told otherwise)."""
+    period = Period.ALL
+    channel = here
+    record: str | None = None
+    for word in args.split():
+        low = word.lower()
+        if low in _PERIODS:
+            period = _PERIODS[low]
+        elif low in _EVERYWHERE:
+            channel = None
+        elif low == "here" and here is not None:
+            channel = here
+        elif low in _RECORD_WORDS and record is None:
+            record = _RECORD_WORDS[low]
+        elif _CHANNEL.fullmatch(word):
+            channel = word
+        else:
+            shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])
+            raise UnoError(
+                f"'{shown}' is not week/month/all, everywhere, a #channel or a record "
+                "(moves, time, points, streak, cards, comeback, day)"
+            )
+    return RecordsQuery(period, irc_lower(channel) if channel else None, record)
+
+
+def _records_scope(query: RecordsQuery) -> str:
+    where = f"in {query.channel}" if query.channel else "in all channels"
+    when = {Period.WEEK: " this week", Period.MONTH: " this month", Period.ALL: ""}[query.period]
+    return where + when
+
+
+_UNIT = {"moves": "move", "points": "point", "cards": "card", "comeback": "card", "day": "game"}
+
+
+def _figure(record: Any) -> str:
+    """``7 moves``, ``4m08s``, ``1 win in a row``."""
+    key, n = record.kind.key, record.figure
+    if key == "time":
+        return game_length(n)
+    if key == "streak":
+        return f"{_plural(n, 'win')} in a row"
+    return _plural(n, _UNIT[key])
+
+
+def records_lines(records: list[Any], query: RecordsQuery, url: str) -> list[str]:
+    """The answer to ``.unorecords``: one line for one record (who, the figure, when, the
+    game and its link), else every record packed into a line or two."""
+    scope = _records_scope(query)
+    if query.record is not None:
+        if not records:
+            return [f"Nobody holds that record {scope} yet."]
+        r = records[0]
+        where = "" if query.channel else f" in {r.channel}"
+        short = r.game_id[:8]
+        game = f"{url}/game/{short}" if url else f"game {short}"
+        return [
+            f"{r.kind.title} {scope}: {_shown(r.nick)}, {_figure(r)}, "
+            f"{r.at:%Y-%m-%d %H:%M} UTC{where}, {game}"
+        ]
+    if not records:
+        return [f"No Uno records {scope} yet."]
+    entries = [f"{_SHORT_TITLE[r.kind.key]}: {_shown(r.nick)} {_figure(r)}" for r in records]
+    if url:
+        entries.append(f"{url}/records")
+    return packed(f"Uno records {scope} (people only):", entries)
+
+
+@command("unorecords")
+@example(".unorecords")
+@example(".unorecords week")
+@example(".unorecords streak month everywhere")
+def unorecords(ctx: Context) -> None:
+    """The records (fewest moves and fastest time to win a hand, biggest hand, longest winning
+    streak, most cards held, best comeback, most games in a day) of this channel, or of all
+    channels (``everywhere``, or asked privately) or of a ``#channel``; ``week``/``month``/
+    ``all``; a record's name (``moves``, ``time``, ``points``, ``streak``, ``cards``,
+    ``comeback``, ``day``) for its holder, when and the game. Computer players are left out."""
+    store = _store_of(ctx)
+    query = parse_records_query(ctx.args, ctx.channel)
+    if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, "One list at a time"):
+        return
+    url = public_url(ctx.bot)
+
+    def read(store: Any) -> list[Any] | None:
+        reader = getattr(store, "records", None)
+        if reader is None:
+            return None
+        only = None if query.record is None else [query.record]
+        return reader(query.period, query.channel, only=only)  # type: ignore[no-any-return]
+
+    def show(found: list[Any] | None) -> None:
+        if found is None:
+            ctx.reply("Records are kept by the SQL stats store only.")
+            return
+        lines = records_lines(found, query, url)
+        if query.record is not None:
+            _send(ctx, lines, ctx.channel is not None and not _in_game_here(ctx))
+        else:
+            _show_lines(ctx, lines)
+
+    def unavailable(reason: str) -> None:
+        log.warning("stats: %s asked for records and got no answer (%s)", ctx.nick, reason)
+        ctx.reply(UNAVAILABLE)
+
+    ask(store, read, show, unavailable)

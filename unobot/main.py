@@ -116,7 +116,8 @@ def load_settings(
         "#uno. Subcommands: play (a game against computer players in the terminal), demo (a "
         "hand in the terminal), arena (computer players against each other), check-config "
         "FILE (validate a config and exit), tournament export NAME (a tournament as CSV), "
-        "ratings rebuild, replay ID (a recorded game in the terminal), web (the stats site).",
+        "ratings rebuild, records rebuild, replay ID (a recorded game in the terminal), web "
+        "(the stats site).",
     )
     parser.add_argument("--version", action="version", version=version())
     config_mod.add_arguments(parser)
@@ -219,6 +220,7 @@ def database_stores(
     that thread, never the reactor's, so a stalled or vanished database can delay a
     leaderboard, never a game (``unobot.stats.worker``). Nothing connects here."""
     from unobot.core.settings import BackgroundSettings, DatabaseSettings
+    from unobot.replay.figures import move_figures
     from unobot.stats.background import BackgroundStats
     from unobot.stats.sql import SqlStatsStore
     from unobot.stats.worker import DbWorker
@@ -227,7 +229,10 @@ def database_stores(
     settings = BackgroundSettings(lambda: DatabaseSettings(url, timeout), worker)
     # Games are recorded in the same database; queries see only this network's players.
     stats = BackgroundStats(
-        SqlStatsStore(url, network=network, timeout=timeout, connect_now=False), worker
+        SqlStatsStore(
+            url, network=network, timeout=timeout, connect_now=False, analyse=move_figures
+        ),
+        worker,
     )
     return settings, stats
 
@@ -411,6 +416,10 @@ def main(argv: list[str] | None = None) -> None:
         from unobot.stats.ratings_cli import main as ratings
 
         raise SystemExit(ratings(args_list[1:], database_url))
+    if args_list and args_list[0] == "records":
+        from unobot.replay.records_cli import main as records
+
+        raise SystemExit(records(args_list[1:], database_url))
     if args_list and args_list[0] == "web":
         from unobot.web.cli import main as web
 

@@ -130,10 +130,11 @@ def replayable_games(now: datetime) -> list[GameRecord]:
 
 
 def seed(path: Path) -> Seeded:
+    from unobot.replay.figures import move_figures
     from unobot.stats.sql import SqlStatsStore
 
     url = f"sqlite:///{path}"
-    store = SqlStatsStore(url, network=NETWORK)
+    store = SqlStatsStore(url, network=NETWORK, analyse=move_figures)
     try:
         now = datetime.now(UTC)
         recorded = replayable_games(now)
@@ -445,6 +446,7 @@ def test_every_page_fits_a_phone_and_is_photographed(
         "leaderboard-week": "/leaderboard?ranking=pw&period=week",
         "player": player_path("Alice"),
         "game": f"/game/{seeded.replay_game}",
+        "records": "/records?bots=1",
     }
     docs = os.environ.get("UNOBOT_WEB_DOCS")
     problems = []

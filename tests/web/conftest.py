@@ -16,6 +16,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2, which is not on th
     warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
+from unobot.replay.figures import move_figures
 from unobot.replay.simulate import recorded_games
 from unobot.stats.model import GameRecord, PlayerResult, player_ident
 from unobot.stats.sql import SqlStatsStore, open_database
@@ -90,7 +91,9 @@ def seed_store(url: str, spool_dir: Path, replays: int = 36) -> tuple[GameRecord
     games.append(
         _game("1234567890abc" + "0" * 19, "net", NOW - timedelta(days=7), ["carol", "bob"])
     )
-    store = SqlStatsStore(url, clock=lambda: NOW, spool_path=spool_dir / "seed.spool")
+    store = SqlStatsStore(
+        url, clock=lambda: NOW, spool_path=spool_dir / "seed.spool", analyse=move_figures
+    )
     try:
         for game in games:
             store.record_game(game)

@@ -14,12 +14,14 @@ def test_web_benchmark_runs_tiny(capsys: pytest.CaptureFixture[str]) -> None:
          "--replays", "3", "--requests", "2"]
     )  # fmt: skip
     out = capsys.readouterr().out.splitlines()
-    assert out[-1].startswith("web: worst page p99 ") and "28 page kinds" in out[-1]
+    assert out[-1].startswith("web: worst page p99 ") and "32 page kinds" in out[-1]
     kinds = [line for line in out if ": median " in line and "p99" in line]
-    assert len(kinds) == 28
+    assert len(kinds) == 32
     assert any(line.startswith("game with replay:") for line in kinds)
     assert any(line.startswith("tournament knockout 64:") for line in kinds)
     assert any(line.startswith("api tournament knockout 64:") for line in kinds)
     assert any(line.startswith("tournament list:") for line in kinds)
     assert any(line.startswith("spectate poll unchanged (204):") for line in kinds)
     assert any(line.startswith("player playing now:") for line in kinds)
+    assert any(line.startswith("records week:") for line in kinds)
+    assert any(line.startswith("api records:") for line in kinds)

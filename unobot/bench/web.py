@@ -17,7 +17,8 @@ pages of a finished and a running 64-player knockout and a rotation (written by
 :func:`unobot.tournament.simulate.simulate`), the CSV export, the live list and a game's
 spectator view with ``--live-games`` games being played (the running knockout's tables among
 them: its page shows whose turn it is), a spectator's once-a-second poll answered 204, a
-player page of someone playing now, and their JSON) ``--requests``
+player page of someone playing now, the records page (all time, a week, one channel's month)
+and their JSON) ``--requests``
 times each, one at a time, with urllib, and prints the median and p99 of the server's own
 ``Server-Timing`` figure per kind. Target: every kind's p99 under 100 ms.
 """
@@ -181,6 +182,7 @@ def _serve(url: str, min_games: int) -> tuple[object, threading.Thread, int]:
 
 
 def bench_web(args: argparse.Namespace) -> None:
+    from unobot.replay.figures import move_figures
     from unobot.replay.simulate import recorded_games
 
     tmp = None
@@ -189,12 +191,15 @@ def bench_web(args: argparse.Namespace) -> None:
         tmp = tempfile.TemporaryDirectory(prefix="unobot-bench-web-")
         url = f"sqlite:///{Path(tmp.name) / 'bench.db'}"
     spool = Path(tmp.name if tmp else ".") / "bench-web.spool"
-    store = SqlStatsStore(url, network="bench", clock=lambda: NOW, spool_path=spool)
+    store = SqlStatsStore(
+        url, network="bench", clock=lambda: NOW, spool_path=spool, analyse=move_figures
+    )
     heavy_results = args.heavy * args.heavy_games * 4
     start = time.perf_counter()
     games = fill(store, args.players, max(0, args.results - heavy_results), args.seed)
     written = add_heavy(store, games + 1, args.players, args.heavy, args.heavy_games, args.seed)
     store.rebuild_summaries()
+    store.rebuild_records()  # the records of the bulk-filled games (no move lists: rows only)
     games += args.heavy * args.heavy_games
     filled = time.perf_counter() - start
     print(f"database: {url.split('@')[-1]}")
@@ -278,6 +283,10 @@ def bench_web(args: argparse.Namespace) -> None:
         ("leaderboard ppg #uno month", lambda: "/leaderboard?ranking=ppg&period=month"
                                                "&channel=%23uno&min=2"),
         ("api leaderboard pw", lambda: "/api/leaderboard?ranking=pw"),
+        ("records all", lambda: "/records"),
+        ("records week", lambda: "/records?period=week"),
+        ("records #uno month", lambda: "/records?period=month&channel=%23uno"),
+        ("api records", lambda: "/api/records?network=bench"),
         ("player heavy", lambda: f"/player/{player(heavy)}"),
         ("player light", lambda: f"/player/{player()}"),
         ("api player heavy", lambda: f"/api/player/{player(heavy)}"),

@@ -430,6 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 0:
         parser.error("--games is 0 or more")
+    from unobot.replay.figures import move_figures
     from unobot.stats.sql import SqlStatsStore
 
     channels = args.channel or ["#uno"]
@@ -449,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     played = time.perf_counter() - started
-    store = SqlStatsStore(args.database)
+    store = SqlStatsStore(args.database, analyse=move_figures)
     try:
         for record in sorted(records, key=lambda r: r.ended):
             store.record_game(record)

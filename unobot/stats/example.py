@@ -14,6 +14,7 @@ import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from unobot.replay.figures import move_figures
 from unobot.replay.simulate import recorded_games
 from unobot.stats.sql import SqlStatsStore
 
@@ -46,7 +47,9 @@ def build(path: Path, games: int = 120, seed: int = 7) -> int:
         )
     records.sort(key=lambda r: r.ended)
     with tempfile.TemporaryDirectory() as tmp:
-        store = SqlStatsStore(f"sqlite:///{path}", spool_path=Path(tmp) / "spool")
+        store = SqlStatsStore(
+            f"sqlite:///{path}", spool_path=Path(tmp) / "spool", analyse=move_figures
+        )
         for record in records:
             store.record_game(record)
         store.close()

@@ -283,6 +283,60 @@ class LiveLine(_Base):
         primary_key = pee.CompositeKey("network", "channel_key", "seq")
 
 
+class GameFigures(_Base):
+    """Derived (schema v9, ``unobot.stats.record_rows``): what each player did in a game, for
+    the records. Move-list figures are NULL for a game stored without one."""
+
+    game = pee.ForeignKeyField(Game, on_delete="CASCADE", index=False)
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
+    moves = pee.IntegerField(null=True)
+    seconds = pee.IntegerField(null=True)
+    points = pee.IntegerField(null=True)
+    cards = pee.IntegerField(null=True)
+    comeback = pee.IntegerField(null=True)
+    streak = pee.IntegerField()
+    day_games = pee.IntegerField()
+
+    class Meta:
+        primary_key = pee.CompositeKey("game", "player")
+
+
+class RecordRun(_Base):
+    """Derived (schema v9): a player's winning streaks and games that day after their last
+    game, in all channels (``channel`` "") and in each channel: what the next game adds to."""
+
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
+    channel = pee.CharField(max_length=255)
+    week = pee.CharField(max_length=16)
+    month = pee.CharField(max_length=16)
+    day = pee.CharField(max_length=16)
+    streak = pee.IntegerField()
+    streak_w = pee.IntegerField()
+    streak_m = pee.IntegerField()
+    day_games = pee.IntegerField()
+
+    class Meta:
+        primary_key = pee.CompositeKey("player", "channel")
+
+
+class RecordBest(_Base):
+    """Derived (schema v9): who holds each record, per network, channel ("" = all), bucket
+    (as ``player_summary``) and audience (``people``: computer players left out)."""
+
+    network = pee.CharField(max_length=100)
+    channel = pee.CharField(max_length=255)
+    bucket = pee.CharField(max_length=16)
+    record = pee.CharField(max_length=16)
+    people = pee.BooleanField()
+    figure = pee.IntegerField()
+    player = pee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
+    game = pee.ForeignKeyField(Game, on_delete="CASCADE", index=False)
+    at = pee.DateTimeField()
+
+    class Meta:
+        primary_key = pee.CompositeKey("network", "channel", "bucket", "record", "people")
+
+
 class SchemaVersion(_Base):
     version = pee.IntegerField()
 
@@ -303,6 +357,9 @@ MODELS: list[type[pee.Model]] = [
     GameMoves,
     LiveGame,
     LiveLine,
+    GameFigures,
+    RecordRun,
+    RecordBest,
     SchemaVersion,
 ]
 
@@ -386,6 +443,22 @@ def _v7_live(db: pee.Database, migrator: SchemaMigrator) -> None:
     db.execute_sql("CREATE INDEX live_game_tournament ON live_game (tournament, table_no)")
 
 
+def _v8_reserved(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Reserved for team games (added on another branch at the same time): nothing here."""
+
+
+def _v9_records(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Records (``unobot.stats.record_rows``): each result's figures, the running streaks
+    and the holders, filled from the stored games. Here without the move lists (replaying
+    them is the core's job, above this layer): ``unobot records rebuild`` adds the fastest
+    wins, hands and cards held of the games stored before. Kept apart from every other step
+    so it can be renumbered."""
+    from unobot.stats.record_rows import rebuild_records
+
+    db.create_tables([GameFigures, RecordRun, RecordBest])
+    rebuild_records(db, None)
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
@@ -394,6 +467,8 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v5_replays,
     _v6_sheet_labels,
     _v7_live,
+    _v8_reserved,
+    _v9_records,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 REPLAYS_VERSION = 5
@@ -403,6 +478,8 @@ SHEET_LABELS_VERSION = 6
 """The version that added ``tournament_score.label``, ``clock`` and ``round_number``."""
 LIVE_VERSION = 7
 """The version that added ``live_game`` and ``live_line`` (``unobot.stats.live_rows``)."""
+RECORDS_VERSION = 9
+"""The version that added ``game_figures``, ``record_run`` and ``record_best``."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
 stand-in for the bot before ratings) writes games without rating them; the v4 migration and

@@ -46,6 +46,8 @@ from unobot.stats.model import (
 )
 from unobot.stats.rating_rows import rate_game, rebuild_rating_rows
 from unobot.stats.ratings import PlayerRating
+from unobot.stats.record_rows import Analyse, Record, analysed, read_records, rebuild_records
+from unobot.stats.record_rows import record_game as add_records
 from unobot.stats.records import normalized
 from unobot.stats.spool import Spool
 from unobot.stats.summaries import (
@@ -217,6 +219,7 @@ class SqlStatsStore:
         timeout: float = 5.0,
         connect_now: bool = True,
         cache_kb: int = STORE_CACHE_KB,
+        analyse: Analyse | None = None,
     ) -> None:
         """``network``: whose players the queries see (None: all networks in the store).
         ``clock``: "now" (UTC) for week/month periods. ``spool_path``: the local queue for
@@ -226,8 +229,12 @@ class SqlStatsStore:
         every game's end. ``timeout``: see :func:`open_database`. ``connect_now``: False
         leaves the first connection (and the schema's migration) to the first call, which the
         bot makes on its database worker, so that starting never waits for the database.
-        ``cache_kb``: SQLite's page cache (:data:`STORE_CACHE_KB`)."""
+        ``cache_kb``: SQLite's page cache (:data:`STORE_CACHE_KB`). ``analyse``: reads a
+        game's move list for the records (``unobot.replay.figures.move_figures``, passed in
+        because replaying is the core's job); None: games count for the records the rows
+        alone give (streaks, games in a day)."""
         self.url = url
+        self.analyse = analyse
         self.network = network
         self.clock = clock or (lambda: datetime.now(UTC))
         self.db = open_database(url, timeout, cache_kb)
@@ -292,6 +299,12 @@ class SqlStatsStore:
         stamp = self._stamp
         ended = stamp(game.ended)
         seconds = max(0, int((game.ended - game.started).total_seconds()))
+        version = schema.SCHEMA_VERSION  # lower only in tests standing in for an older bot
+        figures = (  # the replay before the transaction: it never holds the write lock
+            analysed(self.analyse, game.moves, game.game_id)
+            if version >= schema.RECORDS_VERSION
+            else None
+        )
         cur = self.db.cursor()
         with self.db.atomic():
             self._lock(cur)
@@ -324,7 +337,6 @@ class SqlStatsStore:
                 self._s(_UPSERT_NICK),
                 [(pid, r.nick, irc_lower(r.nick), ended) for pid, r in pairs],
             )
-            version = schema.SCHEMA_VERSION  # lower only in tests standing in for an older bot
             after = (
                 rate_game(self.db, cur, game.network, game.ended, pairs)
                 if version >= schema.RATINGS_VERSION
@@ -344,6 +356,8 @@ class SqlStatsStore:
                     self._s("INSERT INTO game_moves (game_id, data) VALUES (?, ?)"),
                     (gid, pack_moves(game.moves)),
                 )
+            if version >= schema.RECORDS_VERSION:
+                add_records(self.db, cur, gid, game, ids, figures)
         return True
 
     def _lock(self, cur: Any) -> None:
@@ -782,6 +796,38 @@ class SqlStatsStore:
         except _DB_ERRORS as err:
             self._down()
             raise StatsUnavailable(str(err)) from err
+
+    # -- records ---------------------------------------------------------------------------
+
+    def records(
+        self,
+        period: Period = Period.ALL,
+        channel: str | None = None,
+        include_bots: bool = False,
+        only: Iterable[str] | None = None,
+    ) -> list[Record]:
+        """The records (``unobot.stats.record_rows``) of ``period`` in ``channel`` (None: all
+        channels) on this store's network; a record nobody holds yet is left out."""
+        self._prepare()
+        try:
+            return read_records(
+                self.db, period, utc_naive(self.clock()), channel, self.network, include_bots,
+                only,
+            )  # fmt: skip
+        except _DB_ERRORS as err:
+            self._down()
+            raise StatsUnavailable(f"stats database unavailable: {err}") from err
+
+    def rebuild_records(self) -> int:
+        """Recompute the records from the game rows and move lists (``unobot records
+        rebuild``); returns the number of games."""
+        self._drain()
+        self._ensure_schema()
+        cur = self.db.cursor()
+        atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
+        with atomic:
+            self._lock(cur)
+            return rebuild_records(self.db, self.analyse)
 
     # -- ratings ---------------------------------------------------------------------------
 

@@ -307,10 +307,11 @@ def run(options: PlayOptions, stdin: TextIO, stdout: TextIO) -> int:
     color = use_color(options.color, stdout)
     store = None
     if options.database:
+        from unobot.replay.figures import move_figures
         from unobot.stats.sql import SqlStatsStore
 
         try:
-            store = SqlStatsStore(options.database, network="terminal")
+            store = SqlStatsStore(options.database, network="terminal", analyse=move_figures)
         except Exception as err:  # a wrong URL or driver: one line, as the bot's config errors
             print(f"unobot play: can't open --database {options.database}: {err}", file=sys.stderr)
             return 2

@@ -59,7 +59,9 @@ from unobot.web.params import (
     RANKING_NAMES,
     BadParameter,
     LeaderboardQuery,
+    RecordsQuery,
     leaderboard_query,
+    records_query,
 )
 from unobot.web.queries import (
     DB_ERRORS,
@@ -410,6 +412,83 @@ def leaderboard_api(request: Request) -> Response:
     data = board_json(board, site.player_link(request))
     data["limit"] = query.limit
     return JSONResponse(data)
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+def _records(request: Request) -> tuple[Site, RecordsQuery, list[Any]]:
+    site = _site(request)
+    try:
+        query = records_query(request.query_params)
+    except BadParameter as err:
+        raise Problem(400, "Bad request", str(err)) from None
+    found = site.read(
+        lambda reader: reader.records(query.period, query.channel, query.network, query.bots)
+    )
+    if found is None:
+        raise Problem(
+            503,
+            "Records not ready",
+            "The stats database predates the records; run the bot once to upgrade it (then "
+            "unobot records rebuild fills in the games stored before), and reload this page.",
+        )
+    return site, query, found
+
+
+def _record_json(request: Request, site: Site, record: Any) -> dict[str, Any]:
+    key = link_key(record.game_id)
+    return {
+        "record": record.kind.key,
+        "title": record.kind.title,
+        "figure": record.figure,
+        "unit": record.kind.unit,
+        "nick": record.nick,
+        "network": record.network,
+        "is_bot": record.is_bot,
+        "player_url": site.player_link(request)(record.nick, record.network),
+        "game": key,
+        "game_url": site.link(request, "game", key=key),
+        "channel": record.channel,
+        "at": record.at.isoformat() + "Z",
+    }
+
+
+def records_page(request: Request) -> Response:
+    site, query, found = _records(request)
+    choices = site.read(lambda reader: site.choices())
+    selected = irc_lower(query.channel)
+    channels = list(choices.channels)
+    if selected and selected not in channels:
+        channels.insert(0, selected)
+    networks = list(choices.networks)
+    if query.network and query.network not in networks:
+        networks.insert(0, query.network)
+    return site.render(
+        request,
+        "records.html",
+        records=found,
+        game_keys={r.game_id: link_key(r.game_id) for r in found},
+        query=query,
+        channels=channels,
+        networks=networks,
+        selected_channel=selected,
+        week_start=_period_start(query.period, site.reader.clock()),
+        api_url=site.link(request, "api_records", query.params()),
+    )
+
+
+def records_api(request: Request) -> Response:
+    site, query, found = _records(request)
+    return JSONResponse(
+        {
+            "period": query.period.value,
+            "channel": irc_lower(query.channel),
+            "network": query.network,
+            "bots": query.bots,
+            "records": [_record_json(request, site, r) for r in found],
+        }
+    )
 
 
 def _network_param(request: Request) -> str:
@@ -890,6 +969,7 @@ def create_app(
                 "/tournament/{tournament:path}/export.csv", tournament_csv, name="tournament_csv"
             ),
             Route("/tournament/{tournament:path}", tournament_page, name="tournament"),
+            Route("/records", records_page, name="records"),
             Route("/live", live_list_page, name="live"),
             Route("/live/{network}/{channel:path}", spectate_page, name="spectate"),
             Route("/favicon.ico", favicon, name="favicon"),
@@ -898,6 +978,7 @@ def create_app(
             Route("/api/game/{key}", game_api, name="api_game"),
             Route("/api/tournaments", tournaments_api, name="api_tournaments"),
             Route("/api/tournament/{tournament:path}", tournament_api, name="api_tournament"),
+            Route("/api/records", records_api, name="api_records"),
             Route("/api/live", live_list_api, name="api_live"),
             Route("/api/live/{network}/{channel:path}", spectate_api, name="api_spectate"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

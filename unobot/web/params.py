@@ -116,3 +116,50 @@ def leaderboard_query(params: Mapping[str, str], default_min: int) -> Leaderboar
         limit=_int(params, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT),
         bots=bots in ("1", "on", "true", "yes"),
     )
+
+
+RECORD_KEYS = ("moves", "time", "points", "streak", "cards", "comeback", "day")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordsQuery:
+    """``/records``: the leaderboard form's period, channel, network and computer players."""
+
+    period: Period
+    channel: str
+    network: str
+    bots: bool
+
+    def params(self, **changes: object) -> dict[str, str]:
+        """This query as link parameters (defaults left out), with ``changes`` applied."""
+        values: dict[str, object] = {
+            "period": self.period.value,
+            "channel": self.channel,
+            "network": self.network,
+            "bots": "1" if self.bots else "",
+            **changes,
+        }
+        out = {k: str(v) for k, v in values.items() if v not in ("", None)}
+        if out.get("period") == "all":
+            del out["period"]
+        return out
+
+
+def records_query(params: Mapping[str, str]) -> RecordsQuery:
+    """The records asked for: ``period`` (``week``, ``month``, ``all``), ``channel``
+    (``#name`` or empty: every channel), ``network`` (empty: every network), ``bots`` (``1``:
+    computer players may hold records too)."""
+    period_text = params.get("period", "").strip().lower() or "all"
+    try:
+        period = Period(period_text)
+    except ValueError:
+        raise BadParameter("period must be week, month or all") from None
+    channel = _name(params, "channel", 200)
+    if channel and channel[0] not in _CHANNEL_START:
+        raise BadParameter(f"channel must be a channel name such as #uno, not {channel!r}")
+    bots = params.get("bots", "").strip().lower()
+    if bots not in ("", "0", "1", "on", "true", "false", "yes", "no"):
+        raise BadParameter("bots must be 1 (computer players too) or 0")
+    return RecordsQuery(
+        period, channel, _name(params, "network", 100), bots in ("1", "on", "true", "yes")
+    )

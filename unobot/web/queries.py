@@ -33,7 +33,8 @@ from unobot.irc.casemap import irc_lower
 from unobot.stats.game_rows import find_game
 from unobot.stats.model import SHORT_ID, Period, StoredGame, bucket_of
 from unobot.stats.ratings import conservative, uncertainty
-from unobot.stats.schema import schema_version
+from unobot.stats.record_rows import Record, read_records
+from unobot.stats.schema import RECORDS_VERSION, schema_version
 from unobot.stats.sql import find_player
 from unobot.stats.summaries import sql_for
 
@@ -235,6 +236,18 @@ class Reader:
 
     def version(self) -> int:
         return schema_version(self.db)
+
+    # -- records -----------------------------------------------------------------------------
+
+    def records(
+        self, period: Period, channel: str = "", network: str = "", bots: bool = False
+    ) -> list[Record] | None:
+        """The records (``unobot.stats.record_rows``) of ``period`` in ``channel`` ("" = every
+        channel) on ``network`` ("" = every network); computer players' only with ``bots``.
+        None when the database predates the records (schema v9)."""
+        if schema_version(self.db) < RECORDS_VERSION:
+            return None
+        return read_records(self.db, period, self.clock(), channel or None, network or None, bots)
 
     # -- leaderboards ------------------------------------------------------------------------
 
