@@ -84,6 +84,9 @@ class Game(_Base):
     seconds = pee.IntegerField()
     winner = pee.ForeignKeyField(Player, null=True, on_delete="SET NULL", index=False)
     """The first winner (a tie shows as several won=True results)."""
+    teams = pee.BooleanField(default=False, constraints=[pee.SQL("DEFAULT FALSE")])
+    """Played in teams of two (schema v8): both partners of the winning team won. A default
+    in the database too: the game insert names it only for a team game."""
 
 
 class GameResult(_Base):
@@ -386,6 +389,14 @@ def _v7_live(db: pee.Database, migrator: SchemaMigrator) -> None:
     db.execute_sql("CREATE INDEX live_game_tournament ON live_game (tournament, table_no)")
 
 
+def _v8_teams(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Which games were played in teams of two (``game.teams``): the leaderboards, player and
+    game pages say so. Old games were not (the default). A step of its own, so it can be
+    renumbered when merged with others."""
+    if "teams" not in {c.name for c in db.get_columns("game")}:  # a new store's v1 made it
+        run_migrations(migrator.add_column("game", "teams", Game.teams))
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
@@ -394,6 +405,7 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v5_replays,
     _v6_sheet_labels,
     _v7_live,
+    _v8_teams,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 REPLAYS_VERSION = 5
@@ -402,6 +414,8 @@ REPLAYS_VERSION = 5
 SHEET_LABELS_VERSION = 6
 """The version that added ``tournament_score.label``, ``clock`` and ``round_number``."""
 LIVE_VERSION = 7
+TEAMS_VERSION = 8
+"""The version that added ``game.teams``."""
 """The version that added ``live_game`` and ``live_line`` (``unobot.stats.live_rows``)."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
