@@ -125,7 +125,7 @@ def test_totals_and_hand_end_by_team() -> None:
 
     outcome = HandOutcome(0, ((), (), (), ()), (0, 29, 50, 55), (84, 0, 84, 0))
     text = _engine_fragments(EngineEvents((HandEnded(outcome),), table.names, True), Cards(False))
-    assert "ann goes out: ann + bob win the hand and 84 points!" in text[0]
+    assert "ann wins the hand for team ann + bob and 84 points!" in text[0]
 
 
 def test_a_journaled_team_game_replays_exactly(tmp_path: Path) -> None:

@@ -320,7 +320,7 @@ def _team_hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) 
     if outcome.winner < 0:
         return _hand_ended(outcome, names, fmt)
     team = _team(outcome.winner, names)
-    head = f"{names[outcome.winner]} goes out: {team} win the hand"
+    head = f"{names[outcome.winner]} wins the hand for team {team}"
     won = outcome.scores[outcome.winner]
     if won:
         head += f" and {won} points"
@@ -339,8 +339,9 @@ def _team_match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
         return _match_ended(outcome, names)
     teams = sorted({s % half for s in outcome.winners})
     who = " and ".join(_team(t, names) for t in teams)
+    head = f"Team {who} wins" if len(teams) == 1 else f"Teams {who} win"
     totals = ", ".join(f"{_team(t, names)} {outcome.totals[t]}" for t in range(half))
-    return f"{who} win the match! Totals: {totals}"
+    return f"{head} the match! Totals: {totals}"
 
 
 def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str], *, timed: bool = False) -> str:
