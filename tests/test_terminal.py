@@ -514,9 +514,7 @@ def test_a_whole_teams_match_with_a_computer_partner() -> None:
         assert re.search(
             r"teams \(partners opposite\): \S+ \+ NormalBot1; NormalBot2 \+ NormalBot3", dealt
         )
-        assert any(
-            re.search(r"Team \S+ \+ \S+ wins the match!", line) for line in screen.lines
-        )
+        assert any(re.search(r"Team \S+ \+ \S+ wins the match!", line) for line in screen.lines)
         _finish(proc, screen)
     finally:
         proc.kill()

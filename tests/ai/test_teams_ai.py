@@ -64,5 +64,6 @@ def test_the_arena_takes_the_teams_preset(capsys) -> None:  # type: ignore[no-un
     assert "fair share per team: 50.0%" in out
     hard = next(line for line in out.splitlines() if line.startswith("hard"))
     normal = next(line for line in out.splitlines() if line.startswith("normal"))
-    # every hand is won by one team: the two teams' wins add up to the games, twice over
-    assert int(hard.split()[3]) + int(normal.split()[3]) == 2 * 8
+    # a team's samples are its hands, and every hand is won by one of the two teams
+    assert int(hard.split()[2]) == int(normal.split()[2]) == 8
+    assert int(hard.split()[3]) + int(normal.split()[3]) == 8

@@ -179,8 +179,12 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def table(result: ArenaResult) -> list[str]:
-    """The results per strategy name (entries of the same level pooled), as text lines."""
+def table(result: ArenaResult, teams: bool = False) -> list[str]:
+    """The results per strategy name (entries of the same level pooled), as text lines.
+
+    ``teams``: partners (one level per team) share every result, so a team's hands are the
+    samples and its wins the hands it won: half the seats' counts (else the interval would
+    count each hand twice and come out too narrow)."""
     names: list[str] = []
     for level in result.levels:
         if level not in names:
@@ -194,6 +198,8 @@ def table(result: ArenaResult) -> list[str]:
         idx = [i for i, level in enumerate(result.levels) if level == name]
         trials = games * len(idx)
         wins = sum(result.wins[i] for i in idx)
+        if teams:
+            trials, wins = trials // 2, wins // 2
         low, high = wilson(wins, trials)
         total = sum(result.points[i] for i in idx)
         total_sq = sum(result.points_sq[i] for i in idx)
@@ -252,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         f"arena: {args.games} games, players {','.join(levels)}, preset {args.preset}, "
         f"seed {args.seed}, hard {search}, jobs {args.jobs}"
     )
-    lines = table(result)
+    lines = table(result, rules.teams)
     if rules.teams:  # a win is the team's: the fair share is per team, not per seat
         lines[-1] = (
             f"teams of two (a win counts for both partners); fair share per team: {100 / half:.1f}%"
