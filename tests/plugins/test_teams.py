@@ -152,3 +152,16 @@ def test_a_journaled_team_game_replays_exactly(tmp_path: Path) -> None:
     rebuilt = replay_text(text)
     assert snapshot(rebuilt) == snapshot(table)
     assert rebuilt.team_names() == table.team_names()
+
+
+def test_a_player_leaving_forfeits_the_match_for_their_team() -> None:
+    table = lobby("ann", "bob", "cat", "dan")
+    table.deal("ann", 1.0)
+    update = table.leave("cat", 2.0)
+    assert update.finished and table.finished
+    batch = next(e for e in update.events if isinstance(e, EngineEvents))
+    from unobot.core.render_irc import Cards, _engine_fragments
+
+    text = " ".join(_engine_fragments(batch, Cards(False)))
+    # join order pairs ann + bob and cat + dan: cat's team forfeits, ann + bob win on 0 - 0
+    assert "Team ann + bob wins the match! Totals: ann + bob 0, cat + dan 0" in text
