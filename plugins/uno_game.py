@@ -25,7 +25,7 @@ from unobot.core.render_irc import (
 from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
-from unobot.engine.rules import UnoCall
+from unobot.engine.rules import PRESETS, HouseRules, UnoCall
 from unobot.irc.casemap import irc_eq
 from unobot.irc.transport import Tag
 from unobot.stats.ratings import EXPLAINED
@@ -105,6 +105,11 @@ def uno(ctx: Context) -> None:
     table = ctx.find_table()
     if table is None:
         assert ctx.channel is not None
+        word = ctx.args.split()[0].lower() if ctx.args.split() else ""
+        if word == "teams":
+            rules = teams_of(ctx.bot.rules_for(ctx.channel))
+            ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, rules)
+            return
         ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident)
         return
     if table.dealt and table.has(ctx.nick) and table.config.rules.uno_call is UnoCall.MANUAL:
@@ -190,6 +195,36 @@ def removebot(ctx: Context) -> None:
     _may_seat_computers(ctx, table)
     words = ctx.args.split()
     ctx.publish(table, table.remove_computer(words[0] if words else None, ctx.now))
+
+
+def teams_of(rules: HouseRules) -> HouseRules:
+    """The rules of ``.uno teams``: the channel's when they are a teams game (chosen with
+    ``.unorules``), else the ``teams`` preset (the official game in pairs, a match to 500)."""
+    return rules if rules.teams else PRESETS["teams"]
+
+
+@command("team")
+@move
+@in_channel
+@in_table
+@example(".team bob")
+def team(ctx: Context) -> None:
+    """In the lobby of a teams game (``.uno teams``), ask a player to be your partner; when
+    they ``.team`` you back (a computer player at once), you are a team. Without a nick: the
+    teams so far. Players left without a partner at the deal are paired in join order."""
+    _not_directed(ctx.table)
+    table = ctx.table
+    words = ctx.args.split()
+    if not words:
+        if not table.config.rules.teams:
+            raise UnoError(f"this game is not played in teams: {ctx.prefix}uno teams opens one")
+        teams = "; ".join(f"{a} + {b}" for a, b in table.team_names())
+        ctx.reply(
+            f"Teams: {teams or 'none yet'}. {ctx.prefix}team <nick> to pair up; the rest are "
+            "paired in join order at the deal."
+        )
+        return
+    ctx.publish(table, table.team(ctx.nick, words[0], ctx.now))
 
 
 @command("leave")
@@ -357,7 +392,8 @@ def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
     provisional)."""
     p = prefix
     return [
-        f"Uno: {p}uno opens a game, {p}join, {p}deal [60m], {p}leave, {p}unostop; "
+        f"Uno: {p}uno [teams] opens a game, {p}join, {p}team nick, {p}deal [60m], {p}leave, "
+        f"{p}unostop; "
         f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players; "
         f"{p}unorules: the rules here; {p}pce-on/{p}pce-off: cards in colour or plain. "
         "Your hand comes by NOTICE when it changes and when your turn comes, playable cards marked "

@@ -31,6 +31,7 @@ BLURBS: dict[str, str] = {
     "ocuk-tournament": "+2/+4 stacking, HALT penalty 4, 251 points",
     "bac-tournament": "4-5 players, own points, low wins",
     "knockout": "2-4 players, 60 minutes, penalties",
+    "teams": "4 or 6 in pairs sitting opposite, 500 points by team",
 }
 """A few words per preset for ``.unorules list``; a preset missing here is listed by name."""
 

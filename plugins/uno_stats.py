@@ -526,7 +526,8 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
     if url:
         return [f"Game {short} ({game.channel}, {when} UTC): {url}/game/{short}"]
     head = (
-        f"Game {short} in {game.channel} ({game.preset}), {when} UTC, {game_length(game.seconds)}"
+        f"Game {short} in {game.channel} ({game.preset}{', teams of two' if game.teams else ''}), "
+        f"{when} UTC, {game_length(game.seconds)}"
     )
     if hands is not None:
         head += f", {_plural(hands, 'hand')}"

@@ -153,6 +153,7 @@ def test_every_option() -> None:
         (["--bots", "10"], "--bots must be 1 to 9"),
         (["--preset", "knockout", "--bots", "4"], "knockout is for 2-4 players: --bots 1 to 3"),
         (["--preset", "bac-tournament", "--bots", "1"], "--bots 3 to 4"),
+        (["--preset", "teams", "--bots", "4"], "teams is for 4 or 6 players: --bots 3 or 5"),
         (["--delay", "61"], "--delay must be 0 to 60"),
         (["--delay", "-1"], "--delay must be 0 to 60"),
         (["--delay", "nan"], "--delay must be 0 to 60"),
@@ -498,6 +499,22 @@ def test_a_whole_match_with_manual_uno_calls() -> None:
         screen = play_to_the_end(proc, seed=4, call_uno=True)
         assert any("hand 2: " in line for line in screen.lines)
         assert any(re.search(r"wins the match! Totals: ", line) for line in screen.lines)
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+
+
+def test_a_whole_teams_match_with_a_computer_partner() -> None:
+    """``--preset teams``: you and the first computer player are partners (join order), sat
+    opposite; hands are won for the team and the match to 500 by a team."""
+    proc = _start("--bots 3 --level normal --preset teams --seed 6 --delay 0 --color never")
+    try:
+        screen = play_to_the_end(proc, seed=6, call_uno=True)
+        dealt = next(line for line in screen.lines if line.startswith("<unobot> Uno (teams)"))
+        assert re.search(
+            r"teams \(partners opposite\): \S+ \+ NormalBot1; NormalBot2 \+ NormalBot3", dealt
+        )
+        assert any(re.search(r"Team \S+ \+ \S+ wins the match!", line) for line in screen.lines)
         _finish(proc, screen)
     finally:
         proc.kill()

@@ -55,6 +55,8 @@ def test_every_preset_validates_and_deals_its_largest_hand_at_every_table_size()
     for rules in PRESETS.values():
         rules.validate()
         for players in range(rules.min_players, rules.max_players + 1):
+            if rules.team_problem(players):  # teams: 4 or 6, never 5 (tests/engine/test_teams)
+                continue
             biggest = dataclasses.replace(rules, hand_size=rules.max_hand_size(players))
             assert biggest.deal_problem(players) == ""
             for seed in range(20):

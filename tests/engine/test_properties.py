@@ -44,8 +44,9 @@ MAX_ACTIONS = 5_000
 
 
 def open_table(rules: HouseRules) -> HouseRules:
-    """The same rules for any table size 2-10."""
-    return dataclasses.replace(rules, min_players=2, max_players=10)
+    """The same rules for any table size 2-10 (teams of two, for 4 or 6 only, are played
+    without partners here: ``tests/engine/test_teams.py`` has their own properties)."""
+    return dataclasses.replace(rules, min_players=2, max_players=10, teams=False)
 
 
 house_rules = st.builds(

@@ -68,6 +68,8 @@ def move(table: Table, rng: Random, clock: Clock, shift: float = 0.0) -> None:
 def opened(journal: Journal, clock: Clock, rules: str, players: int, seed: int) -> Table:
     config = TableConfig(rules=preset(rules))
     players = min(max(players, config.rules.min_players), config.rules.max_players)
+    if config.rules.team_problem(players):
+        players = 4  # teams of two: 4 or 6
     table = Table("#uno", "p0", "p0", clock(), config, Random(seed))
     journal.opened(table, seed, clock(), "p0")
     for i in range(1, players):

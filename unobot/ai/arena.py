@@ -18,7 +18,7 @@ from random import Random
 
 from unobot.ai.observation import Observer
 from unobot.ai.strategy import LEVELS, make_strategy
-from unobot.engine import PRESETS, Game, HouseRules, preset
+from unobot.engine import PRESETS, Game, HouseRules, partner, preset
 
 __all__ = ["ArenaResult", "main", "play_hand", "run_arena", "wilson"]
 
@@ -115,9 +115,11 @@ def _chunk(
             seated, rules, seed * 1_000_003 + index, budget_ms=budget_ms, playouts=playouts
         )
         actions += acts
+        # Teams of two: a hand won by either partner is a win for both (the seat opposite).
+        mate = partner(winner, n) if rules.teams and winner >= 0 else winner
         for seat in range(n):
             entry = (seat + shift) % n
-            if seat == winner:
+            if seat in (winner, mate):
                 wins[entry] += 1
             points[entry] += scores[seat]
             points_sq[entry] += scores[seat] ** 2
@@ -177,8 +179,12 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def table(result: ArenaResult) -> list[str]:
-    """The results per strategy name (entries of the same level pooled), as text lines."""
+def table(result: ArenaResult, teams: bool = False) -> list[str]:
+    """The results per strategy name (entries of the same level pooled), as text lines.
+
+    ``teams``: partners (one level per team) share every result, so a team's hands are the
+    samples and its wins the hands it won: half the seats' counts (else the interval would
+    count each hand twice and come out too narrow)."""
     names: list[str] = []
     for level in result.levels:
         if level not in names:
@@ -192,6 +198,8 @@ def table(result: ArenaResult) -> list[str]:
         idx = [i for i, level in enumerate(result.levels) if level == name]
         trials = games * len(idx)
         wins = sum(result.wins[i] for i in idx)
+        if teams:
+            trials, wins = trials // 2, wins // 2
         low, high = wilson(wins, trials)
         total = sum(result.points[i] for i in idx)
         total_sq = sum(result.points_sq[i] for i in idx)
@@ -232,6 +240,13 @@ def main(argv: list[str] | None = None) -> int:
     rules = preset(args.preset)
     if not rules.min_players <= len(levels) <= rules.max_players:
         parser.error(f"{rules.name} is for {rules.min_players} to {rules.max_players} players")
+    if rules.team_problem(len(levels)):
+        parser.error(rules.team_problem(len(levels)))
+    half = len(levels) // 2
+    if rules.teams and levels[:half] != levels[half:]:
+        # Seats rotate from game to game: partners (seats s and s + n/2) stay of one level
+        # only if the list repeats after its first half.
+        parser.error("teams: partners sit opposite, so list levels like hard,normal,hard,normal")
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     result = run_arena(
@@ -243,7 +258,12 @@ def main(argv: list[str] | None = None) -> int:
         f"arena: {args.games} games, players {','.join(levels)}, preset {args.preset}, "
         f"seed {args.seed}, hard {search}, jobs {args.jobs}"
     )
-    for line in table(result):
+    lines = table(result, rules.teams)
+    if rules.teams:  # a win is the team's: the fair share is per team, not per seat
+        lines[-1] = (
+            f"teams of two (a win counts for both partners); fair share per team: {100 / half:.1f}%"
+        )
+    for line in lines:
         print(line)
     print(
         f"{result.seconds:.1f} s, {result.actions / args.games:.1f} actions/game, "

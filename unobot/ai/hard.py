@@ -41,6 +41,8 @@ from random import Random
 from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
 from unobot.ai.observation import EarlierChoice, LastPlay, Observation
 from unobot.ai.playout import play_out
+from unobot.ai.teams import mate as teams_mate
+from unobot.ai.teams import spares_partner
 from unobot.engine import (
     Action,
     CallUno,
@@ -477,7 +479,9 @@ class HardStrategy:
         if not obs.my_turn:
             return self.normal.act(obs)
         for action in obs.legal:  # free calls and catches, as normal does
-            if (type(action) is CallUno and obs.exposed == obs.seat) or type(action) is Catch:
+            if (type(action) is CallUno and obs.exposed == obs.seat) or (
+                type(action) is Catch and spares_partner(obs, action)
+            ):
                 return action
         moves = candidates(obs)
         if len(moves) <= 1:
@@ -521,6 +525,7 @@ class HardStrategy:
             for m in moves
         ]
         dealer = Dealer(obs)
+        mate = teams_mate(obs) if obs.rules.teams else seat  # a playout the partner wins is won
         while True:
             world = determinise(obs, rng, dealer)()
             # Common random numbers: every candidate is played out from the same world with
@@ -533,7 +538,8 @@ class HardStrategy:
                 game = world.copy()
                 reshuffle.setstate(state)
                 game.apply(seat, moves[i])
-                if playout(game, dice, before[i], seat) == seat:
+                won = playout(game, dice, before[i], seat)
+                if won in (seat, mate):
                     results[i] |= bit
             worlds += 1
             played += len(active)

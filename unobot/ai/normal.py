@@ -16,6 +16,7 @@ from __future__ import annotations
 from random import Random
 
 from unobot.ai.observation import Observation
+from unobot.ai.teams import partner_bonus, spares_partner, team_color
 from unobot.engine import (
     Action,
     CallUno,
@@ -108,7 +109,7 @@ class NormalStrategy:
         for action in legal:  # free out-of-turn actions first: they never cost the turn
             if type(action) is CallUno and obs.exposed == obs.seat:
                 return action
-            if type(action) is Catch:
+            if type(action) is Catch and spares_partner(obs, action):
                 return action
         if not obs.my_turn or not legal:
             return None
@@ -165,11 +166,15 @@ class NormalStrategy:
                     Rank.SKIP: 90.0,
                     Rank.REVERSE: 60.0 if obs.players > 2 else 90.0,
                 }.get(rank, 0.0)
+            if obs.rules.teams:
+                score += partner_bonus(obs, card)
             score += self.rng.random() * 0.01  # break ties without a fixed bias
             if score > best_score:
                 best_score = score
                 if card.is_wild:
                     color = best_color(hand, skip=card)
+                    if obs.rules.teams:
+                        color = team_color(obs, hand, color)
                     matching = [p for p in options if p.color is color]
                     best = matching[0] if matching else options[0]
                 else:

@@ -65,7 +65,10 @@ def bench_engine(args: argparse.Namespace) -> None:
         games = max(1, args.games // 10)
         for name in sorted(PRESETS):
             if name != args.preset:
-                secs, acts = _time_games(args.players, preset(name), games, args.seed)
+                other = preset(name)
+                # Teams of two are dealt to 4 or 6 only: the nearest below --players.
+                players = (6 if args.players >= 6 else 4) if other.teams else args.players
+                secs, acts = _time_games(players, other, games, args.seed)
                 print(f"  {name}: {games / secs:.0f} games/s, {acts / games:.1f} actions/game")
     elapsed, actions = _time_games(args.players, rules, args.games, args.seed)
     print(f"preset: {rules.name}, players: {args.players}, games: {args.games}, seed: {args.seed}")

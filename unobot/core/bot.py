@@ -263,7 +263,10 @@ class Bot:
         seated = [t for t in self.tables.values() if t.has(nick)]
         return seated[0] if len(seated) == 1 else None
 
-    def open_table(self, channel: str, nick: str, ident: str) -> Table:
+    def open_table(
+        self, channel: str, nick: str, ident: str, rules: HouseRules | None = None
+    ) -> Table:
+        """``rules``: this game's own (``.uno teams``), else the channel's (:meth:`rules_for`)."""
         key = irc_lower(channel)
         if key in self.tables:
             raise ValueError(f"{channel} already has a table")
@@ -271,7 +274,7 @@ class Bot:
             raise Frozen(self.stopping)
         seed = self.rng.getrandbits(64)
         config = self.config.table
-        rules = self.rules_for(channel)
+        rules = rules if rules is not None else self.rules_for(channel)
         if rules is not config.rules:
             config = dataclasses.replace(config, rules=rules)
         now = self.scheduler.now()

@@ -89,7 +89,9 @@ class BotApi(Protocol):
     def publish(self, table: Table, update: Update) -> None:
         """Render and send a table update, and re-arm the table's timers."""
 
-    def open_table(self, channel: str, nick: str, ident: str) -> Table:
+    def open_table(
+        self, channel: str, nick: str, ident: str, rules: HouseRules | None = None
+    ) -> Table:
         """Open a game in ``channel`` started by ``nick``."""
 
     def table_for(self, channel: str | None, nick: str) -> Table | None:

@@ -29,6 +29,8 @@ from unobot.core.updates import (
     Status,
     Stopped,
     TableEvent,
+    TeamAsked,
+    TeamMade,
     TimedOut,
     TimeUp,
     TimeWarning,
@@ -253,8 +255,12 @@ def _engine_fragments(
                     f"{names[s]} {fmt.card(c)}" for s, c in zip(seats, cards, strict=True)
                 )
                 out.append(f"draw for first player: {shown}")
+            case ev.HandEnded(outcome=outcome) if batch.teams:
+                out.append(_NEW_SENTENCE + _team_hand_ended(outcome, names, fmt))
             case ev.HandEnded(outcome=outcome):
                 out.append(_NEW_SENTENCE + _hand_ended(outcome, names, fmt))
+            case ev.MatchEnded(outcome=outcome) if batch.teams:
+                out.append(_NEW_SENTENCE + _team_match_ended(outcome, names))
             case ev.MatchEnded(outcome=outcome):
                 if outcome.hands > 1 or len(outcome.winners) != 1 or match_line:
                     out.append(_NEW_SENTENCE + _match_ended(outcome, names, timed=match_line))
@@ -302,6 +308,42 @@ def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> st
     return f"{head}! Left: {'; '.join(rest)}" if rest else f"{head}!"
 
 
+def _team(seat: int, names: Sequence[str]) -> str:
+    """A team by its players' names, ``ann + cat`` (partners sit opposite)."""
+    half = len(names) // 2
+    return f"{names[seat % half]} + {names[seat % half + half]}"
+
+
+def _team_hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> str:
+    """A teams hand: the player who went out wins it for the team, which scores the cards
+    left in the opponents' hands (the partner's are shown, and not counted)."""
+    if outcome.winner < 0:
+        return _hand_ended(outcome, names, fmt)
+    team = _team(outcome.winner, names)
+    head = f"{names[outcome.winner]} wins the hand for team {team}"
+    won = outcome.scores[outcome.winner]
+    if won:
+        head += f" and {won} points"
+    rest = [
+        f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
+        for s, cards in enumerate(outcome.remaining)
+        if cards
+    ]
+    return f"{head}! Left: {'; '.join(rest)}" if rest else f"{head}!"
+
+
+def _team_match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
+    """Partners' totals are their team's: each team is shown once."""
+    half = len(names) // 2
+    if len(outcome.totals) != len(names) or len(names) % 2:
+        return _match_ended(outcome, names)
+    teams = sorted({s % half for s in outcome.winners})
+    who = " and ".join(_team(t, names) for t in teams)
+    head = f"Team {who} wins" if len(teams) == 1 else f"Teams {who} win"
+    totals = ", ".join(f"{_team(t, names)} {outcome.totals[t]}" for t in range(half))
+    return f"{head} the match! Totals: {totals}"
+
+
 def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str], *, timed: bool = False) -> str:
     """``timed``: the time ran out, so a tie on the best total may have been broken by the
     points in the unfinished hand (``Match.end_by_time``); the line says so when it was."""
@@ -335,7 +377,15 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             if secs:
                 terms.append(f"{_duration(secs)} time limit")
             extra = f" [{', '.join(terms)}]" if terms else ""
+            teams = event.teams
+            if teams:
+                shown = "; ".join(f"{a} + {b}" for a, b in teams)
+                return f"{hand}{extra}: {', '.join(players)}; teams (partners opposite): {shown}"
             return f"{hand}{extra}: {', '.join(players)}"
+        case TeamAsked(nick=nick, other=other):
+            return f"{nick} asks {other} to be partners: {other}, {prefix}team {nick} to accept"
+        case TeamMade(nick=nick, other=other):
+            return f"{nick} and {other} are a team"
         case Totals(totals=totals, target=target, lowest_wins=low):
             shown = ", ".join(f"{nick} {n}" for nick, n in totals)
             goal = f"first to {target}" if target else ""

@@ -40,6 +40,8 @@ from unobot.core.updates import (
     Status,
     Stopped,
     TableEvent,
+    TeamAsked,
+    TeamMade,
     TimedOut,
     TimeUp,
     TimeWarning,
@@ -60,7 +62,14 @@ from unobot.engine.events import (
     MatchEnded,
 )
 from unobot.engine.game import Game
-from unobot.engine.rules import AfterDraw, HouseRules, NoPlayableCard, Scoring, Stacking
+from unobot.engine.rules import (
+    TEAM_SIZES,
+    AfterDraw,
+    HouseRules,
+    NoPlayableCard,
+    Scoring,
+    Stacking,
+)
 from unobot.irc.casemap import irc_eq, irc_lower
 
 __all__ = [
@@ -229,6 +238,12 @@ class Table:
         self.moves: Callable[[], str | None] | None = None
         """The journal's text so far (its move list, kept with the recorded game for its
         replay); None: not journaled."""
+        self.pairs: list[tuple[Player, Player]] = []
+        """Teams agreed in the lobby (``.team``), in the order they were made; at the deal
+        the rest are paired in join order (:meth:`_seat_teams`). Players, not nicks: a pair
+        survives a nick change."""
+        self._asks: list[tuple[Player, Player]] = []
+        """``.team`` requests not answered yet: (who asked, whom)."""
 
     def open_update(self) -> Update:
         """What to announce when the table opens."""
@@ -396,6 +411,7 @@ class Table:
                 raise UnoError("no computer player of that name is in this game")
             seat = found
         player = self.players.pop(seat)
+        self._unpair(player)
         self.last_activity = now
         return Update([Left(player.nick)])
 
@@ -418,9 +434,16 @@ class Table:
             raise UnoError("a game needs at least one person")
         if len(self.players) < need:
             raise UnoError(f"{need} players are needed to deal: others can .join")
+        if rules.teams and len(self.players) not in TEAM_SIZES:
+            raise UnoError(
+                f"teams of two are dealt to 4 or 6 players, not {len(self.players)}: "
+                + ("others can .join" if len(self.players) < 6 else "someone must .leave")
+            )
         problem = rules.deal_problem(len(self.players))
         if problem:  # rules made before validate() checked this (e.g. stored ones)
             raise UnoError(f"can't deal: {problem}")
+        if rules.teams:
+            self._seat_teams()
         limit = rules.time_limit_minutes * 60.0
         if time_limit is not None:
             if not 10 <= time_limit <= 24 * 3600:
@@ -459,9 +482,10 @@ class Table:
                 self.hand_number,
                 int(self.time_limit) if first else 0,
                 self.match.rules.target_score if first else 0,
+                self.team_names() if first else (),
             )
         )
-        update.events.append(EngineEvents(tuple(events), self.names))
+        update.events.append(EngineEvents(tuple(events), self.names, self._teams))
         for seat, player in enumerate(self.players):
             if not player.computer:  # a computer seat reads its hand from the game, not NOTICEs
                 update.hands[player.nick] = HandNotice(tuple(game.hand(seat)))
@@ -500,6 +524,7 @@ class Table:
 
     def _leave_lobby(self, seat: int) -> Update:
         player = self.players.pop(seat)
+        self._unpair(player)
         if not self.humans:  # computer players alone don't keep a lobby open
             self.state = State.FINISHED
             return Update([Left(player.nick)], finished=True)
@@ -644,7 +669,7 @@ class Table:
             if actor is not None or game.current != self._turn_seat:
                 self._new_turn(now)  # an out-of-turn UNO call doesn't reset the mover's clock
         events = [*events, *self._end_if_too_few(events)]
-        batch = EngineEvents(tuple(events), names) if events else None
+        batch = EngineEvents(tuple(events), names, self._teams) if events else None
         if defer and batch is not None:
             # A draw that leaves the drawer to decide: the channel hears of it together with
             # the decision (one line instead of two); the drawer gets their hand now.
@@ -685,7 +710,7 @@ class Table:
         assert self.match is not None
         events = self.match.end_by_time()
         self.state = State.FINISHED
-        update.events += [RoundOver(), EngineEvents(tuple(events), self.names)]
+        update.events += [RoundOver(), EngineEvents(tuple(events), self.names, self._teams)]
         update.finished = True
         return update
 
@@ -693,6 +718,13 @@ class Table:
         match = self.match
         assert match is not None
         rules = match.rules
+        if rules.teams:  # partners' totals are the team's: shown once per team
+            teams = self.team_names()
+            return Totals(
+                tuple((" + ".join(team), match.totals[t]) for t, team in enumerate(teams)),
+                rules.target_score,
+                rules.scoring is Scoring.OWN_POINTS,
+            )
         return Totals(
             tuple(zip(self.names, match.totals, strict=True)),
             rules.target_score,
@@ -831,7 +863,9 @@ class Table:
             self.state = State.FINISHED
             pre = [*self._deferred, TimeUp(counted)]
             self._deferred = []
-            return Update([*pre, EngineEvents(tuple(events), self.names)], finished=True)
+            return Update(
+                [*pre, EngineEvents(tuple(events), self.names, self._teams)], finished=True
+            )
         for seat, player in enumerate(self.players):
             away = player.away_since  # of this seat, not another one of the same key
             if (
@@ -962,7 +996,7 @@ class Table:
         self._deferred = []
         self.last_activity = now
         events = self.match.remove_player(seat)
-        update.events.append(EngineEvents(tuple(events), names))
+        update.events.append(EngineEvents(tuple(events), names, self._teams))
         if self.match.over:
             self.state = State.FINISHED
             update.finished = True
@@ -984,6 +1018,83 @@ class Table:
             self._turn_seat = self._running().current
         update.status = self.status()
         return update
+
+    # --- teams of two ----------------------------------------------------------------------
+
+    @journaled
+    def team(self, nick: str, other: str, now: float) -> Update:
+        """``.team <nick>``: ``nick`` asks ``other`` to be their partner; when both have asked
+        each other (or ``other`` is a computer player, which never refuses) they are a team.
+        Only in the lobby of a teams game; a player is in one team at most."""
+        if not self.config.rules.teams:
+            raise UnoError("this game is not played in teams: open one with .uno teams")
+        if self.state is not State.LOBBY:
+            raise UnoError("teams are made before the deal")
+        me = self.players[self._seat(nick)]
+        seat = self.seat_of(other, computer=None) if _NAME.fullmatch(other) else None
+        if seat is None:
+            raise UnoError("no player of that name is in this game: they .join first")
+        them = self.players[seat]
+        if them is me:
+            raise UnoError("your partner is another player: .team <their nick>")
+        mine = self.partner_of(me)
+        if mine is them:
+            raise UnoError(f"you already play with {them.nick}")
+        if mine is not None:
+            raise UnoError(f"you already play with {mine.nick}: a team is two players")
+        theirs = self.partner_of(them)
+        if theirs is not None:
+            raise UnoError(f"{them.nick} already plays with {theirs.nick}: a team is two players")
+        self.last_activity = now
+        if them.computer or (them, me) in self._asks:
+            self._asks = [a for a in self._asks if me not in a and them not in a]
+            self.pairs.append((me, them) if self.players.index(me) < seat else (them, me))
+            return Update([TeamMade(me.nick, them.nick)])
+        self._asks = [a for a in self._asks if a[0] is not me] + [(me, them)]
+        return Update([TeamAsked(me.nick, them.nick)])
+
+    def partner_of(self, player: Player) -> Player | None:
+        """``player``'s partner agreed in the lobby (or seated opposite after the deal)."""
+        for a, b in self.pairs:
+            if a is player:
+                return b
+            if b is player:
+                return a
+        return None
+
+    def team_names(self) -> tuple[tuple[str, str], ...]:
+        """The teams in seat order of their first member (after the deal: partners sit
+        opposite, seat ``t`` and ``t + players/2``); () when the game is not in teams."""
+        if not self._teams:
+            return ()
+        if self.state is State.LOBBY:
+            return tuple((a.nick, b.nick) for a, b in self.pairs)
+        half = len(self.players) // 2
+        return tuple((self.players[t].nick, self.players[t + half].nick) for t in range(half))
+
+    @property
+    def _teams(self) -> bool:
+        return self.config.rules.teams
+
+    def _unpair(self, player: Player) -> None:
+        self.pairs = [p for p in self.pairs if player not in p]
+        self._asks = [a for a in self._asks if player not in a]
+
+    def _seat_teams(self) -> None:
+        """Seat partners opposite: the players not paired with ``.team`` are paired in join
+        order, then team ``t`` (teams ordered by their earliest joiner, so the starter's team
+        comes first) takes seats ``t`` and ``t + players/2``, its earlier joiner first."""
+        order = {id(p): i for i, p in enumerate(self.players)}
+        paired = {id(p) for pair in self.pairs for p in pair}
+        alone = [p for p in self.players if id(p) not in paired]
+        pairs = [*self.pairs, *zip(alone[::2], alone[1::2], strict=True)]
+        teams = sorted(
+            (sorted(pair, key=lambda p: order[id(p)]) for pair in pairs),
+            key=lambda team: order[id(team[0])],
+        )
+        self.players = [t[0] for t in teams] + [t[1] for t in teams]
+        self.pairs = [(t[0], t[1]) for t in teams]
+        self._asks = []
 
     # --- helpers ---------------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ __all__ = [
     "Status",
     "Stopped",
     "TableEvent",
+    "TeamAsked",
+    "TeamMade",
     "TimeUp",
     "TimeWarning",
     "TimedOut",
@@ -68,6 +70,8 @@ class Dealt:
     """Seconds the match lasts (announced with the first hand); 0 = untimed."""
     target: int = 0
     """Points that end the match (announced with the first hand); 0 = no target."""
+    teams: tuple[tuple[str, str], ...] = ()
+    """In a teams game, the pairs (announced with the first hand; partners sit opposite)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,9 @@ class EngineEvents:
 
     events: tuple[Event, ...]
     names: tuple[str, ...]
+    teams: bool = False
+    """A teams game: seats ``s`` and ``s + len(names)/2`` are partners, hands and matches are
+    won by a team."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +159,25 @@ class Stopped:
     """Set when the table stopped itself (``by`` empty): e.g. no person is left to play."""
 
 
+@dataclass(frozen=True, slots=True)
+class TeamAsked:
+    """``nick`` asked ``other`` to be their partner (``.team``); ``other`` has not yet."""
+
+    nick: str
+    other: str
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMade:
+    """``nick`` and ``other`` are a team from now on."""
+
+    nick: str
+    other: str
+
+
 TableEvent = (
     Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
-    | Penalized | Stopped | Totals | TimeWarning | TimeUp | RoundOver
+    | Penalized | Stopped | Totals | TimeWarning | TimeUp | RoundOver | TeamAsked | TeamMade
 )  # fmt: skip
 
 

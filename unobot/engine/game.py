@@ -52,6 +52,7 @@ from unobot.engine.rules import (
     Stacking,
     StartCard,
     UnoCall,
+    team_scores,
 )
 
 __all__ = ["Game", "Phase"]
@@ -1071,7 +1072,9 @@ class Game:
         self.exposed = -1
         remaining = tuple(tuple(self.hand(s)) for s in range(self.n))
         points = tuple(sum(c.points for c in h) for h in remaining)
-        if self.rules.scoring is Scoring.WINNER_COLLECTS:
+        if self.rules.teams:
+            scores = team_scores(seat, points, self.rules.scoring)
+        elif self.rules.scoring is Scoring.WINNER_COLLECTS:
             scores = tuple(sum(points) if s == seat else 0 for s in range(self.n))
         else:
             scores = points

@@ -12,7 +12,7 @@ from unobot.engine import errors
 from unobot.engine.actions import Action
 from unobot.engine.events import Event, HandEnded, HandOutcome, MatchEnded, MatchOutcome
 from unobot.engine.game import Game
-from unobot.engine.rules import HouseRules, Scoring
+from unobot.engine.rules import HouseRules, Scoring, partner
 
 __all__ = ["Match"]
 
@@ -97,6 +97,8 @@ class Match:
         winners: tuple[int, ...] | None = None
         if game is not None and not game.over:
             points = tuple(sum(c.points for c in h) for h in game.hands)
+            if self.rules.teams:  # a team's cards count together, for both partners
+                points = tuple(p + points[partner(s, len(points))] for s, p in enumerate(points))
             if self.rules.scoring is Scoring.OWN_POINTS:
                 incomplete = HandOutcome(
                     -1, tuple(tuple(h) for h in game.hands), points, points, complete=False
@@ -117,10 +119,13 @@ class Match:
         With three or more players the hand goes on without them (their cards under the draw
         pile) and their total is dropped; seats after theirs are renumbered one lower, also in
         ``totals`` (past ``hands`` keep the old numbering). With two, the other player wins the
-        hand and the match.
+        hand and the match. In a teams game the leaver's team forfeits the match
+        (:meth:`_team_forfeit`).
         """
         if self.over:
             raise errors.UnoError("the match is over")
+        if self.rules.teams:
+            return [self._team_forfeit(seat)]
         if self.players <= 2:
             winner = 1 - seat
             events: list[Event] = []
@@ -145,6 +150,15 @@ class Match:
             self.dealer -= 1
         self.dealer %= self.players
         return events
+
+    def _team_forfeit(self, seat: int) -> MatchEnded:
+        """In a teams game a leaver's team can't go on (partners sit opposite, pairs are
+        fixed): the match ends at once, the unfinished hand uncounted, and the best of the
+        other teams wins it (all of them on a tie)."""
+        mate = partner(seat, self.players)
+        others = [s for s in range(self.players) if s != seat and s != mate]
+        best = max(self.totals[s] for s in others)
+        return self._end(tuple(s for s in others if self.totals[s] == best))
 
     def _end(self, winners: tuple[int, ...] | None = None) -> MatchEnded:
         totals = tuple(self.totals)

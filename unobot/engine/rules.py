@@ -24,7 +24,10 @@ __all__ = [
     "Stacking",
     "StartCard",
     "UnoCall",
+    "partner",
     "preset",
+    "team_of",
+    "team_scores",
 ]
 
 
@@ -113,6 +116,9 @@ class Scoring(Enum):
 DECK_SIZE = 108
 """Cards in one deck (``unobot.engine.cards.full_deck``)."""
 
+TEAM_SIZES = (4, 6)
+"""Player counts a teams game is dealt to: two or three pairs."""
+
 _START_REFUSED = {StartCard.OFFICIAL: 4, StartCard.REDRAW_WILDS: 8, StartCard.REDRAW_SPECIALS: 32}
 """Cards of one deck that each start-card rule puts back (Wild Draw Fours are never kept)."""
 
@@ -168,6 +174,11 @@ class HouseRules:
     """In a timed match, once the time warning is given, the hand in play is the last: when it
     ends, so does the match (002: "if the round warning has been given, do not start another
     game"). The table owns the clock and applies this."""
+    teams: bool = False
+    """Teams of two: four or six players in fixed pairs, partners sitting opposite (seat ``s``
+    and ``s + players/2``). A player going out wins the hand for the team, which scores the
+    cards in the opponents' hands (a partner's cards don't count); both partners' totals are the
+    team's total, so the match is won by a team (:func:`partner`)."""
 
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
@@ -178,7 +189,17 @@ class HouseRules:
         After the deal the draw pile must hold a card the start-card rule accepts, whatever
         the shuffle: more cards than the rule can refuse (4 Wild Draw Fours a deck, 8 wilds,
         or 32 wilds and action cards). Fewer, and turning a start card could go on for ever.
+        A teams game also needs 4 or 6 players (:meth:`team_problem`).
         """
+        return self.team_problem(players) or self._cards_problem(players)
+
+    def team_problem(self, players: int) -> str:
+        """Why ``players`` can't play teams of two under these rules (empty if they can)."""
+        if self.teams and players not in TEAM_SIZES:
+            return f"teams of two are played by 4 or 6 players, not {players}"
+        return ""
+
+    def _cards_problem(self, players: int) -> str:
         if self.hand_size <= self.max_hand_size(players):
             return ""
         cards = DECK_SIZE * self.decks_for(players)
@@ -238,13 +259,15 @@ class HouseRules:
         if not 1 <= self.hand_size <= 15:
             raise ValueError("hand size is 1 to 15")
         counts = range(self.min_players, self.max_players + 1)
-        failing = [n for n in counts if self.deal_problem(n)]
+        failing = [n for n in counts if self._cards_problem(n)]
         if failing:
             most = min(self.max_hand_size(n) for n in counts)
             hint = f"hand_size {most} at most" if most >= 1 else "fewer players"
             if failing[0] > self.min_players:
                 hint += f", or max_players {failing[0] - 1}"
-            raise ValueError(f"{self.deal_problem(failing[0])}: {hint}")
+            raise ValueError(f"{self._cards_problem(failing[0])}: {hint}")
+        if self.teams and not any(n in TEAM_SIZES for n in counts):
+            raise ValueError("teams of two need 4 or 6 players: min_players 4, max_players 6")
         for name in (
             "uno_penalty",
             "false_uno_penalty",
@@ -304,7 +327,39 @@ PRESETS: dict[str, HouseRules] = {
         time_limit_minutes=60,
         max_players=4,
     ),
+    "teams": HouseRules(
+        name="teams",
+        teams=True,
+        min_players=4,
+        max_players=6,
+    ),
 }
+
+
+def partner(seat: int, players: int) -> int:
+    """The seat of ``seat``'s partner in a teams game of ``players`` (sitting opposite)."""
+    return (seat + players // 2) % players
+
+
+def team_of(seat: int, players: int) -> int:
+    """A team's number (0 .. players/2 - 1): the lower of its two seats."""
+    return seat % (players // 2)
+
+
+def team_scores(winner: int, points: tuple[int, ...], scoring: Scoring) -> tuple[int, ...]:
+    """What each seat scores for a teams hand that ``winner`` went out of (``points``: the
+    card points left in each seat's hand).
+
+    Winner collects: the winning team scores the cards in the opponents' hands (the partner's
+    don't count) and both partners are credited the same, so a seat's total is its team's.
+    Own points: each seat scores its team's cards (its own and its partner's).
+    """
+    n = len(points)
+    if scoring is Scoring.WINNER_COLLECTS:
+        mate = partner(winner, n)
+        won = sum(p for s, p in enumerate(points) if s not in (winner, mate))
+        return tuple(won if s in (winner, mate) else 0 for s in range(n))
+    return tuple(p + points[partner(s, n)] for s, p in enumerate(points))
 
 
 def preset(name: str) -> HouseRules:

@@ -34,7 +34,9 @@ def _time(value: Any) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
 
 
-_GAME = "SELECT id, game_id, network, channel, preset, started, ended, seconds FROM game WHERE "
+_GAME = (
+    "SELECT id, game_id, network, channel, preset, started, ended, seconds, teams FROM game WHERE "
+)
 
 
 def find_game(
@@ -62,7 +64,7 @@ def find_game(
             break
     if len(rows) != 1:
         return None
-    gid, game_id, network_, channel, preset, started, ended, seconds = rows[0]
+    gid, game_id, network_, channel, preset, started, ended, seconds, teams = rows[0]
     cur.execute(
         sql_for(
             db,
@@ -86,5 +88,5 @@ def find_game(
         text = unpack_moves(row[0]) if row is not None else None
     return StoredGame(
         int(gid), game_id, network_, channel, preset, _time(started), _time(ended),
-        int(seconds), results, text,
+        int(seconds), results, text, bool(teams),
     )  # fmt: skip

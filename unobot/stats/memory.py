@@ -299,7 +299,7 @@ class MemoryStatsStore:
         row = list(self._games).index(game.game_id) + 1
         return StoredGame(
             row, game.game_id, game.network, game.channel, game.preset, game.started,
-            game.ended, seconds, tuple(lines), game.moves,
+            game.ended, seconds, tuple(lines), game.moves, game.teams,
         )  # fmt: skip
 
     def player_ratings(self) -> dict[tuple[str, str], PlayerRating]:

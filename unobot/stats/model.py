@@ -119,6 +119,9 @@ class GameRecord:
     """The game's move list: its table journal (``unobot.core.journal``, JSON lines, cards in
     the notation), which :func:`unobot.core.journal.replay_text` replays call by call. None
     when the bot kept no journal."""
+    teams: bool = False
+    """Played in teams of two (``HouseRules.teams``): partners share their team's result,
+    both winners when it wins (schema v8 keeps the flag on the game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +157,8 @@ class StoredGame:
     results: tuple[StoredResult, ...]
     """In place order."""
     moves: str | None = None
+    teams: bool = False
+    """A game of teams of two (:attr:`GameRecord.teams`)."""
 
     @property
     def short_id(self) -> str:

@@ -251,6 +251,7 @@ class GameRecorder:
             ended=self.wall_clock(),
             results=tuple(results),
             moves=self._moves(table),
+            teams=rules.teams,
         )
 
     @staticmethod

@@ -84,6 +84,9 @@ class Game(_Base):
     seconds = pee.IntegerField()
     winner = pee.ForeignKeyField(Player, null=True, on_delete="SET NULL", index=False)
     """The first winner (a tie shows as several won=True results)."""
+    teams = pee.BooleanField(default=False, constraints=[pee.SQL("DEFAULT FALSE")])
+    """Played in teams of two (schema v8): both partners of the winning team won. A default
+    in the database too: the game insert names it only for a team game."""
 
 
 class GameResult(_Base):
@@ -443,8 +446,12 @@ def _v7_live(db: pee.Database, migrator: SchemaMigrator) -> None:
     db.execute_sql("CREATE INDEX live_game_tournament ON live_game (tournament, table_no)")
 
 
-def _v8_reserved(db: pee.Database, migrator: SchemaMigrator) -> None:
-    """Reserved for team games (added on another branch at the same time): nothing here."""
+def _v8_teams(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Which games were played in teams of two (``game.teams``): the leaderboards, player and
+    game pages say so. Old games were not (the default). A step of its own, so it can be
+    renumbered when merged with others."""
+    if "teams" not in {c.name for c in db.get_columns("game")}:  # a new store's v1 made it
+        run_migrations(migrator.add_column("game", "teams", Game.teams))
 
 
 def _v9_records(db: pee.Database, migrator: SchemaMigrator) -> None:
@@ -467,7 +474,7 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v5_replays,
     _v6_sheet_labels,
     _v7_live,
-    _v8_reserved,
+    _v8_teams,
     _v9_records,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -478,6 +485,8 @@ SHEET_LABELS_VERSION = 6
 """The version that added ``tournament_score.label``, ``clock`` and ``round_number``."""
 LIVE_VERSION = 7
 """The version that added ``live_game`` and ``live_line`` (``unobot.stats.live_rows``)."""
+TEAMS_VERSION = 8
+"""The version that added ``game.teams``."""
 RECORDS_VERSION = 9
 """The version that added ``game_figures``, ``record_run`` and ``record_best``."""
 RATINGS_VERSION = 4

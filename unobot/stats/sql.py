@@ -332,6 +332,8 @@ class SqlStatsStore:
                 ),
             )  # fmt: skip
             gid = cur.fetchone()[0]
+            if game.teams and schema.SCHEMA_VERSION >= schema.TEAMS_VERSION:
+                cur.execute(self._s("UPDATE game SET teams = ? WHERE id = ?"), (True, gid))
             pairs = list(zip(ids, game.results, strict=True))
             cur.executemany(
                 self._s(_UPSERT_NICK),

@@ -135,6 +135,9 @@ def parse_args(argv: list[str]) -> PlayOptions:
             f"{args.preset} is for {rules.min_players}-{rules.max_players} players: "
             f"--bots {rules.min_players - 1} to {min(9, rules.max_players - 1)}"
         )
+    if rules.team_problem(args.bots + 1):
+        # Teams of two: you and the first computer player are partners (join order).
+        parser.error(f"{args.preset} is for 4 or 6 players: --bots 3 or 5")
     if not args.delay >= 0 or args.delay > 60:  # `not >=` also refuses nan
         parser.error("--delay must be 0 to 60 seconds")
     if args.nick is None:

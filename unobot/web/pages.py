@@ -188,6 +188,7 @@ def game_json(
         "network": game.network,
         "channel": game.channel,
         "preset": game.preset,
+        "teams": game.teams,
         "started": game.started.isoformat(),
         "ended": game.ended.isoformat(),
         "seconds": game.seconds,

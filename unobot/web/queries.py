@@ -152,6 +152,8 @@ class RecentGame:
     won: bool
     points: int
     finished: bool
+    teams: bool = False
+    """Played in teams of two (``game.teams``): a win was the team's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,18 +481,18 @@ class Reader:
         if not history:
             return ()
         marks = ", ".join("?" for _ in history)
-        counts = dict(
-            self._rows(
-                f"SELECT game_id, COUNT(*) FROM game_result WHERE game_id IN ({marks}) "
-                "GROUP BY game_id",
-                tuple(int(h[0]) for h in history),
-            )
+        rows = self._rows(
+            f"SELECT r.game_id, COUNT(*), g.teams FROM game_result r JOIN game g "
+            f"ON g.id = r.game_id WHERE r.game_id IN ({marks}) GROUP BY r.game_id, g.teams",
+            tuple(int(h[0]) for h in history),
         )
+        counts = {gid: n for gid, n, _ in rows}
+        teams = {gid for gid, _, team in rows if team}
         return tuple(
             RecentGame(
                 str(game_id)[:SHORT_ID], link_key(str(game_id)), int(gid), str(channel),
                 _time(ended), int(seconds), int(counts.get(gid, 1)), int(place), bool(won),
-                int(points), bool(finished),
+                int(points), bool(finished), gid in teams,
             )
             for gid, game_id, channel, ended, seconds, place, won, points, finished, _, _
             in history

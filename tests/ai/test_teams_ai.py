@@ -1,0 +1,69 @@
+"""Computer players in teams of two: they never catch their partner, hand the turn to a
+partner about to go out (a table of four), and play whole team games and arenas."""
+
+from __future__ import annotations
+
+import dataclasses
+from random import Random
+
+from unobot.ai.arena import main as arena_main
+from unobot.ai.arena import play_hand
+from unobot.ai.hard import HardStrategy
+from unobot.ai.normal import NormalStrategy
+from unobot.ai.observation import Observer
+from unobot.engine import Catch, Play, preset
+from unobot.engine.cards import Card
+from unobot.engine.notation import parse_position
+
+TEAMS = preset("teams")
+SOLO = dataclasses.replace(TEAMS, teams=False, name="official")
+
+
+def observe(text: str, seat: int, rules=TEAMS):  # type: ignore[no-untyped-def]
+    game, _ = parse_position(text, rules, Random(1))
+    return game, Observer(seat, game.n, rules).observe(game)
+
+
+def test_a_missed_uno_call_is_caught_by_opponents_not_by_the_partner() -> None:
+    game, _ = parse_position("top=R5 | a: G1 G2 | b: B1 B2 | c*: R7 R8 | d: Y1 Y2", TEAMS)
+    game.apply(2, Play(Card.parse("R7")))  # c forgets UNO
+    assert game.exposed == 2
+    for strategy in (NormalStrategy(Random(1)), HardStrategy(Random(1), playouts=40)):
+        partner_view = Observer(0, 4, TEAMS).observe(game)
+        assert Catch(2) in partner_view.legal
+        assert strategy.act(partner_view) != Catch(2)
+    opponent_view = Observer(1, 4, TEAMS).observe(game)
+    assert NormalStrategy(Random(1)).act(opponent_view) == Catch(2)
+
+
+def test_with_the_partner_on_one_card_normal_skips_the_opponent_between() -> None:
+    text = "top=G9 | a*: R9 R8 R7 R6 R2 GS | b: B1 B2 B3 | c: Y4 | d: B4 B5 B6"
+    _, solo = observe(text, 0, SOLO)
+    assert NormalStrategy(Random(1)).act(solo) == Play(Card.parse("R9"))  # its own best
+    _, team = observe(text, 0)
+    assert NormalStrategy(Random(1)).act(team) == Play(Card.parse("GS"))  # c plays next
+
+
+def test_team_hands_are_played_to_the_end_by_every_level() -> None:
+    for seed in range(6):
+        winner, scores, _ = play_hand(
+            ["hard", "normal", "easy", "normal"], TEAMS, seed, playouts=30
+        )
+        assert winner >= 0
+        assert scores[winner] == scores[(winner + 2) % 4] and sum(scores) == 2 * scores[winner]
+    winner, _, _ = play_hand(["normal"] * 6, TEAMS, 3)
+    assert winner >= 0
+
+
+def test_the_arena_takes_the_teams_preset(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert arena_main(
+        ["--preset", "teams", "--players", "hard,normal,hard,normal", "--games", "8",
+         "--playouts", "20"]
+    ) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "fair share per team: 50.0%" in out
+    hard = next(line for line in out.splitlines() if line.startswith("hard"))
+    normal = next(line for line in out.splitlines() if line.startswith("normal"))
+    # a team's samples are its hands, and every hand is won by one of the two teams
+    assert int(hard.split()[2]) == int(normal.split()[2]) == 8
+    assert int(hard.split()[3]) + int(normal.split()[3]) == 8

@@ -1,0 +1,92 @@
+"""A teams-of-two match over a real IRC server, played to its end by four real clients who read
+only what the bot tells them: ``.uno teams``, a ``.team`` pairing (the others paired in join
+order), partners seated opposite, hands won for the team, final totals by team, and every
+partner's result recorded as the team's win or loss."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import module_server, unique
+from tests.e2e.servers import IrcServer
+from tests.e2e.test_games import GAME_SERVERS, Player, RunningBot, make_players
+from tests.e2e.test_presets_e2e import PresetGame
+from unobot.core.table import TableConfig
+from unobot.engine import preset
+from unobot.irc.casemap import irc_lower
+from unobot.stats.memory import MemoryStatsStore
+
+server = module_server(*GAME_SERVERS)
+
+TARGET = 150
+"""The teams preset plays to 500; a lower target keeps the match to a few hands."""
+
+
+@pytest.fixture
+def cleanup() -> Iterator[tuple[list[RunningBot], list[Player]]]:
+    made: tuple[list[RunningBot], list[Player]] = ([], [])
+    yield made
+    for p in made[1]:
+        p.client.close()
+    for bot in made[0]:
+        bot.stop()
+
+
+def test_a_team_match_is_played_to_the_end_over_irc(
+    server: IrcServer, cleanup: tuple[list[RunningBot], list[Player]]
+) -> None:
+    rules = dataclasses.replace(preset("teams"), target_score=TARGET)
+    store = MemoryStatsStore()
+    bot = RunningBot(server, "#" + unique("teams"), TableConfig(rules=rules), seed=31, store=store)
+    cleanup[0].append(bot)
+    seated = make_players(server, 4, bot.channel)
+    cleanup[1].extend(seated)
+    a, b, c, d = seated
+    na, nb, nc, nd = (p.client.nick for p in seated)
+    game = PresetGame(bot, seated, seed=7)
+    game.command(a, ".uno teams")
+    for p in (b, c, d):
+        game.command(p, ".join")
+    # a and c pair up with .team; b and d are left over and paired at the deal
+    game.command(a, f".team {nc}")
+    assert game.channel_text()[-1] == f"{na} asks {nc} to be partners: {nc}, .team {na} to accept."
+    assert any("your partner is another player" in t for t in game.command(b, f".team {nb}"))
+    game.command(c, f".team {na}")
+    assert game.channel_text()[-1] == f"{nc} and {na} are a team."
+    assert any(
+        f"{na} already plays with {nc}: a team is two players" in t
+        for t in game.command(d, f".team {na}")
+    )
+    game.command(a, ".deal")
+    deal = " ".join(game.channel_text()[-2:])
+    # partners opposite: seats a, b, c, d in join order become a, b, c, d with a+c and b+d
+    assert (
+        f"Uno (teams) [to {TARGET} points]: {na}, {nb}, {nc}, {nd}; "
+        f"teams (partners opposite): {na} + {nc}; {nb} + {nd}"
+    ) in deal, deal
+    text = game.play_match()
+    assert re.search(rf"wins the hand for team ({na} \+ {nc}|{nb} \+ {nd})", text)
+    final = re.search(
+        rf"Team (\S+ \+ \S+) wins the match! Totals: {re.escape(na)} \+ {re.escape(nc)} (\d+), "
+        rf"{re.escape(nb)} \+ {re.escape(nd)} (\d+)",
+        text,
+    )
+    assert final is not None, text[-400:]
+    ours, theirs = int(final.group(2)), int(final.group(3))
+    winners = {na, nc} if final.group(1) == f"{na} + {nc}" else {nb, nd}
+    assert max(ours, theirs) >= TARGET
+    assert (ours > theirs) == (winners == {na, nc})
+    # every partner's game recorded: the team's win (both) or loss (both), the team's total
+    for p in seated:
+        stats = store.player(p.client.nick, min_games=1)
+        assert stats is not None and stats.games == 1
+        assert stats.wins == (p.client.nick in winners), p.client.nick
+    recorded = store.last_game(na)
+    assert recorded is not None and recorded.teams
+    points = {irc_lower(r.nick): r.points_won for r in recorded.results}
+    assert points[irc_lower(na)] == points[irc_lower(nc)] == ours
+    assert points[irc_lower(nb)] == points[irc_lower(nd)] == theirs
