@@ -168,6 +168,15 @@ class HouseRules:
     """In a timed match, once the time warning is given, the hand in play is the last: when it
     ends, so does the match (002: "if the round warning has been given, do not start another
     game"). The table owns the clock and applies this."""
+    seven_o: bool = False
+    """Seven-O: a 7 swaps hands with a player of the mover's choice, a 0 passes every hand to
+    the next player in the direction of play; a 7 or 0 played as the last card just goes out.
+    A one-card hand that arrives by a swap or rotation needs no UNO call and can't be caught
+    (see docs/rules.md for why)."""
+    jump_in: bool = False
+    """Jump-In: a player holding the very card on top (same colour and value, not a wild) may
+    play it out of turn, until the next turn action is accepted; play goes on from them. A
+    card played by jumping in can't itself be jumped, so the first jump read wins a race."""
 
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
@@ -303,6 +312,15 @@ PRESETS: dict[str, HouseRules] = {
         scoring=Scoring.OWN_POINTS,
         time_limit_minutes=60,
         max_players=4,
+    ),
+    "seven-o": HouseRules(name="seven-o", seven_o=True),
+    "jump-in": HouseRules(name="jump-in", jump_in=True),
+    "house": HouseRules(
+        name="house",
+        seven_o=True,
+        jump_in=True,
+        stacking=Stacking.SAME,
+        wd4_challenge=False,
     ),
 }
 
