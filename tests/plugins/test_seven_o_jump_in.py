@@ -73,7 +73,7 @@ def test_zero_passes_every_hand_and_everyone_gets_theirs() -> None:
 
 
 def test_a_target_on_another_card_is_read_as_words_after_it() -> None:
-    h, t = rigged(SEVEN, "seven-o")
+    h, _t = rigged(SEVEN, "seven-o")
     out = h.say("alice", ".p r0 bob")  # not a 7: "bob" is ignored, like any trailing word
     assert "alice plays R0, every hand passes" in said(out)
 
@@ -94,6 +94,6 @@ def test_a_jump_out_of_turn_and_a_late_one() -> None:
 
 
 def test_no_jump_in_the_plain_game() -> None:
-    h, t = rigged(JUMP)
+    h, _t = rigged(JUMP)
     h.say("alice", ".p r5")
     assert "bob's turn" in told(h.say("carol", ".p r5"), "carol")
