@@ -323,8 +323,8 @@ def test_spare_files_are_made_ready_reused_and_cleaned(tmp_path: Path) -> None:
 def test_the_variants_replay_exactly(tmp_path: Path, rules: str) -> None:
     """Swaps (named with the play, or asked for and answered), rotations and jumps out of turn
     are journaled like any move: the replayed table is the same table, hands and all."""
-    from unobot.engine.events import HandsRotated, HandsSwapped, JumpedIn
     from unobot.core.updates import EngineEvents
+    from unobot.engine.events import HandsRotated, HandsSwapped, JumpedIn
 
     clock = Clock()
     journal = Journal(tmp_path, clock, wall=lambda: clock.t)
