@@ -30,6 +30,7 @@ from unobot.engine import (
     Pass,
     Phase,
     Play,
+    Swap,
 )
 from unobot.engine.cards import CARDS, Card, Color, Rank
 
@@ -56,6 +57,7 @@ _WD4: Final = Rank.WILD_DRAW_FOUR
 _COLORS: Final = tuple(Color)
 _CHOOSE_ACTS: Final = tuple(ChooseColor(c) for c in Color)
 _DRAW_ACT: Final = Draw()
+_SWAP_PHASE: Final = Phase.CHOOSE_SWAP
 _PASS_ACT: Final = Pass()
 _CHALLENGE_ACT: Final = Challenge()
 
@@ -138,6 +140,8 @@ def normal_move(
     phase = game.phase
     if phase is _CHOOSE:
         return _CHOOSE_ACTS[playout_color(game._counts[seat])]
+    if phase is _SWAP_PHASE:  # Seven-O: swap with whoever holds fewest cards
+        return Swap(game.default_swap_target(seat))
     if not plays:
         if phase is _PENDING:
             if _CHALLENGE_ACT in legal and _guilty_odds(game, seat, color_before) > CHALLENGE_ODDS:
