@@ -93,10 +93,11 @@ def test_normal_swaps_with_the_fewest_cards_and_jumps_in() -> None:
         "top=R9 | alice*: R5 G1 | bob: Y1 Y2 Y3 | carol: R5 B4 | dave: G3 G4 G5", "jump-in"
     )
     _apply(game, observers, 0, Play(Card.parse("R5"), uno=True))
-    assert normal.act(observers[2].observe(game)) == Play(Card.parse("R5"))
+    jump = normal.act(observers[2].observe(game))
+    assert type(jump) is Play and jump.card == Card.parse("R5")
     assert normal.act(observers[3].observe(game)) is None  # nothing to jump with
     picks = {EasyStrategy(Random(s)).act(observers[2].observe(game)) for s in range(20)}
-    assert picks == {None, Play(Card.parse("R5"))}
+    assert None in picks and {p.card for p in picks if p is not None} == {Card.parse("R5")}
 
 
 @pytest.mark.parametrize("name", ["seven-o", "jump-in", "house"])
