@@ -1173,8 +1173,10 @@ class Game:
     def swap_hands(self, a: int, b: int, events: list[Event]) -> None:
         """``a`` and ``b`` exchange hands. UNO state stays with the players, not the cards:
         nobody can be caught afterwards and an earlier call is spent (docs/rules.md)."""
-        for held in (self._counts, self._sizes, self._masks):
-            held[a], held[b] = held[b], held[a]  # type: ignore[index]
+        counts, sizes, masks = self._counts, self._sizes, self._masks
+        counts[a], counts[b] = counts[b], counts[a]
+        sizes[a], sizes[b] = sizes[b], sizes[a]
+        masks[a], masks[b] = masks[b], masks[a]
         self.exposed = -1
         self._armed = -1
         events.append(HandsSwapped(a, b, self._sizes[a], self._sizes[b]))
