@@ -395,11 +395,14 @@ class Observer:
         # whatever a habit guessed since.
         able = [s for s in segments if s[1] == _ALL_CARDS ^ bit][:1]
         if not able:
-            able = [s for s in segments if not s[2] & bit]
-        if not able:  # a habit guessed wrong: keep the certain facts only
+            # Every part that could certainly have held it is merged, not only the ones a habit
+            # points at: the card may have come from a part a habit ruled out, and the certain
+            # facts of the parts left must stay true (a hand that lacked greens, then drew G8
+            # and played R8: the R8 may be from the old part, so "no greens" can't stay).
             able = [s for s in segments if not s[1] & bit]
-            for segment in able:
-                segment[2] = segment[1]
+            if not any(not s[2] & bit for s in able):  # a habit guessed wrong
+                for segment in able:
+                    segment[2] = segment[1]
         if not able:  # the facts don't fit (missed events?): forget them
             able = segments[:]
             for segment in able:
