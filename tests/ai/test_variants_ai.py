@@ -106,3 +106,19 @@ def test_every_level_plays_the_variants_to_the_end(name: str) -> None:
             ("hard", "normal", "easy", "normal"), preset(name), seed, playouts=8
         )
         assert winner >= 0 and sum(scores) >= 0 and actions > 0
+
+
+def test_playouts_jump_in() -> None:
+    """hard's playouts jump in as ``normal`` does: carol, holding the R5 alice just played,
+    jumps in with her last card at once (bob's Skip never comes)."""
+    from unobot.ai.playout import play_out
+
+    text = "top=R9 | alice*: R5 G1 | bob: RS Y1 | carol: R5 | dave: G3 G4 | pile=" + "B9 " * 20
+    game, _ = parse_position(text, preset("jump-in"), Random(0))
+    game.apply(0, Play(Card.parse("R5")))
+    assert play_out(game, 0.5) == 2
+    assert game.hand_size(0) == 1 and game.hand_size(1) == 2 and game.hand_size(3) == 2
+    game, _ = parse_position(text, SEVEN_O, Random(0))  # no Jump-In: no jump
+    game.apply(0, Play(Card.parse("R5")))
+    play_out(game, 0.5)
+    assert (game.hand_size(0), game.hand_size(1), game.hand_size(3)) != (1, 2, 2)  # bob moved
