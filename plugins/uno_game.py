@@ -22,7 +22,7 @@ from unobot.core.render_irc import (
     status_text,
     wait_text,
 )
-from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play, Swap
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import PRESETS, HouseRules, UnoCall
@@ -241,12 +241,47 @@ def leave(ctx: Context) -> None:
 @example(".play w g")
 @example(".play wd4 b")
 @example(".p r 5 uno")
+@example(".p r7 bob")
 @in_game
 def play(ctx: Context) -> None:
     """Play a card; a trailing ``uno`` calls UNO with it (manual UNO calls)."""
     text, uno = split_uno(ctx.args)
+    table = ctx.table
+    text, target = split_target(text, table)
     card, color = parse_play(text)
-    ctx.publish(ctx.table, ctx.table.play(ctx.nick, card, color, ctx.now, uno=uno))
+    if target is not None:
+        ctx.publish(table, table.play(ctx.nick, card, color, ctx.now, uno=uno, target=target))
+    else:
+        ctx.publish(table, table.play(ctx.nick, card, color, ctx.now, uno=uno))
+
+
+def split_target(text: str, table: Table) -> tuple[str, str | None]:
+    """Seven-O: ``"r7 bob"`` -> ``("r7", "bob")`` when the last word is a seated player's
+    nick and the rest reads as a 7 (``.p r7 bob``, ``.play r 7 bob``); else unchanged."""
+    words = text.split()
+    if len(words) < 2 or not table.config.rules.seven_o:
+        return text, None
+    if table.seat_of(words[-1], computer=None) is None:
+        return text, None
+    rest = " ".join(words[:-1])
+    try:
+        card, _color = parse_play(rest)
+    except ValueError:  # CardParseError: not a card, so not a 7 with a target
+        return text, None
+    if card.rank != 7:
+        return text, None
+    return rest, words[-1]
+
+
+@command("swap")
+@action(Swap)
+@example(".swap bob")
+@in_game
+def swap(ctx: Context) -> None:
+    """Seven-O: name whom the 7 you just played swaps hands with."""
+    if not ctx.args:
+        raise UnoError(f"swap with whom? e.g. {ctx.prefix}swap nick")
+    ctx.publish(ctx.table, ctx.table.swap(ctx.nick, ctx.args.split()[0], ctx.now))
 
 
 @command("unocall")

@@ -22,6 +22,7 @@ import pytest
 from tests.plugins.fakes import Agent, read_status
 from unobot.core.render_irc import Cards
 from unobot.engine.cards import Card
+from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.terminal.ansi import mirc_to_ansi, use_color
 from unobot.terminal.game import TerminalGame, run
@@ -743,3 +744,58 @@ def test_a_whole_game_in_a_terminal_with_the_turn_cue() -> None:
         _leave(child)
     finally:
         child.close(force=True)
+
+
+def _rigged_session(
+    preset: str, top: str, hands: dict[str, str], mover: int = 0
+) -> tuple[TerminalGame, list[str], tuple[str, ...]]:
+    """A game of ann (the human), bob and carol whose dealt hand is replaced by an exact
+    position (the seats as dealt; ``mover`` seats after ann is to move); returns the nicks in
+    seat order too."""
+    from unobot.engine.notation import parse_position
+
+    game, out = _session(preset=preset, nick="ann")
+    game.say(".uno")
+    for nick in ("bob", "carol"):  # two more people in the pseudo-channel
+        game.bot.handle(Incoming(Kind.MESSAGE, nick, "#uno", ".join"))
+    game.say(".deal")
+    table = game.bot.tables[irc_lower("#uno")]
+    assert table.match is not None
+    names = table.names
+    first = names[(names.index("ann") + mover) % len(names)]
+    seats = " | ".join(f"{n}{'*' if n == first else ''}: {hands[n]}" for n in names)
+    position = f"top={top} | {seats} | pile=" + "B9 " * 12
+    dealt, seated = parse_position(position, table.config.rules, Random(1))
+    assert tuple(seated) == names
+    table.match.game = dealt
+    table._new_turn(game.scheduler.now())
+    return game, out, table.names
+
+
+def test_seven_o_swap_prompt_and_swap_in_the_terminal() -> None:
+    hands = {"ann": "R7 R0 G1 G2", "bob": "G3 G4", "carol": "Y1 Y2 Y3"}
+    game, out, _names = _rigged_session("seven-o", "R5", hands)
+    game.say(".p r7")
+    said = "<unobot> ann plays R7. Swap with whom? .swap <nick>. Top: R7. Your turn."
+    assert said in out, out[-4:]
+    assert game.my_turn()  # the prompt stays on the human: the swap is theirs to name
+    mark = len(out)
+    game.say(".swap carol")
+    new = out[mark:]
+    assert any("ann swaps hands with carol" in line for line in new), new
+    assert "-unobot- Your cards (3): Y1 Y2 Y3" in new, new
+    assert not any("G1 G2" in line for line in new)  # carol's new hand is not shown here
+    game.loop.close()
+
+
+def test_jump_in_out_of_turn_in_the_terminal() -> None:
+    hands = {"ann": "R5 Y3 Y4", "bob": "R5 G1 G2", "carol": "R5 G3 G4"}
+    # The seat after ann plays R5; then it is the third's turn, and ann jumps in.
+    game, out, names = _rigged_session("jump-in", "R9", hands, mover=1)
+    after = names[(names.index("ann") + 1) % 3]  # play goes on from the jumper: to them
+    game.bot.handle(Incoming(Kind.MESSAGE, after, "#uno", ".p r5"))
+    assert not game.my_turn()
+    game.say(".p r5")  # out of turn: a jump
+    line = next(t for t in out[-3:] if t.startswith("<unobot> "))
+    assert "ann jumps in with R5" in line and f"Top: R5. {after}'s turn." in line, line
+    game.loop.close()

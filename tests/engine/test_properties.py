@@ -35,7 +35,7 @@ from unobot.engine import (
     StartCard,
     UnoCall,
 )
-from unobot.engine.actions import Action, Catch
+from unobot.engine.actions import Action, Catch, Swap
 from unobot.engine.cards import CARDS, Color, full_deck
 from unobot.engine.errors import UnoError
 from unobot.engine.events import CardsDrawn, DrawReason, HandEnded
@@ -68,6 +68,8 @@ house_rules = st.builds(
     scoring=st.sampled_from(Scoring),
     hand_size=st.integers(1, 10),
     double_deck_above=st.sampled_from([0, 4, 6]),
+    seven_o=st.booleans(),
+    jump_in=st.booleans(),
 )
 any_rules = st.one_of(st.sampled_from([open_table(r) for r in PRESETS.values()]), house_rules)
 
@@ -128,6 +130,7 @@ def candidate_actions(game: Game) -> list[Action]:
     pool: list[Action] = [Draw(), Pass(), Challenge(), CallUno()]
     pool += [ChooseColor(c) for c in Color]
     pool += [Catch(s) for s in range(game.n)]
+    pool += [Swap(s) for s in range(game.n)]
     for card in CARDS:
         if card.is_wild:
             pool += [Play(card, c) for c in Color] + [Play(card)]

@@ -59,7 +59,8 @@ def play_hand(
         if actions >= MAX_ACTIONS:
             return -1, tuple(0 for _ in range(players)), actions
         events = []
-        if game.exposed >= 0:
+        if game.exposed >= 0 or (rules.jump_in and not game.over):
+            # Out-of-turn chances: UNO calls and catches, and jumps (Jump-In).
             order_rng.shuffle(seats)
             for seat in seats:
                 if seat == game.current or not game.legal_actions(seat):

@@ -1,4 +1,5 @@
-"""``easy``: a uniformly random legal move on its turn; never speaks out of turn.
+"""``easy``: a uniformly random legal move on its turn; out of turn it only jumps in (Jump-In,
+half the time it can).
 
 It still calls UNO half the time (a play with and without the call are both legal moves), so
 it is catchable, like a beginner.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from random import Random
 
 from unobot.ai.observation import Observation
-from unobot.engine import Action
+from unobot.engine import Action, Play
 
 __all__ = ["EasyStrategy"]
 
@@ -21,6 +22,10 @@ class EasyStrategy:
         self.rng = rng
 
     def act(self, obs: Observation) -> Action | None:
-        if not obs.my_turn or not obs.legal:
+        if not obs.my_turn:
+            # Jump-In: the only out-of-turn plays are jumps; take one half the time.
+            plays = [a for a in obs.legal if type(a) is Play]
+            return self.rng.choice(plays) if plays and self.rng.random() < 0.5 else None
+        if not obs.legal:
             return None
         return self.rng.choice(obs.legal)

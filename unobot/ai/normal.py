@@ -27,6 +27,7 @@ from unobot.engine import (
     Pass,
     Phase,
     Play,
+    Swap,
 )
 from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck
 
@@ -111,10 +112,14 @@ class NormalStrategy:
                 return action
             if type(action) is Catch and spares_partner(obs, action):
                 return action
-        if not obs.my_turn or not legal:
+        if not obs.my_turn:
+            return self.jump(obs)
+        if not legal:
             return None
         if obs.phase is Phase.CHOOSE_COLOR:
             return ChooseColor(best_color(obs.hand))
+        if obs.phase is Phase.CHOOSE_SWAP:
+            return Swap(swap_target(obs))
         plays = [a for a in legal if type(a) is Play]
         if obs.phase is Phase.PENDING:
             if plays:  # stacking passes the total on
@@ -138,6 +143,18 @@ class NormalStrategy:
         if Pass() in legal:
             return Pass()
         return legal[0]
+
+    def jump(self, obs: Observation) -> Action | None:
+        """Jump-In: jump in whenever the card on top is in hand (it sheds a card and takes
+        the turn from the players between), unless it is a 7 or 0 of Seven-O that would only
+        help others (then the usual scoring of :meth:`best_play` decides, as in turn)."""
+        plays = [a for a in obs.legal if type(a) is Play]
+        if not plays:
+            return None
+        best = self.best_play(obs, plays)
+        if obs.rules.seven_o and best.card.rank in (0, 7) and seven_o_value(obs, best.card) < 0:
+            return None
+        return best
 
     def best_play(self, obs: Observation, plays: list[Play]) -> Play:
         """The play that scores best by the rules of thumb above."""
@@ -168,6 +185,8 @@ class NormalStrategy:
                 }.get(rank, 0.0)
             if obs.rules.teams:
                 score += partner_bonus(obs, card)
+            if obs.rules.seven_o and rank in (Rank.ZERO, Rank.SEVEN):
+                score += seven_o_value(obs, card)
             score += self.rng.random() * 0.01  # break ties without a fixed bias
             if score > best_score:
                 best_score = score
@@ -181,3 +200,26 @@ class NormalStrategy:
                     best = options[0]
         assert best is not None
         return best
+
+
+def swap_target(obs: Observation) -> int:
+    """Seven-O: whom to swap with: the player with fewest cards (the first of them in the
+    direction of play), as the engine's timeout default does."""
+    best = -1
+    for step in range(1, obs.players):
+        other = (obs.seat + obs.direction * step) % obs.players
+        if best < 0 or obs.counts[other] < obs.counts[best]:
+            best = other
+    return best
+
+
+def seven_o_value(obs: Observation, card: Card) -> float:
+    """How much a 7 or 0 of Seven-O gains in cards, times ten: a 7 trades this hand (less the
+    7) for the smallest other one; a 0 trades it for the previous player's (in the direction of
+    play), since every hand moves on one seat."""
+    mine = len(obs.hand) - 1
+    if card.rank == 7:
+        other = obs.counts[swap_target(obs)]
+    else:
+        other = obs.counts[(obs.seat - obs.direction) % obs.players]
+    return 10.0 * (mine - other)

@@ -23,6 +23,8 @@ from unobot.engine import (
     DrawReason,
     Event,
     Game,
+    HandsRotated,
+    HandsSwapped,
     HandStarted,
     HouseRules,
     NoPlayableCard,
@@ -208,12 +210,18 @@ class Observer:
         self.runs: list[list[tuple[Card, LastPlay | None]]] = [[] for _ in range(players)]
         # Per seat, its free choices from before its last draw (see EarlierChoice).
         self.earlier: list[list[_Earlier]] = [[] for _ in range(players)]
+        # This seat's own cards as of its last observe, kept up to date by its plays and draws
+        # (None: unknown): with Seven-O the hand it gives away is then known exactly.
+        self.mine: list[Card] | None = None
 
     def see(self, events: Iterable[Event]) -> None:
         """Take in what happened; only the public part of each event is kept."""
         for event in events:
             kind = type(event)
             if kind is CardPlayed:
+                mine = self.mine if event.seat == self.seat else None  # type: ignore[union-attr]
+                if mine is not None and event.card in mine:  # type: ignore[union-attr]
+                    mine.remove(event.card)  # type: ignore[union-attr]
                 before = self.color if self.color is not None else event.color  # type: ignore[union-attr]
                 self.history.append(PlayRecord(event.seat, event.card, before, event.color))  # type: ignore[union-attr]
                 self._played(event.seat, event.card, before, event.cards_left)  # type: ignore[union-attr]
@@ -221,6 +229,8 @@ class Observer:
                 self.top = event.card  # type: ignore[union-attr]
             elif kind is CardsDrawn:
                 seat = event.seat  # type: ignore[union-attr]
+                if seat == self.seat and self.mine is not None:
+                    self.mine.extend(event.cards)  # type: ignore[union-attr]
                 voids = self.voids[seat]
                 voids.clear()
                 # Drawing in turn with no choice means no card of the colour in force was held
@@ -251,6 +261,7 @@ class Observer:
                 self.color = card.color
                 self.top = card
             elif kind is HandStarted:
+                self.mine = None
                 self.history.clear()
                 size = event.hand_size  # type: ignore[union-attr]
                 self.segments = [[[size, 0, 0]] for _ in range(self.players)]
@@ -259,6 +270,10 @@ class Observer:
                 self.last_plays = [None] * self.players
                 self.runs = [[] for _ in range(self.players)]
                 self.earlier = [[] for _ in range(self.players)]
+            elif kind is HandsSwapped:
+                self._swapped(event.seat, event.target)  # type: ignore[union-attr]
+            elif kind is HandsRotated:
+                self._rotated(event.direction)  # type: ignore[union-attr]
             elif kind is SeatRemoved:
                 gone = event.seat  # type: ignore[union-attr]
                 del self.voids[gone]
@@ -269,6 +284,36 @@ class Observer:
                 self.players -= 1
                 if gone < self.seat:
                     self.seat -= 1
+
+    # --- Seven-O: hands change owners --------------------------------------------------------
+
+    def _per_seat(self) -> list[list]:  # type: ignore[type-arg]
+        """The per-seat facts that describe a hand (and so move with it)."""
+        return [self.voids, self.segments, self.last_plays, self.runs, self.earlier]
+
+    def _swapped(self, a: int, b: int) -> None:
+        """``a`` and ``b`` exchanged hands: what was known of each hand follows it; the one
+        who gave their hand away knows exactly what the other holds now."""
+        given = self.mine
+        for facts in self._per_seat():
+            facts[a], facts[b] = facts[b], facts[a]
+        self.drew = None
+        self.drawer = -1
+        self.mine = None
+        if given is not None and self.seat in (a, b):
+            self.segments[b if self.seat == a else a] = _known(given)
+
+    def _rotated(self, direction: int) -> None:
+        """Every hand moved on one seat in ``direction``; the next one holds this seat's."""
+        n = self.players
+        given = self.mine
+        for facts in self._per_seat():
+            facts[:] = [facts[(s - direction) % n] for s in range(n)]
+        self.drew = None
+        self.drawer = -1
+        self.mine = None
+        if given is not None:
+            self.segments[(self.seat + direction) % n] = _known(given)
 
     def _drew(self, seat: int, cards: int, forced: bool) -> None:
         """``seat`` took ``cards`` face down; ``forced``: in turn, with nothing playable."""
@@ -346,11 +391,18 @@ class Observer:
                 choice.taken -= 1
         segments = self.segments[seat]
         bit = card.bit
-        able = [s for s in segments if not s[2] & bit]
-        if not able:  # a habit guessed wrong: keep the certain facts only
+        # A part known to be exactly this card (Seven-O: a hand given away) surely gave it,
+        # whatever a habit guessed since.
+        able = [s for s in segments if s[1] == _ALL_CARDS ^ bit][:1]
+        if not able:
+            # Every part that could certainly have held it is merged, not only the ones a habit
+            # points at: the card may have come from a part a habit ruled out, and the certain
+            # facts of the parts left must stay true (a hand that lacked greens, then drew G8
+            # and played R8: the R8 may be from the old part, so "no greens" can't stay).
             able = [s for s in segments if not s[1] & bit]
-            for segment in able:
-                segment[2] = segment[1]
+            if not any(not s[2] & bit for s in able):  # a habit guessed wrong
+                for segment in able:
+                    segment[2] = segment[1]
         if not able:  # the facts don't fit (missed events?): forget them
             able = segments[:]
             for segment in able:
@@ -409,6 +461,7 @@ class Observer:
     def observe(self, game: Game) -> Observation:
         """This seat's view of ``game`` now (reads only public attributes and its own hand)."""
         seat = self.seat
+        self.mine = game.hand(seat)
         # A seat's plays and choices tell about its hand only while the observer's count of its
         # cards agrees with the game's (not after a missed event): checked before ``_hidden``
         # makes the segments add up again.
@@ -442,3 +495,20 @@ class Observer:
             decks=self.decks,
             rules=self.rules,
         )
+
+
+_ALL_CARDS = (1 << 54) - 1
+"""Every card code's bit (54 distinct cards)."""
+
+
+def _known(cards: list[Card]) -> list[list[int]]:
+    """Segments that pin a hand to exactly ``cards``: per distinct card, a part of that many
+    cards lacking every other card."""
+    counts: dict[Card, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    out = []
+    for card, k in counts.items():
+        lacks = _ALL_CARDS & ~card.bit
+        out.append([k, lacks, lacks])
+    return out

@@ -30,6 +30,7 @@ from unobot.engine import (
     Pass,
     Phase,
     Play,
+    Swap,
 )
 from unobot.engine.cards import CARDS, Card, Color, Rank
 
@@ -56,6 +57,7 @@ _WD4: Final = Rank.WILD_DRAW_FOUR
 _COLORS: Final = tuple(Color)
 _CHOOSE_ACTS: Final = tuple(ChooseColor(c) for c in Color)
 _DRAW_ACT: Final = Draw()
+_SWAP_PHASE: Final = Phase.CHOOSE_SWAP
 _PASS_ACT: Final = Pass()
 _CHALLENGE_ACT: Final = Challenge()
 
@@ -138,6 +140,8 @@ def normal_move(
     phase = game.phase
     if phase is _CHOOSE:
         return _CHOOSE_ACTS[playout_color(game._counts[seat])]
+    if phase is _SWAP_PHASE:  # Seven-O: swap with whoever holds fewest cards
+        return Swap(game.default_swap_target(seat))
     if not plays:
         if phase is _PENDING:
             if _CHALLENGE_ACT in legal and _guilty_odds(game, seat, color_before) > CHALLENGE_ODDS:
@@ -225,11 +229,25 @@ def normal_playout(game: Game, rng: Random, color_before: int = -1) -> int:
 
 def play_out(game: Game, tie: float, color_before: int = -1, hero: int = -1) -> int:
     """``normal_playout`` with its one random number given (``tie``, in [0, 1)), for the search
-    loop, where seeding a ``Random`` per playout would cost a tenth of the playout."""
+    loop, where seeding a ``Random`` per playout would cost a tenth of the playout.
+
+    With Jump-In, a seat that holds the card on top jumps in as ``normal`` does (the first
+    such seat in the direction of play: one look at the hand counts per action)."""
+    jumps = game.rules.jump_in
     for _ in range(MAX_PLAYOUT_ACTIONS):
         outcome = game.outcome
         if outcome is not None:
             return outcome.winner
+        if jumps:
+            jumper = _jumper(game)
+            if jumper >= 0:
+                jump = game.legal_actions(jumper)
+                best = jump[0]
+                for action in jump:  # the play, with the UNO call when offered (the last)
+                    if type(action) is Play:
+                        best = action
+                game.apply(jumper, best)
+                continue
         seat = game.current
         legal = game.legal_actions(seat)
         if len(legal) == 1:
@@ -245,4 +263,21 @@ def play_out(game: Game, tie: float, color_before: int = -1, hero: int = -1) -> 
         if type(action) is Play and action.card.rank is _WD4:
             color_before = game.color
         game.apply(seat, action)
+    return -1
+
+
+def _jumper(game: Game) -> int:
+    """Jump-In: the first seat after the player to move that could jump in now, or -1."""
+    top = game.discard[-1]
+    if top.is_wild:
+        return -1
+    code = top.code
+    counts = game._counts
+    n = game.n
+    current = game.current
+    direction = game.direction
+    for step in range(1, n):
+        seat = (current + direction * step) % n
+        if counts[seat][code] and game.jump_card(seat) is not None:
+            return seat
     return -1

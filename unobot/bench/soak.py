@@ -43,6 +43,7 @@ from unobot.engine.actions import (
     Draw,
     Pass,
     Play,
+    Swap,
 )
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
@@ -59,6 +60,13 @@ def random_action(table: Table, rng: Random) -> tuple[str, Action]:
     game = table.game
     assert game is not None
     seat = game.current
+    if game.rules.jump_in:
+        # Jump-In: whoever holds the card on top may jump in (half the time when one can).
+        jumpers = [s for s in range(game.n) if game.jump_card(s) is not None]
+        if jumpers and rng.random() < 0.5:
+            seat = jumpers[int(rng.random() * len(jumpers))]
+            plays = [a for a in game.legal_actions(seat) if type(a) is Play]
+            return table.names[seat], plays[int(rng.random() * len(plays))]
     actions = game.legal_actions(seat)
     return table.names[seat], actions[int(rng.random() * len(actions))]
 
@@ -81,6 +89,8 @@ def play_random_move(table: Table, rng: Random, now: float) -> None:
         table.call_uno(nick, now)
     elif type(action) is Catch:
         table.catch(nick, names[action.target], now)
+    elif type(action) is Swap:
+        table.swap(nick, names[action.target], now)
 
 
 def command_for(table: Table, rng: Random) -> tuple[str, str]:
@@ -102,6 +112,8 @@ def command_for(table: Table, rng: Random) -> tuple[str, str]:
         return nick, ".challenge"
     if type(action) is CallUno:
         return nick, ".unocall"
+    if type(action) is Swap:
+        return nick, f".swap {names[action.target]}"
     assert type(action) is Catch
     return nick, f".catch {names[action.target]}"
 

@@ -56,6 +56,7 @@ from unobot.engine.actions import (
     Draw,
     Pass,
     Play,
+    Swap,
 )
 from unobot.engine.errors import UnoError
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -85,8 +86,9 @@ def _picklable_actions() -> None:
     to its constructor call avoids setting anything. Registered in every process that imports
     this module: the bot, and each worker (it imports :func:`decide` from here).
     """
-    copyreg.pickle(Play, lambda a: (Play, (a.card, a.color, a.uno)))
+    copyreg.pickle(Play, lambda a: (Play, (a.card, a.color, a.uno, a.target)))
     copyreg.pickle(Catch, lambda a: (Catch, (a.target,)))
+    copyreg.pickle(Swap, lambda a: (Swap, (a.target,)))
     copyreg.pickle(ChooseColor, lambda a: (ChooseColor, (a.color,)))
     for kind in (Draw, Pass, CallUno, Challenge):
         copyreg.pickle(kind, lambda a: (type(a), ()))
@@ -361,7 +363,9 @@ class Computers:
                 continue
             if seat == game.current:
                 wanted[irc_lower(player.nick)] = (seat, True)
-            elif game.exposed >= 0 and game.legal_actions(seat):
+            elif (game.exposed >= 0 or game.jump_card(seat) is not None) and game.legal_actions(
+                seat
+            ):  # an UNO call or catch, or a jump (Jump-In)
                 wanted[irc_lower(player.nick)] = (seat, False)
         for key in list(state.pending):
             if key not in wanted or state.pending[key].version != state.version:
@@ -477,6 +481,9 @@ class Computers:
             assert isinstance(action, Catch)
             target = table.players[action.target].nick
             return table.catch(nick, target, now, computer=True)
+        if kind is Swap:
+            assert isinstance(action, Swap)
+            return table.swap(nick, table.players[action.target].nick, now, computer=True)
         raise UnoError(f"unknown action {action!r}")
 
     def stop(self) -> None:

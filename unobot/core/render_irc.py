@@ -182,6 +182,7 @@ def _engine_fragments(
     announced: frozenset[str] = frozenset(),
     *,
     match_line: bool = False,
+    prefix: str = ".",
 ) -> list[str]:
     """Short phrases for one action's engine events, merging the ones that belong together.
 
@@ -195,6 +196,7 @@ def _engine_fragments(
     out: list[str] = []
     opening = -1  # index in ``out`` of "First card X" while its effects follow
     effects = 0  # effects already joined to it
+    jumper = -1  # Jump-In: the seat whose CardPlayed is a jump
     i = 0
     while i < len(events):
         e = events[i]
@@ -203,14 +205,15 @@ def _engine_fragments(
         before = len(out)
         match e:
             case ev.CardPlayed(seat=seat, card=card, color=color, cards_left=left):
-                text = f"{names[seat]} plays {fmt.card(card)}"
+                verb = "jumps in with" if seat == jumper else "plays"
+                text = f"{names[seat]} {verb} {fmt.card(card)}"
                 if card.is_wild:
                     text += f" and picks {fmt.color(color)}"
                 if left == 2:
                     text += " (2 cards left)"
                 out.append(text)
             case ev.UnoCalled(seat=seat):
-                if out and out[-1].startswith(f"{names[seat]} plays "):
+                if out and out[-1].startswith((f"{names[seat]} plays ", f"{names[seat]} jumps ")):
                     out[-1] += " (UNO!)"
                 else:
                     out.append(f"{names[seat]} calls UNO")
@@ -264,6 +267,18 @@ def _engine_fragments(
             case ev.MatchEnded(outcome=outcome):
                 if outcome.hands > 1 or len(outcome.winners) != 1 or match_line:
                     out.append(_NEW_SENTENCE + _match_ended(outcome, names, timed=match_line))
+            case ev.JumpedIn(seat=seat):
+                jumper = seat
+            case ev.SwapPending(seat=seat):
+                out.append(f"{_NEW_SENTENCE}{names[seat]}: swap with whom? {prefix}swap <nick>")
+            case ev.HandsSwapped(seat=a, target=b, seat_cards=na, target_cards=nb):
+                out.append(
+                    f"{names[a]} swaps hands with {names[b]} "
+                    f"({names[a]} now holds {_plural(na)}, {names[b]} {_plural(nb)})"
+                )
+            case ev.HandsRotated(direction=_d, counts=counts):
+                held = ", ".join(f"{names[s]} {n}" for s, n in enumerate(counts))
+                out.append(f"every hand passes to the next player ({held})")
             case ev.SeatRemoved(seat=seat, cards=n):
                 if irc_lower(names[seat]) not in announced:
                     out.append(f"{names[seat]} leaves the hand ({_plural(n)} under the draw pile)")
@@ -544,7 +559,8 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
             if text:
                 sentences.append(_sentence(text))
             continue
-        for fragment in _engine_fragments(event, fmt, announced, match_line=timed_out):
+        fragments = _engine_fragments(event, fmt, announced, match_line=timed_out, prefix=prefix)
+        for fragment in fragments:
             if fragment.startswith(_NEW_SENTENCE):
                 flush()
                 sentences.append(_sentence(fragment[1:]))

@@ -50,7 +50,17 @@ from unobot.core.updates import (
     Warned,
 )
 from unobot.engine import Match, Phase, errors, preset
-from unobot.engine.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.actions import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+    Swap,
+)
 from unobot.engine.cards import Card, Color
 from unobot.engine.errors import UnoError
 from unobot.engine.events import (
@@ -59,6 +69,9 @@ from unobot.engine.events import (
     DrawReason,
     Event,
     HandEnded,
+    HandsRotated,
+    HandsSwapped,
+    JumpedIn,
     MatchEnded,
 )
 from unobot.engine.game import Game
@@ -235,6 +248,9 @@ class Table:
         then, so a change could not be written down and the restored table would not have
         it (a move shown and then undone, a win announced and recorded, then won again)."""
         self._journal_depth = 0
+        self._jumped: tuple[str, Card] | None = None
+        """Jump-In: who jumped in last and with which card, while that card is on top (to
+        answer a slower jumper "too late: <nick> jumped first")."""
         self.moves: Callable[[], str | None] | None = None
         """The journal's text so far (its move list, kept with the recorded game for its
         replay); None: not journaled."""
@@ -344,6 +360,8 @@ class Table:
         seat = self.seat_of(nick)
         if seat is None:
             return False
+        if action is Play and seat != game.current and game.jump_card(seat) is not None:
+            return True  # Jump-In: a play out of turn is awaited too
         if action is not CallUno and action is not Catch:
             return seat == game.current
         return any(type(a) is action for a in game.legal_actions(seat))
@@ -556,14 +574,17 @@ class Table:
         *,
         uno: bool = False,
         computer: bool = False,
+        target: str | None = None,
     ) -> Update:
-        """Play ``card``; ``uno``: UNO called with it (``.p r 5 uno``).
+        """Play ``card``; ``uno``: UNO called with it (``.p r 5 uno``); ``target``: with
+        Seven-O, whom a 7 swaps hands with (``.p r7 bob``; without one the player is asked).
 
         With an ``illegal_play_penalty`` (knockout) a card that is held but can't go on the
         pile is taken back and costs that many cards; the turn stays with the player.
         """
+        swap = -1 if target is None else self._target_seat(target)
         try:
-            return self._act(nick, Play(card, color, uno), now, computer=computer)
+            return self._act(nick, Play(card, color, uno, swap), now, computer=computer)
         except errors.CardNotPlayable:
             penalty = self.config.rules.illegal_play_penalty
             if not penalty:
@@ -572,6 +593,17 @@ class Table:
             seat = self._seat(nick, computer)
             events = game.penalize(seat, penalty, DrawReason.ILLEGAL_PLAY)
             return self._after(events, None, now, Update())
+
+    @journaled
+    def swap(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
+        """Seven-O: name whom the 7 just played swaps hands with (``.swap bob``)."""
+        return self._act(nick, Swap(self._target_seat(target)), now, computer=computer)
+
+    def _target_seat(self, target: str) -> int:
+        seat = self.seat_of(target, computer=None)
+        if seat is None:
+            raise errors.CannotSwap(f"{target[:30]} is not playing in this hand")
+        return seat
 
     @journaled
     def draw(self, nick: str, now: float, *, computer: bool = False) -> Update:
@@ -618,7 +650,7 @@ class Table:
     ) -> Update:
         game = self._running()
         seat = self._seat(nick, computer)
-        if in_turn and seat != game.current:
+        if in_turn and seat != game.current and not self._jumping(game, seat, action):
             raise errors.NotYourTurn(self.players[game.current].nick)
         assert self.match is not None
         events = self.match.apply(seat, action)
@@ -647,11 +679,26 @@ class Table:
         before = self._turn_seat
         gained: dict[int, list[Card]] = {}
         played = False
+        moved: set[int] = set()
+        jump_by = -1
         for event in events:
             if type(event) is CardsDrawn and event.cards:
                 gained.setdefault(event.seat, []).extend(event.cards)
-            elif type(event) is CardPlayed and event.seat == actor:
-                played = True
+            elif type(event) is CardPlayed:
+                jump = jump_by == event.seat
+                self._jumped = (names[event.seat], event.card) if jump else None
+                played = played or event.seat == actor
+            elif type(event) is JumpedIn:
+                jump_by = event.seat
+            elif type(event) is HandsSwapped:
+                moved.update((event.seat, event.target))
+            elif type(event) is HandsRotated:
+                moved.update(range(len(event.counts)))
+        for seat in moved:
+            # Seven-O: a hand that changed owners goes to its new owner at once, and only
+            # to them (a private notice each; the channel hears only the counts).
+            if game.hand_size(seat) and not self.players[seat].computer:
+                update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)))
         for seat, cards in gained.items():
             if game.hand_size(seat) and not self.players[seat].computer:
                 hint = self._draw_hint(game) if seat == actor else ""
@@ -694,6 +741,19 @@ class Table:
             self._turn_hand(update)  # a new turn (a Skip with two players: the same player's)
         update.status = self.status()
         return update
+
+    def _jumping(self, game: Game, seat: int, action: Action) -> bool:
+        """Jump-In: is this out-of-turn play a jump the engine may take? A play of the card a
+        faster player just jumped in with is answered "too late: <nick> jumped first"."""
+        if type(action) is not Play or not game.rules.jump_in:
+            return False
+        card = action.card  # type: ignore[union-attr]
+        if game.jump_card(seat) is card:
+            return True
+        jumped = self._jumped
+        if jumped is not None and jumped[1] is card and game.top is card and game.holds(seat, card):
+            raise errors.JumpTooLate(jumped[0])
+        return False
 
     def _last_hand(self) -> bool:
         """Was the hand in play the last one: warned of the time, under ``warning_ends_round``?"""

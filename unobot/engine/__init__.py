@@ -10,6 +10,7 @@ from unobot.engine.actions import (
     Draw,
     Pass,
     Play,
+    Swap,
 )
 from unobot.engine.events import *  # noqa: F403
 from unobot.engine.events import __all__ as _event_names
@@ -30,6 +31,7 @@ __all__ = [
     "Pass",
     "Phase",
     "Play",
+    "Swap",
     "errors",
     *_event_names,
     *_rule_names,

@@ -20,16 +20,21 @@ __all__ = [
     "Draw",
     "Pass",
     "Play",
+    "Swap",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play ``card``; ``color`` names the new colour for a wild. ``uno`` calls UNO with the play."""
+    """Play ``card``; ``color`` names the new colour for a wild. ``uno`` calls UNO with the play.
+
+    ``target``: with Seven-O, the seat a 7 swaps hands with (-1: none given; the player then
+    names it with :class:`Swap`). The engine refuses a target with any other card."""
 
     card: Card
     color: Color | None = None
     uno: bool = False
+    target: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,4 +73,11 @@ class ChooseColor:
     color: Color
 
 
-Action = Play | Draw | Pass | CallUno | Catch | Challenge | ChooseColor
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Seven-O: name the seat to swap hands with, after playing a 7 without a target."""
+
+    target: int
+
+
+Action = Play | Draw | Pass | CallUno | Catch | Challenge | ChooseColor | Swap

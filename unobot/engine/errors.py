@@ -11,15 +11,18 @@ __all__ = [
     "CannotCatch",
     "CannotChallenge",
     "CannotPass",
+    "CannotSwap",
     "CardNotInHand",
     "CardNotPlayable",
     "ColorNotNeeded",
     "ColorRequired",
     "DrawNotAllowed",
     "HandOver",
+    "JumpTooLate",
     "MustAnswerDraw",
     "MustChooseColor",
     "MustPlayDrawnCard",
+    "MustSwap",
     "NotAPlayer",
     "NotYourTurn",
     "OnlyDrawnCard",
@@ -137,3 +140,24 @@ class CannotCatch(UnoError):
 class UnoNotNeeded(UnoError):
     def __init__(self, why: str = "you have more than one card: no UNO to call") -> None:
         super().__init__(why)
+
+
+class CannotSwap(UnoError):
+    """Seven-O: a swap (or a 7's target) that the rules or the state don't allow."""
+
+    def __init__(self, why: str = "there is no 7 to swap hands with") -> None:
+        super().__init__(why)
+
+
+class JumpTooLate(UnoError):
+    """Jump-In: someone else already jumped in on that card (the table names them)."""
+
+    def __init__(self, who: str = "") -> None:
+        super().__init__(f"too late: {who or 'someone'} jumped first")
+
+
+class MustSwap(UnoError):
+    """Seven-O: the 7 is played; its player must name whom to swap hands with first."""
+
+    def __init__(self) -> None:
+        super().__init__("you played a 7: choose whom to swap hands with first (.swap <nick>)")

@@ -25,6 +25,9 @@ __all__ = [
     "HandEnded",
     "HandOutcome",
     "HandStarted",
+    "HandsRotated",
+    "HandsSwapped",
+    "JumpedIn",
     "MatchEnded",
     "MatchOutcome",
     "Reshuffled",
@@ -33,6 +36,7 @@ __all__ = [
     "Skipped",
     "StartCardReplaced",
     "StartCardTurned",
+    "SwapPending",
     "TurnPassed",
     "UnoCalled",
     "UnoCaught",
@@ -229,6 +233,42 @@ class MatchEnded:
     outcome: MatchOutcome
 
 
+@dataclass(slots=True)
+class JumpedIn:
+    """Jump-In: ``seat`` played the card on top out of turn (the ``CardPlayed`` follows); play
+    goes on from them, and ``skipped`` (whose turn it was) lost the turn."""
+
+    seat: int
+    skipped: int
+
+
+@dataclass(slots=True)
+class SwapPending:
+    """Seven-O: ``seat`` played a 7 without naming whom to swap with; they must (``Swap``)."""
+
+    seat: int
+
+
+@dataclass(slots=True)
+class HandsSwapped:
+    """Seven-O: ``seat`` and ``target`` exchanged hands; the counts are after the swap. Each
+    now holds what the other held: only they two may see the cards."""
+
+    seat: int
+    target: int
+    seat_cards: int
+    target_cards: int
+
+
+@dataclass(slots=True)
+class HandsRotated:
+    """Seven-O: every hand went to the next player in ``direction`` (seat s got s-direction's
+    hand); ``counts`` is each seat's card count after."""
+
+    direction: int
+    counts: tuple[int, ...]
+
+
 Event = (
     HandStarted
     | FirstPlayerDraw
@@ -248,4 +288,8 @@ Event = (
     | SeatRemoved
     | HandEnded
     | MatchEnded
+    | JumpedIn
+    | SwapPending
+    | HandsSwapped
+    | HandsRotated
 )

@@ -18,7 +18,17 @@ from random import Random
 from typing import Any, Final
 
 from unobot.engine import errors
-from unobot.engine.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from unobot.engine.actions import (
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+    Swap,
+)
 from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck, shuffle
 from unobot.engine.events import (
     CardPlayed,
@@ -31,13 +41,17 @@ from unobot.engine.events import (
     FirstPlayerDraw,
     HandEnded,
     HandOutcome,
+    HandsRotated,
+    HandsSwapped,
     HandStarted,
+    JumpedIn,
     Reshuffled,
     Reversed,
     SeatRemoved,
     Skipped,
     StartCardReplaced,
     StartCardTurned,
+    SwapPending,
     TurnPassed,
     UnoCalled,
     UnoCaught,
@@ -70,6 +84,8 @@ class Phase(IntEnum):
     CHOOSE_COLOR = 3
     """A Wild started the pile: name the colour, then play."""
     OVER = 4
+    CHOOSE_SWAP = 5
+    """Seven-O: the player to move played a 7 without a target: name whom to swap with."""
 
 
 # Module constants are Final so that mypyc (setup.py) compiles them to C statics rather than a
@@ -79,6 +95,7 @@ _DRAWN: Final = Phase.DRAWN
 _PENDING: Final = Phase.PENDING
 _CHOOSE: Final = Phase.CHOOSE_COLOR
 _OVER: Final = Phase.OVER
+_SWAP: Final = Phase.CHOOSE_SWAP
 _SKIP: Final = Rank.SKIP
 _REVERSE: Final = Rank.REVERSE
 _DRAW_TWO: Final = Rank.DRAW_TWO
@@ -99,6 +116,10 @@ _CHALLENGE: Final = Challenge()
 _CALL: Final = CallUno()
 _CATCH: Final = tuple(Catch(i) for i in range(10))
 _CHOOSE_ACTS: Final = tuple(ChooseColor(col) for col in _COLORS)
+_SWAP_ACTS: Final = tuple(Swap(i) for i in range(10))
+_SEVEN_BITS: Final = sum(c.bit for c in CARDS if c.rank == 7)
+_ZERO_BITS: Final = sum(c.bit for c in CARDS if c.rank == 0)
+_ALL_BITS: Final = sum(c.bit for c in CARDS)
 _WD4_BIT: Final = Card.of(None, _WD4).bit
 
 
@@ -183,6 +204,7 @@ _FIELDS: Final = (
     "_armed",
     "_bluff",
     "_counts",
+    "_jump_by",
     "_key",
     "_late_call",
     "_manual",
@@ -192,7 +214,9 @@ _FIELDS: Final = (
     "_next_turn_window",
     "_pending_d2",
     "_pending_wd4",
+    "_seven_o",
     "_sizes",
+    "_slow",
     "_voluntary",
     "color",
     "current",
@@ -295,6 +319,15 @@ class Game:
         self._pending_wd4 = self._pending_d2 or rules.wd4_challenge
         self._next_turn_window = rules.catch_window is CatchWindow.NEXT_TURN
         self._late_call = rules.late_uno_call
+        # Seven-O and Jump-In: the cards whose plays must take the general path of ``apply``
+        # (where hands move and the jump window is kept), and the jump window.
+        self._seven_o = rules.seven_o
+        self._slow = (
+            _ALL_BITS if rules.jump_in else (_SEVEN_BITS | _ZERO_BITS if rules.seven_o else 0)
+        )
+        self._jump_by = -1
+        """Jump-In: the seat whose play put the top card down while jumping on it is still
+        allowed (until the next turn action); -1 when the window is closed."""
 
     # --- setting up ------------------------------------------------------------------------
 
@@ -533,6 +566,8 @@ class Game:
             return ()
         exposed = self.exposed
         if seat != self.current:
+            if self._jump_by >= 0 and 0 <= seat < self.n:
+                return self._jump_actions(seat)
             if exposed >= 0 and 0 <= seat < self.n:
                 if exposed != seat:
                     return (_CATCH[exposed],)
@@ -577,6 +612,8 @@ class Game:
                 out.extend(_LEGAL_CACHE.get(stackable) or _build_legal(stackable))
                 if call and self._armed != seat and exposed < 0:
                     out.append(_CALL)  # about to stack down to one card: "UNO" first
+        elif phase is _SWAP:
+            out.extend(_SWAP_ACTS[t] for t in range(self.n) if t != seat)
         else:  # choose colour
             out.extend(_CHOOSE_ACTS)
         if exposed >= 0 and (exposed != seat or self._late_call):
@@ -615,8 +652,10 @@ class Game:
                 card.rank <= 9
                 and mask & bit
                 and _PLAYABLE[self._key] & bit
+                and not bit & self._slow
                 and action.color is None
                 and not action.uno
+                and action.target < 0
             ):
                 sizes = self._sizes
                 left = sizes[seat] - 1
@@ -648,9 +687,15 @@ class Game:
                 return self._call_uno(seat)
             raise TypeError(f"not an action: {action!r}")
         if seat != self.current:
+            if kind is Play and self._jump_by >= 0:
+                return self._jump_in(seat, action)  # type: ignore[arg-type]
             raise errors.NotYourTurn()
+        if self.phase is _SWAP and kind is not Swap:
+            raise errors.MustSwap()
         events: list[Event] = []
         handler(self, seat, action, events)
+        if self.rules.jump_in:
+            self._jump_window(seat, action)
         return events
 
     def _choose_color(self, seat: int, action: ChooseColor, events: list[Event]) -> None:
@@ -697,6 +742,8 @@ class Game:
         rules = self.rules
         if false_uno and not rules.false_uno_penalty:
             raise errors.UnoNotNeeded()
+        if action.target >= 0:
+            self._check_target(seat, card, action.target)
 
         # Validated: from here on the state changes.
         self.exposed = -1  # any play closes the catch window (both window rules)
@@ -726,6 +773,9 @@ class Game:
         if false_uno:
             drawn = self._draw(seat, rules.false_uno_penalty, events)
             events.append(CardsDrawn(seat, drawn, DrawReason.FALSE_UNO))
+        if self._seven_o and (rank == 7 or rank == 0):
+            self._seven_o_play(seat, rank, action.target, events)
+            return
         if rank <= 9 or rank is _WILD:
             self.current = (self.current + self.direction) % self.n
             self.phase = _PLAY
@@ -933,6 +983,11 @@ class Game:
         if seat != self.current:
             raise errors.NotYourTurn()
         events: list[Event] = []
+        self._jump_by = -1
+        if self.phase is _SWAP:
+            # Seven-O: an idle player's 7 swaps with the default target; the play is done.
+            self._swap(seat, _SWAP_ACTS[self.default_swap_target(seat)], events)
+            return events
         if self.phase is _CHOOSE:
             held = [0, 0, 0, 0]
             for card in self.hand(seat):
@@ -971,6 +1026,7 @@ class Game:
             self.pending = 0
             self.drawn = None
         self.draw_pile[:0] = cards
+        self._jump_by = -1
         del self._counts[seat], self._masks[seat], self._sizes[seat]
         self.n -= 1
 
@@ -1081,6 +1137,133 @@ class Game:
         self.outcome = HandOutcome(seat, remaining, points, scores)
         events.append(HandEnded(self.outcome))
 
+    # --- Seven-O and Jump-In ------------------------------------------------------------------
+    # Kept together and apart from the core rules: the swap and rotation mechanics are meant
+    # to be reused by any deck whose 7s and 0s move hands (No Mercy).
+
+    def _check_target(self, seat: int, card: Card, target: int) -> None:
+        if not self._seven_o or card.rank != 7:
+            raise errors.CannotSwap("only a 7 swaps hands (with Seven-O)")
+        if not 0 <= target < self.n or target == seat:
+            raise errors.CannotSwap("swap with another player of this hand")
+
+    def _seven_o_play(self, seat: int, rank: int, target: int, events: list[Event]) -> None:
+        """After a 7 or 0 that was not the player's last card (that one just goes out)."""
+        if rank == 7:
+            if target < 0:
+                self.phase = _SWAP  # the turn stays with them until they name a target
+                self.drawn = None
+                self._armed = -1
+                events.append(SwapPending(seat))
+                return
+            self.swap_hands(seat, target, events)
+        else:
+            self.rotate_hands(self.direction, events)
+        self.current = (seat + self.direction) % self.n
+        self.phase = _PLAY
+        self.drawn = None
+        self._armed = -1
+
+    def _swap(self, seat: int, action: Swap, events: list[Event]) -> None:
+        if self.phase is not _SWAP:
+            raise errors.CannotSwap()
+        target = action.target
+        if not 0 <= target < self.n or target == seat:
+            raise errors.CannotSwap("swap with another player of this hand")
+        self.swap_hands(seat, target, events)
+        self._advance(1)
+
+    def swap_hands(self, a: int, b: int, events: list[Event]) -> None:
+        """``a`` and ``b`` exchange hands. UNO state stays with the players, not the cards:
+        nobody can be caught afterwards and an earlier call is spent (docs/rules.md)."""
+        counts, sizes, masks = self._counts, self._sizes, self._masks
+        counts[a], counts[b] = counts[b], counts[a]
+        sizes[a], sizes[b] = sizes[b], sizes[a]
+        masks[a], masks[b] = masks[b], masks[a]
+        self.exposed = -1
+        self._armed = -1
+        events.append(HandsSwapped(a, b, self._sizes[a], self._sizes[b]))
+
+    def rotate_hands(self, direction: int, events: list[Event]) -> None:
+        """Every hand moves to the next seat in ``direction`` (seat s gets s-direction's)."""
+        n = self.n
+        order = [(s - direction) % n for s in range(n)]
+        self._counts = [self._counts[s] for s in order]
+        self._sizes = [self._sizes[s] for s in order]
+        self._masks = [self._masks[s] for s in order]
+        self.exposed = -1
+        self._armed = -1
+        events.append(HandsRotated(direction, tuple(self._sizes)))
+
+    def default_swap_target(self, seat: int) -> int:
+        """Whom an idle 7 swaps with: the player holding fewest cards, the first of them in
+        the direction of play on a tie (what a player out to go out would choose)."""
+        best = -1
+        for step in range(1, self.n):
+            other = (seat + self.direction * step) % self.n
+            if best < 0 or self._sizes[other] < self._sizes[best]:
+                best = other
+        return best
+
+    def jump_card(self, seat: int) -> Card | None:
+        """The card ``seat`` could jump in with now (Jump-In), or None."""
+        if self._jump_by < 0 or seat == self._jump_by or seat == self.current:
+            return None
+        top = self.discard[-1]
+        if not self._counts[seat][top.code]:
+            return None
+        phase = self.phase
+        if phase is _PLAY or (phase is _PENDING and self._stacks_on_top(top)):
+            return top
+        return None
+
+    def _jump_actions(self, seat: int) -> tuple[Action, ...]:
+        """Legal actions of a player not to move while a jump is possible."""
+        out: list[Action] = []
+        card = self.jump_card(seat)
+        if card is not None:
+            out.append(_PLAY_ACT[card.code])  # type: ignore[arg-type]
+            if self._manual and self._sizes[seat] == 2:
+                out.append(_PLAY_UNO[card.code])  # type: ignore[arg-type]
+        exposed = self.exposed
+        if exposed >= 0:
+            if exposed != seat:
+                out.append(_CATCH[exposed])
+            elif self._late_call:
+                out.append(_CALL)
+        return tuple(out)
+
+    def _jump_in(self, seat: int, action: Play) -> list[Event]:
+        """``seat`` plays the card on top out of turn: as if it were their turn, the player
+        to move losing it. Refused (NotYourTurn, or the play's own error) changing nothing."""
+        if action.card is not self.jump_card(seat):
+            raise errors.NotYourTurn()
+        skipped = self.current
+        saved = (self.current, self._armed)
+        self.current = seat
+        self._armed = -1
+        events: list[Event] = [JumpedIn(seat, skipped)]
+        try:
+            self._play(seat, action, events)
+        except errors.UnoError:
+            self.current, self._armed = saved
+            raise
+        # A jumped card can't be jumped: the first jump read wins. (-2: a jumped 7 waits for
+        # its swap, after which the window stays shut.)
+        self._jump_by = -2 if self.phase is _SWAP else -1
+        return events
+
+    def _jump_window(self, seat: int, action: Action) -> None:
+        """After an in-turn action: a completed play of a coloured card opens the window for
+        jumping on it; any other turn action (draw, pass, challenge, …) closes it."""
+        kind = type(action)
+        if (kind is Play or kind is Swap) and self.phase is not _OVER:
+            top = self.discard[-1]
+            done = self.phase is not _SWAP and not (kind is Swap and self._jump_by == -2)
+            self._jump_by = seat if done and not top.is_wild else -1
+        else:
+            self._jump_by = -1
+
     def _top_text(self) -> str:
         top = self.discard[-1]
         return f"{top} ({self.color})" if top.is_wild else str(top)
@@ -1100,4 +1283,5 @@ _TURN_ACTIONS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] 
     Pass: Game._pass,
     Challenge: Game._challenge,
     ChooseColor: Game._choose_color,
+    Swap: Game._swap,
 }

@@ -179,6 +179,15 @@ class HouseRules:
     and ``s + players/2``). A player going out wins the hand for the team, which scores the
     cards in the opponents' hands (a partner's cards don't count); both partners' totals are the
     team's total, so the match is won by a team (:func:`partner`)."""
+    seven_o: bool = False
+    """Seven-O: a 7 swaps hands with a player of the mover's choice, a 0 passes every hand to
+    the next player in the direction of play; a 7 or 0 played as the last card just goes out.
+    A one-card hand that arrives by a swap or rotation needs no UNO call and can't be caught
+    (see docs/rules.md for why)."""
+    jump_in: bool = False
+    """Jump-In: a player holding the very card on top (same colour and value, not a wild) may
+    play it out of turn, until the next turn action is accepted; play goes on from them. A
+    card played by jumping in can't itself be jumped, so the first jump read wins a race."""
 
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
@@ -332,6 +341,15 @@ PRESETS: dict[str, HouseRules] = {
         teams=True,
         min_players=4,
         max_players=6,
+    ),
+    "seven-o": HouseRules(name="seven-o", seven_o=True),
+    "jump-in": HouseRules(name="jump-in", jump_in=True),
+    "house": HouseRules(
+        name="house",
+        seven_o=True,
+        jump_in=True,
+        stacking=Stacking.SAME,
+        wd4_challenge=False,
     ),
 }
 

@@ -17,7 +17,11 @@ __all__ = ["LoopScheduler", "TerminalTransport", "second_person"]
 
 
 _NICK_CHAR = r"[A-Za-z0-9\[\]\\`_^{|}-]"
-_AFTER_NICK = {"'s turn": "your turn", " picks the colour": "you pick the colour"}
+_AFTER_NICK = {
+    "'s turn": "your turn",
+    " picks the colour": "you pick the colour",
+    ": swap with whom?": "swap with whom?",  # Seven-O: the 7 just played
+}
 
 
 def second_person(text: str, nick: str) -> str:
@@ -25,11 +29,11 @@ def second_person(text: str, nick: str) -> str:
 
     In a channel the bot must name whose turn it is; in a terminal there is one person, who
     reads ``me's turn.`` (their login name) as a puzzle rather than a cue. Only the status
-    phrases change (``NICK's turn``, ``NICK picks the colour``, ``NICK must draw``), so what
-    the computers did and the rest of the line read as on IRC. Pure, for unit tests."""
-    pattern = re.compile(
-        rf"(?<!{_NICK_CHAR}){re.escape(nick)}('s turn| picks the colour| must draw)(?!{_NICK_CHAR})"
-    )
+    phrases change (``NICK's turn``, ``NICK picks the colour``, ``NICK must draw``, Seven-O's
+    ``NICK: swap with whom?``), so what the computers did and the rest of the line read as on
+    IRC. Pure, for unit tests."""
+    phrases = "'s turn| picks the colour| must draw|: swap with whom\\?"
+    pattern = re.compile(rf"(?<!{_NICK_CHAR}){re.escape(nick)}({phrases})(?!{_NICK_CHAR})")
 
     def say(m: re.Match[str]) -> str:
         phrase = _AFTER_NICK.get(m.group(1), "you" + m.group(1))
