@@ -27,11 +27,14 @@ __all__ = ["describe", "preset_list"]
 
 BLURBS: dict[str, str] = {
     "official": "draw one, WD4 challenge, 500 points",
-    "irc-classic": "the original bot: auto UNO, any card after drawing, one hand",
-    "ocuk-tournament": "+2/+4 stacking, HALT penalty 4, 251 points",
-    "bac-tournament": "4-5 players, own points, low wins",
-    "knockout": "2-4 players, 60 minutes, penalties",
-    "teams": "4 or 6 in pairs sitting opposite, 500 points by team",
+    "irc-classic": "the original bot, one hand",
+    "ocuk-tournament": "+2/+4 stacking, 251 points",
+    "bac-tournament": "4-5 players, low wins",
+    "knockout": "60 minutes, penalties",
+    "teams": "pairs, 500 by team",
+    "seven-o": "7 swaps hands, 0 passes them",
+    "jump-in": "the same card out of turn",
+    "house": "Seven-O, Jump-In, stacking",
 }
 """A few words per preset for ``.unorules list``; a preset missing here is listed by name."""
 
