@@ -39,16 +39,19 @@ def period_start(period: Period, now: datetime) -> datetime:
     return datetime(now.year, now.month, 1)
 
 
-def rows_sql(week_key: str, month_key: str) -> str:
+def rows_sql(week_key: str, month_key: str, teams: bool = True) -> str:
     """SELECT of every summary row computed from the facts; four ``?``: week start twice,
     month start twice. Only the current week and month buckets are built: no query reads an
-    older one (record_game still files each game under its own week and month)."""
+    older one (record_game still files each game under its own week and month). With
+    ``teams`` a last column counts team games (a store from schema v10, ``team_games``)."""
     won = "CASE WHEN r.won THEN 1 ELSE 0 END"
+    team = "CASE WHEN g.teams THEN 1 ELSE 0 END" if teams else "0"
+    team_sum = ", SUM(x.team_games)" if teams else ""
     base = (
-        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds "
-        "FROM game_result r JOIN game g ON g.id = r.game_id"
+        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds, "
+        f"{team} AS team_games FROM game_result r JOIN game g ON g.id = r.game_id"
     )
-    imported = "i.player_id, i.wins, i.points, i.seconds FROM imported_score i"
+    imported = "i.player_id, i.wins, i.points, i.seconds, 0 FROM imported_score i"
     union = " UNION ALL ".join(
         [
             f"SELECT '' AS channel, 'all' AS bucket, 1 AS games, {base}",
@@ -65,18 +68,19 @@ def rows_sql(week_key: str, month_key: str) -> str:
         "SELECT x.pid, p.network, x.channel, x.bucket, SUM(x.games), SUM(x.wins), "
         "SUM(x.points), SUM(x.seconds), "
         "CAST(SUM(x.points) AS DOUBLE PRECISION) / SUM(x.games), "
-        "CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot "
+        f"CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot{team_sum} "
         f"FROM ({union}) AS x JOIN player p ON p.id = x.pid "
         "GROUP BY x.pid, p.network, x.channel, x.bucket, p.is_bot HAVING SUM(x.games) > 0"
     )
 
 
-def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
+def rebuild_summaries(db: pw.Database, now: datetime | None = None, teams: bool = True) -> int:
     """Recompute the derived ``player_summary`` from the rows (run inside a transaction by the
-    caller, or alone); returns the number of summary rows."""
+    caller, or alone); returns the number of summary rows. ``teams`` False: a store before
+    schema v10 (no ``team_games``, maybe no ``game.teams``), the count is left out."""
     now = utc_naive(now or datetime.now(UTC))
     week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
-    select = rows_sql(week_key, month_key)
+    select = rows_sql(week_key, month_key, teams)
     stamp = stamp_for(db)
     week, month = stamp(period_start(Period.WEEK, now)), stamp(period_start(Period.MONTH, now))
     with db.atomic():
@@ -85,7 +89,7 @@ def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
             sql_for(
                 db,
                 "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, "
-                f"points, seconds, ppg, pw, is_bot) {select}",
+                f"points, seconds, ppg, pw, is_bot{', team_games' if teams else ''}) {select}",
             ),
             (week, week, month, month),
         )
