@@ -24,7 +24,7 @@ import peewee as pee
 from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
 
-from unobot.stats.summaries import rebuild_summaries
+from unobot.stats.summaries import backfill_team_games, rebuild_summaries
 
 __all__ = ["MODELS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -472,15 +472,17 @@ def _v9_records(db: pee.Database, migrator: SchemaMigrator) -> None:
 
 def _v10_team_boards(db: pee.Database, migrator: SchemaMigrator) -> None:
     """The leaderboards say how many of a player's games were team games: a count in
-    ``player_summary`` (``team_games``), filled by rebuilding the summaries from the game rows.
-    A step of its own, so it can be renumbered when merged with others."""
+    ``player_summary`` (``team_games``), backfilled from the stored team games into the rows
+    they were folded into (not a rebuild: that keeps only the current week and month, and the
+    catch-up's older buckets are the rows' too). A step of its own, so it can be renumbered
+    when merged with others."""
     if "team_games" not in {c.name for c in db.get_columns("player_summary")}:  # new store: v2
         # Plain SQL, one statement on both engines: peewee's add_column of a NOT NULL column
         # rebuilds a SQLite table, and this one is WITHOUT ROWID with its rank indexes.
         db.execute_sql(
             "ALTER TABLE player_summary ADD COLUMN team_games INTEGER NOT NULL DEFAULT 0"
         )
-    rebuild_summaries(db)
+    backfill_team_games(db)
 
 
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [

@@ -15,7 +15,14 @@ import peewee as pw
 
 from unobot.stats.model import Period, bucket_of, utc_naive
 
-__all__ = ["period_start", "rebuild_summaries", "rows_sql", "sql_for", "stamp_for"]
+__all__ = [
+    "backfill_team_games",
+    "period_start",
+    "rebuild_summaries",
+    "rows_sql",
+    "sql_for",
+    "stamp_for",
+]
 
 
 def sql_for(db: pw.Database, text: str) -> str:
@@ -98,3 +105,32 @@ def rebuild_summaries(db: pw.Database, now: datetime | None = None, teams: bool 
         )
         count = db.execute_sql("SELECT COUNT(*) FROM player_summary").fetchone()[0]
     return int(count)
+
+
+def backfill_team_games(db: pw.Database) -> int:
+    """Fill ``player_summary.team_games`` (a column just added, all 0) from the team games
+    already folded into the summary (``id <= summary_state.last_game``; later ones are the
+    next catch-up's), under every bucket each was filed in, as the catch-up files them: the
+    week and month buckets of past periods too, which a rebuild would drop. Only team games
+    are read. Returns the number of summary rows changed."""
+    rows = db.execute_sql(
+        "SELECT g.channel, g.ended, r.player_id FROM game g "
+        "JOIN game_result r ON r.game_id = g.id "
+        "WHERE g.teams AND g.id <= (SELECT last_game FROM summary_state)"
+    ).fetchall()
+    counts: dict[tuple[int, str, str], int] = {}
+    for channel, ended, pid in rows:
+        when = ended if isinstance(ended, datetime) else datetime.fromisoformat(ended)
+        for bucket in ("all", bucket_of(Period.WEEK, when), bucket_of(Period.MONTH, when)):
+            for chan in ("", channel):
+                counts[(pid, chan, bucket)] = counts.get((pid, chan, bucket), 0) + 1
+    cur = db.cursor()
+    cur.executemany(
+        sql_for(
+            db,
+            "UPDATE player_summary SET team_games = ? "
+            "WHERE player_id = ? AND channel = ? AND bucket = ?",
+        ),
+        [(n, pid, chan, bucket) for (pid, chan, bucket), n in sorted(counts.items())],
+    )
+    return len(counts)
