@@ -192,8 +192,15 @@ def _shown(nick: str) -> str:
     return nick if len(nick) <= 60 else nick[:59] + "…"
 
 
+def _in_teams(stats: PlayerStats) -> str:
+    """`` (3 in teams)`` after a count of games some of which were team games (a win shared
+    with a partner), else nothing: a line only grows for players who played in teams."""
+    return f" ({stats.team_games} in teams)" if stats.team_games else ""
+
+
 def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
-    """``alice: 12 games, 5 wins (41.7%), 340 points, 28.3 points/game, rank 3 by ...``."""
+    """``alice: 12 games (3 in teams), 5 wins (41.7%), 340 points, 28.3 points/game, rank 3
+    by ...`` (the team games only when there are some)."""
     where = f" ({scope})" if scope else ""
     if stats.is_bot:
         rank = "a computer player (not ranked with people)"
@@ -202,7 +209,7 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
     else:
         rank = f"unranked (fewer than {min_games} games)"
     return (
-        f"{_shown(stats.nick)}{where}: {_plural(stats.games, 'game')}, "
+        f"{_shown(stats.nick)}{where}: {_plural(stats.games, 'game')}{_in_teams(stats)}, "
         f"{_plural(stats.wins, 'win')} "
         f"({stats.percent_wins:.1f}%), {stats.points} points, "
         f"{stats.points_per_game:.1f} points/game, {rank}"
@@ -210,8 +217,8 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
 
 
 def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: str) -> list[str]:
-    """A header and ``1. alice 41.3 (12)`` entries, several to a line of at most LIMIT bytes,
-    never splitting an entry."""
+    """A header and ``1. alice 41.3 (12)`` entries (``(12, 3 in teams)`` for a player with
+    team games), several to a line of at most LIMIT bytes, never splitting an entry."""
     where = f" {scope}" if scope else ""
     head = f"Uno top {count} by {_RANKING_NAME[ranking]} (games){where}:"
     entries = []
@@ -221,7 +228,8 @@ def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: st
             if ranking is Ranking.PERCENT_WINS
             else f"{s.points_per_game:.1f}"
         )
-        entries.append(f"{s.rank or i}. {_shown(s.nick)} {figure} ({s.games})")
+        teams = f", {s.team_games} in teams" if s.team_games else ""
+        entries.append(f"{s.rank or i}. {_shown(s.nick)} {figure} ({s.games}{teams})")
     return packed(head, entries)
 
 

@@ -1,7 +1,8 @@
 """A teams-of-two match over a real IRC server, played to its end by four real clients who read
 only what the bot tells them: ``.uno teams``, a ``.team`` pairing (the others paired in join
-order), partners seated opposite, hands won for the team, final totals by team, and every
-partner's result recorded as the team's win or loss."""
+order), partners seated opposite, hands won for the team, final totals by team, every
+partner's result recorded as the team's win or loss, and ``.unostats`` counting it as a team
+game."""
 
 from __future__ import annotations
 
@@ -90,3 +91,9 @@ def test_a_team_match_is_played_to_the_end_over_irc(
     points = {irc_lower(r.nick): r.points_won for r in recorded.results}
     assert points[irc_lower(na)] == points[irc_lower(nc)] == ours
     assert points[irc_lower(nb)] == points[irc_lower(nd)] == theirs
+    # the leaderboards say which games were team games: .unostats counts this one
+    game.command(b, ".unostats")
+    won = nb in winners
+    assert game.channel_text()[-1].startswith(
+        f"{nb}: 1 game (1 in teams), {1 if won else 0} win{'' if won else 's'} "
+    ), game.channel_text()[-1]

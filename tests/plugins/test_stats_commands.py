@@ -3,6 +3,7 @@ the minimum number of games, the cap, where answers go, rate limits and bad inpu
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -260,3 +261,59 @@ def test_here_needs_a_channel_and_a_broken_store_is_reported() -> None:
     h = harness(RecordingStore(Broken()))
     _, told = ask(h, "alice", ".unotop10")
     assert told == ["Stats are unavailable right now."]
+
+
+def test_lines_and_lists_say_how_many_games_were_team_games() -> None:
+    """Team games count for each partner (a win is a win); the lines say how many there were,
+    in the period and channel asked about, and only when there were some."""
+    store = new_store()
+    n = 0
+
+    def game(ended: datetime, channel: str, teams: bool, *results: PlayerResult) -> None:
+        nonlocal n
+        n += 1
+        record = make_game(n, list(results), channel, ended)
+        store.record_game(dataclasses.replace(record, teams=teams))
+
+    pair = (result("ann", True, 60), result("cat", True, 60), result("bob", False))
+    for _ in range(3):
+        game(OLD, "#uno", True, *pair, result("dan", False))
+    game(RECENT, "#uno", True, *pair, result("dan", False))
+    game(RECENT, "#other", False, result("ann", True, 10), result("bob", False))
+    h = harness(store, stats_min_games=1)
+    said, _ = ask(h, "ann", ".unostats")
+    assert said == [
+        "ann: 5 games (4 in teams), 5 wins (100.0%), 250 points, 50.0 points/game, "
+        "rank 2 by points per game"
+    ]
+    said, _ = ask(h, "ann", ".unostats week cat")
+    assert said == [
+        "cat (this week): 1 game (1 in teams), 1 win (100.0%), 60 points, 60.0 points/game, "
+        "rank 1 by points per game"
+    ]
+    said, _ = ask(h, "ann", ".unostats ann here", "#other")  # no team game in #other
+    assert said == [
+        "ann (in #other): 1 game, 1 win (100.0%), 10 points, 10.0 points/game, "
+        "rank 1 by points per game"
+    ]
+    said, _ = ask(h, "ann", ".unostats pw 10")
+    assert said == [
+        "Uno top 10 by percent wins (games): 1. ann 100.0% (5, 4 in teams), "
+        "2. cat 100.0% (4, 4 in teams), 3. bob 0.0% (5, 4 in teams), 4. dan 0.0% (4, 4 in teams)"
+    ]
+    said, _ = ask(h, "ann", ".unotop10 week here", "#other")
+    assert said == ["Uno top 10 by points per game (games) this week in #other: "
+                    "1. ann 10.0 (1), 2. bob 0.0 (1)"]  # fmt: skip
+
+
+def test_team_counts_keep_long_lists_within_the_line_limit() -> None:
+    store = new_store()
+    for n in range(25 * 3):
+        nicks = [f"a_rather_long_nick_for_teams{(n + k) % 25:02d}" for k in range(2)]
+        record = make_game(n, [result(nicks[0], True, n), result(nicks[1], False)], "#uno", RECENT)
+        store.record_game(dataclasses.replace(record, teams=True))
+    h = harness(store)
+    _, told = ask(h, "alice", ".unostats ppg 25")
+    assert told[0].startswith("Uno top 25 by points per game (games): 1. ")
+    assert sum(line.count(" in teams)") for line in told) == 25
+    assert all(len(line.encode()) <= 400 for line in told)

@@ -279,7 +279,8 @@ def _random_games(rng: Random, count: int) -> list[GameRecord]:
         ended = NOW - timedelta(days=rng.uniform(0, 60))
         games.append(
             GameRecord(f"r{n}", "net", rng.choice(["#a", "#b"]), "official",
-                       ended - timedelta(seconds=rng.randint(30, 900)), ended, results)
+                       ended - timedelta(seconds=rng.randint(30, 900)), ended, results,
+                       teams=rng.random() < 0.3)
         )  # fmt: skip
     return games
 

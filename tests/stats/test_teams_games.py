@@ -74,3 +74,74 @@ def test_a_v7_store_gets_the_team_flag(
     after = new.game("7ea17e")
     assert after is not None and after.teams
     new.close()
+
+
+def test_team_games_are_counted_per_player_period_and_channel(make_store: StoreFactory) -> None:
+    """Schema v10: each player's line (and leaderboard row) says how many of its games were
+    team games, in the period and channel asked about, in every store."""
+    from datetime import datetime, timedelta
+
+    from tests.stats.conftest import NOW
+    from unobot.stats import Period, Ranking
+
+    store = make_store(network="testnet")
+    october = datetime(2026, 10, 20, 12, 0)
+    store.record_game(dataclasses.replace(team_game("7e02" * 8), ended=october,
+                                          started=october - timedelta(minutes=5)))  # fmt: skip
+    store.record_game(team_game("7e03" * 8))
+    store.record_game(game(res("Ann", True, 40), res("Bob"), channel="#side"))
+    ann = store.player("Ann", min_games=1)
+    assert ann is not None and (ann.games, ann.team_games) == (3, 2)
+    week = store.player("Ann", period=Period.WEEK, min_games=1)
+    assert week is not None and (week.games, week.team_games) == (2, 1)
+    side = store.player("Ann", channel="#Side", min_games=1)
+    assert side is not None and (side.games, side.team_games) == (1, 0)
+    board = store.leaderboard(Ranking.PERCENT_WINS, 10, min_games=1)
+    assert [(p.nick, p.games, p.team_games) for p in board] == [
+        ("Ann", 3, 2), ("Cat", 2, 2), ("Bob", 3, 2), ("Dan", 2, 2),
+    ]  # fmt: skip
+    month = store.leaderboard(Ranking.POINTS_PER_GAME, 10, Period.MONTH, "#uno", min_games=1)
+    assert {p.nick: p.team_games for p in month} == {"Ann": 1, "Cat": 1, "Bob": 1, "Dan": 1}
+    assert NOW.month == 11
+    if hasattr(store, "summary_mismatches"):
+        assert store.summary_mismatches() == []
+        # A wrong count is a mismatch like any other figure.
+        store.db.execute_sql("UPDATE player_summary SET team_games = team_games + 1")
+        assert store.summary_mismatches() != []
+        store.rebuild_summaries()
+        assert store.summary_mismatches() == []
+        assert store.player("Ann", min_games=1).team_games == 2
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_a_v9_store_gets_its_team_games_counted(
+    engine: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """The v10 step adds ``player_summary.team_games`` and counts the team games a v9 bot
+    stored; the summary then agrees with the rows."""
+    from unobot.stats.sql import SqlStatsStore
+
+    if engine == "sqlite":
+        url = f"sqlite:///{tmp_path / 'old.db'}"
+    else:
+        url = request.getfixturevalue("pg_server").new_database()
+    with monkeypatch.context() as m:
+        m.setattr(schema, "SCHEMA_VERSION", schema.TEAM_BOARDS_VERSION - 1)
+        old = SqlStatsStore(url, spool_path=tmp_path / "a")
+        # a store made by a v9 bot has no such column (today's v2 step would make it)
+        old.db.execute_sql("ALTER TABLE player_summary DROP COLUMN team_games")
+        old.record_game(team_game("7ea2" * 8))
+        old.record_game(game(res("Ann", True, 40), res("Bob"), game_id="01d1" * 8))
+        assert old.player("Ann", min_games=1).team_games == 0  # a v9 bot doesn't count them
+        assert schema.schema_version(old.db) == schema.TEAM_BOARDS_VERSION - 1
+        old.close()
+    new = SqlStatsStore(url, spool_path=tmp_path / "b")
+    assert schema.schema_version(new.db) == schema.SCHEMA_VERSION >= schema.TEAM_BOARDS_VERSION
+    assert "team_games" in {c.name for c in new.db.get_columns("player_summary")}
+    assert new.summary_mismatches() == []
+    ann = new.player("Ann", min_games=1)
+    assert ann is not None and (ann.games, ann.wins, ann.team_games) == (2, 2, 1)
+    new.record_game(team_game("7ea3" * 8))
+    assert new.player("Cat", min_games=1).team_games == 2
+    assert new.summary_mismatches() == []
+    new.close()

@@ -43,9 +43,10 @@ def test_summary_leaderboards_match_the_store(
     assert expected, "the seed has no ranked players for this board"
     query = f"ranking={ranking.value}&period={period.value}&min=2"
     api = client.get(f"/api/leaderboard?{query}").json()
-    assert [(p["nick"], p["games"], p["wins"], p["points"], p["rank"]) for p in api["players"]] == [
-        (p.nick, p.games, p.wins, p.points, p.rank) for p in expected
-    ]
+    assert [
+        (p["nick"], p["games"], p["wins"], p["points"], p["rank"], p["team_games"])
+        for p in api["players"]
+    ] == [(p.nick, p.games, p.wins, p.points, p.rank, p.team_games) for p in expected]
     assert api["ranking"] == ranking.value and api["period"] == period.value
     assert api["min_games"] == 2
     page = client.get(f"/leaderboard?{query}")

@@ -53,6 +53,7 @@ class _Totals:
     wins: int = 0
     points: int = 0
     seconds: int = 0
+    team_games: int = 0
 
 
 class MemoryStatsStore:
@@ -158,6 +159,7 @@ class MemoryStatsStore:
                 t.wins += r.won
                 t.points += r.points_won
                 t.seconds += seconds
+                t.team_games += game.teams
         if period is Period.ALL:
             for (network, ident, ichan, _), s in self._imported.items():
                 if self.network is not None and network != self.network:
@@ -192,7 +194,9 @@ class MemoryStatsStore:
 
     def _stats(self, key: tuple[str, str], t: _Totals, rank: int | None) -> PlayerStats:
         player = self._players[key]
-        return PlayerStats(player.nick, t.games, t.wins, t.points, t.seconds, rank, player.is_bot)
+        return PlayerStats(
+            player.nick, t.games, t.wins, t.points, t.seconds, rank, player.is_bot, t.team_games
+        )
 
     def find(self, name: str) -> tuple[str, str] | None:
         """The player ``name`` means: an ident (``$a:acct`` or folded nick); else whoever uses

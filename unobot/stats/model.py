@@ -209,6 +209,9 @@ class PlayerStats:
     """Position in the requested ranking (None when below the minimum number of games)."""
     is_bot: bool = False
     """A computer player (never ranked among people unless ``include_bots``)."""
+    team_games: int = 0
+    """How many of ``games`` were played in teams of two (:attr:`GameRecord.teams`): the
+    leaderboards say so, since a team game's win is shared with a partner."""
 
     @property
     def percent_wins(self) -> float:

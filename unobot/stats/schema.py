@@ -24,7 +24,7 @@ import peewee as pee
 from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
 
-from unobot.stats.summaries import rebuild_summaries
+from unobot.stats.summaries import backfill_team_games, rebuild_summaries
 
 __all__ = ["MODELS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -148,6 +148,10 @@ class PlayerSummary(_Base):
     ppg = pee.DoubleField()
     pw = pee.DoubleField()
     is_bot = pee.BooleanField(default=False)
+    team_games = pee.IntegerField(default=0, constraints=[pee.SQL("DEFAULT 0")])
+    """Of ``games``, those played in teams of two (schema v10), so a leaderboard row can say
+    so without a scan of the games. A default in the database too: a bot older than v10
+    sharing the store writes its rows without it."""
 
     class Meta:
         primary_key = pee.CompositeKey("player", "channel", "bucket")
@@ -383,7 +387,7 @@ def _v2_summaries(db: pee.Database, migrator: SchemaMigrator) -> None:
             f"CREATE INDEX player_summary_rank_{name} ON player_summary "
             f"(channel, bucket, {column} DESC, games DESC, player_id, network, is_bot)"
         )
-    rebuild_summaries(db)
+    rebuild_summaries(db, teams=False)  # no game.teams before v8; v10 counts them
 
 
 def _v3_tournaments(db: pee.Database, migrator: SchemaMigrator) -> None:
@@ -466,6 +470,21 @@ def _v9_records(db: pee.Database, migrator: SchemaMigrator) -> None:
     rebuild_records(db, None)
 
 
+def _v10_team_boards(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """The leaderboards say how many of a player's games were team games: a count in
+    ``player_summary`` (``team_games``), backfilled from the stored team games into the rows
+    they were folded into (not a rebuild: that keeps only the current week and month, and the
+    catch-up's older buckets are the rows' too). A step of its own, so it can be renumbered
+    when merged with others."""
+    if "team_games" not in {c.name for c in db.get_columns("player_summary")}:  # new store: v2
+        # Plain SQL, one statement on both engines: peewee's add_column of a NOT NULL column
+        # rebuilds a SQLite table, and this one is WITHOUT ROWID with its rank indexes.
+        db.execute_sql(
+            "ALTER TABLE player_summary ADD COLUMN team_games INTEGER NOT NULL DEFAULT 0"
+        )
+    backfill_team_games(db)
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
@@ -476,6 +495,7 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v7_live,
     _v8_teams,
     _v9_records,
+    _v10_team_boards,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 REPLAYS_VERSION = 5
@@ -489,6 +509,8 @@ TEAMS_VERSION = 8
 """The version that added ``game.teams``."""
 RECORDS_VERSION = 9
 """The version that added ``game_figures``, ``record_run`` and ``record_best``."""
+TEAM_BOARDS_VERSION = 10
+"""The version that added ``player_summary.team_games``."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
 stand-in for the bot before ratings) writes games without rating them; the v4 migration and

@@ -166,7 +166,17 @@ _UPSERT_SUMMARY = (
     f"pw = CAST({_ADD.format('wins')} AS DOUBLE PRECISION) / ({_ADD.format('games')}), "
     "is_bot = excluded.is_bot"
 )
+_UPSERT_TEAM_SUMMARY = (  # schema v10: and how many of the games were team games
+    _UPSERT_SUMMARY.replace("is_bot) VALUES (", "is_bot, team_games) VALUES (?, ", 1)
+    + f", team_games = {_ADD.format('team_games')}"
+)
 _SYNC_BOT = "UPDATE player_summary SET is_bot = ? WHERE player_id = ? AND is_bot <> ?"
+
+
+def _counts_teams() -> bool:
+    """Whether this bot's schema keeps ``player_summary.team_games`` (v10): lower only in
+    tests standing in for an older bot."""
+    return schema.SCHEMA_VERSION >= schema.TEAM_BOARDS_VERSION
 
 
 def _mu_sigma(rating: PlayerRating | None) -> tuple[float | None, float | None]:
@@ -373,6 +383,8 @@ class SqlStatsStore:
         """Add the games written since the watermark to player_summary, in one transaction;
         returns how many games. Every figure a query reads passes through here first, so the
         summary is the rows' own aggregate, merely kept pre-computed."""
+        teams = _counts_teams()
+        team = "g.teams" if teams else "FALSE"
         cur = self.db.cursor()
         atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
         with atomic:
@@ -381,8 +393,8 @@ class SqlStatsStore:
             mark = int(cur.fetchone()[0])
             cur.execute(
                 self._s(
-                    "SELECT g.id, g.channel, g.ended, g.seconds, r.player_id, r.won, "
-                    "r.points_won, p.network, p.is_bot FROM game g "
+                    f"SELECT g.id, g.channel, g.ended, g.seconds, r.player_id, r.won, "
+                    f"r.points_won, p.network, p.is_bot, {team} FROM game g "
                     "JOIN game_result r ON r.game_id = g.id JOIN player p ON p.id = r.player_id "
                     "WHERE g.id > ?"
                 ),
@@ -395,7 +407,7 @@ class SqlStatsStore:
             info: dict[int, tuple[str, bool]] = {}
             buckets: dict[Any, tuple[str, str, str]] = {}
             games: set[int] = set()
-            for gid, channel, ended, seconds, pid, won, points, network, is_bot in rows:
+            for gid, channel, ended, seconds, pid, won, points, network, is_bot, teamed in rows:
                 games.add(gid)
                 info[pid] = (network, bool(is_bot))
                 keys = buckets.get(ended)
@@ -408,18 +420,20 @@ class SqlStatsStore:
                     for bucket in keys:
                         t = sums.get((pid, chan, bucket))
                         if t is None:
-                            t = sums[(pid, chan, bucket)] = [0, 0, 0, 0]
+                            t = sums[(pid, chan, bucket)] = [0, 0, 0, 0, 0]
                         t[0] += 1
                         t[1] += 1 if won else 0
                         t[2] += points
                         t[3] += seconds
+                        t[4] += 1 if teamed else 0
             cur.executemany(
-                self._s(_UPSERT_SUMMARY),
+                self._s(_UPSERT_TEAM_SUMMARY if teams else _UPSERT_SUMMARY),
                 [
-                    (pid, info[pid][0], chan, bucket, g, w, p, sec, p / g, w / g, info[pid][1])
-                    for (pid, chan, bucket), (g, w, p, sec) in sorted(sums.items())
+                    (pid, info[pid][0], chan, bucket, g, w, p, sec, p / g, w / g, info[pid][1],
+                     *((tg,) if teams else ()))
+                    for (pid, chan, bucket), (g, w, p, sec, tg) in sorted(sums.items())
                 ],
-            )
+            )  # fmt: skip
             cur.executemany(self._s(_SYNC_BOT), [(bot, pid, bot) for pid, (_, bot) in info.items()])
             cur.execute(self._s("UPDATE summary_state SET last_game = ?"), (max(games),))
         self._unsummarized = 0
@@ -608,13 +622,13 @@ class SqlStatsStore:
                     (pid, chan, source, s.games, s.wins, s.points, s.seconds, now),
                 )
                 count += 1
-            rebuild_summaries(self.db, self.clock())
+            rebuild_summaries(self.db, self.clock(), _counts_teams())
         return count
 
     def rebuild_summaries(self) -> int:
         """Recompute the derived summary rows from the facts (see the module docstring)."""
         self._ensure_schema()
-        return rebuild_summaries(self.db, self.clock())
+        return rebuild_summaries(self.db, self.clock(), _counts_teams())
 
     def summary_mismatches(self) -> list[tuple[Any, ...]]:
         """Summary rows (current buckets) that differ from the rows' own aggregate: [] when
@@ -622,19 +636,21 @@ class SqlStatsStore:
         self._prepare()
         now = utc_naive(self.clock())
         week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
-        select = rows_sql(week_key, month_key)
+        teams = _counts_teams()
+        select = rows_sql(week_key, month_key, teams)
         week = self._stamp(period_start(Period.WEEK, now))
         month = self._stamp(period_start(Period.MONTH, now))
-        fresh = {
-            tuple(r[:8])
+        fresh = {  # the facts' figures, team games last (ppg, pw and is_bot left out)
+            tuple(r[:8]) + tuple(int(n) for n in r[11:])
             for r in self.db.execute_sql(self._s(select), (week, week, month, month)).fetchall()
         }
+        team = ", team_games" if teams else ""
         stored = {
             tuple(r)
             for r in self.db.execute_sql(
                 self._s(
-                    "SELECT player_id, network, channel, bucket, games, wins, points, seconds "
-                    "FROM player_summary WHERE bucket IN ('all', ?, ?)"
+                    "SELECT player_id, network, channel, bucket, games, wins, points, seconds"
+                    f"{team} FROM player_summary WHERE bucket IN ('all', ?, ?)"
                 ),
                 (week_key, month_key),
             ).fetchall()
@@ -715,15 +731,16 @@ class SqlStatsStore:
             return None
         chan, bucket = self._scope(period, channel)
         col = "pw" if ranking is Ranking.PERCENT_WINS else "ppg"
+        team = "s.team_games" if _counts_teams() else "0"
         rows = self._query(
-            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.{col}, s.is_bot "
+            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.{col}, s.is_bot, {team} "
             "FROM player_summary s JOIN player p ON p.id = s.player_id "
             "WHERE s.player_id = ? AND s.channel = ? AND s.bucket = ?",
             [pid, chan, bucket],
         )
         if not rows or not rows[0][1]:
             return None
-        nick, games, wins, points, seconds, ratio, is_bot = rows[0]
+        nick, games, wins, points, seconds, ratio, is_bot, team_games = rows[0]
         rank = None
         if games >= min_games and (include_bots or not is_bot):
             net, args = self._net("s")
@@ -738,8 +755,9 @@ class SqlStatsStore:
             )
             rank = int(better[0][0]) + 1
         return PlayerStats(
-            nick, int(games), int(wins), int(points), int(seconds), rank, bool(is_bot)
-        )
+            nick, int(games), int(wins), int(points), int(seconds), rank, bool(is_bot),
+            int(team_games),
+        )  # fmt: skip
 
     def leaderboard(
         self,
@@ -755,18 +773,19 @@ class SqlStatsStore:
         self._prepare()
         chan, bucket = self._scope(period, channel)
         col = "pw" if ranking is Ranking.PERCENT_WINS else "ppg"
+        team = "s.team_games" if _counts_teams() else "0"
         net, args = self._net("s")
         bots = "" if include_bots else " AND s.is_bot = ?"
         rows = self._query(
-            "SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.is_bot "
+            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.is_bot, {team} "
             "FROM player_summary s JOIN player p ON p.id = s.player_id "
             f"WHERE s.channel = ? AND s.bucket = ?{net} AND s.games >= ?{bots} "
             f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
             [chan, bucket, *args, min_games] + ([] if include_bots else [False]) + [limit],
         )
         return [
-            PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b))
-            for n, (nick, g, w, p, s, b) in enumerate(rows, 1)
+            PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b), int(t))
+            for n, (nick, g, w, p, s, b, t) in enumerate(rows, 1)
         ]
 
     # -- games -----------------------------------------------------------------------------

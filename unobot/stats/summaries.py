@@ -15,7 +15,14 @@ import peewee as pw
 
 from unobot.stats.model import Period, bucket_of, utc_naive
 
-__all__ = ["period_start", "rebuild_summaries", "rows_sql", "sql_for", "stamp_for"]
+__all__ = [
+    "backfill_team_games",
+    "period_start",
+    "rebuild_summaries",
+    "rows_sql",
+    "sql_for",
+    "stamp_for",
+]
 
 
 def sql_for(db: pw.Database, text: str) -> str:
@@ -39,16 +46,19 @@ def period_start(period: Period, now: datetime) -> datetime:
     return datetime(now.year, now.month, 1)
 
 
-def rows_sql(week_key: str, month_key: str) -> str:
+def rows_sql(week_key: str, month_key: str, teams: bool = True) -> str:
     """SELECT of every summary row computed from the facts; four ``?``: week start twice,
     month start twice. Only the current week and month buckets are built: no query reads an
-    older one (record_game still files each game under its own week and month)."""
+    older one (record_game still files each game under its own week and month). With
+    ``teams`` a last column counts team games (a store from schema v10, ``team_games``)."""
     won = "CASE WHEN r.won THEN 1 ELSE 0 END"
+    team = "CASE WHEN g.teams THEN 1 ELSE 0 END" if teams else "0"
+    team_sum = ", SUM(x.team_games)" if teams else ""
     base = (
-        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds "
-        "FROM game_result r JOIN game g ON g.id = r.game_id"
+        f"r.player_id AS pid, {won} AS wins, r.points_won AS points, g.seconds AS seconds, "
+        f"{team} AS team_games FROM game_result r JOIN game g ON g.id = r.game_id"
     )
-    imported = "i.player_id, i.wins, i.points, i.seconds FROM imported_score i"
+    imported = "i.player_id, i.wins, i.points, i.seconds, 0 FROM imported_score i"
     union = " UNION ALL ".join(
         [
             f"SELECT '' AS channel, 'all' AS bucket, 1 AS games, {base}",
@@ -65,18 +75,19 @@ def rows_sql(week_key: str, month_key: str) -> str:
         "SELECT x.pid, p.network, x.channel, x.bucket, SUM(x.games), SUM(x.wins), "
         "SUM(x.points), SUM(x.seconds), "
         "CAST(SUM(x.points) AS DOUBLE PRECISION) / SUM(x.games), "
-        "CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot "
+        f"CAST(SUM(x.wins) AS DOUBLE PRECISION) / SUM(x.games), p.is_bot{team_sum} "
         f"FROM ({union}) AS x JOIN player p ON p.id = x.pid "
         "GROUP BY x.pid, p.network, x.channel, x.bucket, p.is_bot HAVING SUM(x.games) > 0"
     )
 
 
-def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
+def rebuild_summaries(db: pw.Database, now: datetime | None = None, teams: bool = True) -> int:
     """Recompute the derived ``player_summary`` from the rows (run inside a transaction by the
-    caller, or alone); returns the number of summary rows."""
+    caller, or alone); returns the number of summary rows. ``teams`` False: a store before
+    schema v10 (no ``team_games``, maybe no ``game.teams``), the count is left out."""
     now = utc_naive(now or datetime.now(UTC))
     week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
-    select = rows_sql(week_key, month_key)
+    select = rows_sql(week_key, month_key, teams)
     stamp = stamp_for(db)
     week, month = stamp(period_start(Period.WEEK, now)), stamp(period_start(Period.MONTH, now))
     with db.atomic():
@@ -85,7 +96,7 @@ def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
             sql_for(
                 db,
                 "INSERT INTO player_summary (player_id, network, channel, bucket, games, wins, "
-                f"points, seconds, ppg, pw, is_bot) {select}",
+                f"points, seconds, ppg, pw, is_bot{', team_games' if teams else ''}) {select}",
             ),
             (week, week, month, month),
         )
@@ -94,3 +105,32 @@ def rebuild_summaries(db: pw.Database, now: datetime | None = None) -> int:
         )
         count = db.execute_sql("SELECT COUNT(*) FROM player_summary").fetchone()[0]
     return int(count)
+
+
+def backfill_team_games(db: pw.Database) -> int:
+    """Fill ``player_summary.team_games`` (a column just added, all 0) from the team games
+    already folded into the summary (``id <= summary_state.last_game``; later ones are the
+    next catch-up's), under every bucket each was filed in, as the catch-up files them: the
+    week and month buckets of past periods too, which a rebuild would drop. Only team games
+    are read. Returns the number of summary rows changed."""
+    rows = db.execute_sql(
+        "SELECT g.channel, g.ended, r.player_id FROM game g "
+        "JOIN game_result r ON r.game_id = g.id "
+        "WHERE g.teams AND g.id <= (SELECT last_game FROM summary_state)"
+    ).fetchall()
+    counts: dict[tuple[int, str, str], int] = {}
+    for channel, ended, pid in rows:
+        when = ended if isinstance(ended, datetime) else datetime.fromisoformat(ended)
+        for bucket in ("all", bucket_of(Period.WEEK, when), bucket_of(Period.MONTH, when)):
+            for chan in ("", channel):
+                counts[(pid, chan, bucket)] = counts.get((pid, chan, bucket), 0) + 1
+    cur = db.cursor()
+    cur.executemany(
+        sql_for(
+            db,
+            "UPDATE player_summary SET team_games = ? "
+            "WHERE player_id = ? AND channel = ? AND bucket = ?",
+        ),
+        [(n, pid, chan, bucket) for (pid, chan, bucket), n in sorted(counts.items())],
+    )
+    return len(counts)

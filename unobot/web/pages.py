@@ -48,6 +48,7 @@ def _line_json(line: BoardLine, player_link: Callable[[str, str], str]) -> dict[
         "rating": line.rating,
         "uncertainty": line.uncertainty,
         "rated_games": line.rated_games,
+        "team_games": line.team_games,
         "is_bot": line.is_bot,
         "url": player_link(line.nick, line.network),
     }

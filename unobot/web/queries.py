@@ -34,7 +34,7 @@ from unobot.stats.game_rows import find_game
 from unobot.stats.model import SHORT_ID, Period, StoredGame, bucket_of
 from unobot.stats.ratings import conservative, uncertainty
 from unobot.stats.record_rows import Record, read_records
-from unobot.stats.schema import RECORDS_VERSION, schema_version
+from unobot.stats.schema import RECORDS_VERSION, TEAM_BOARDS_VERSION, schema_version
 from unobot.stats.sql import find_player
 from unobot.stats.summaries import sql_for
 
@@ -107,6 +107,9 @@ class BoardLine:
     uncertainty: int | None
     rated_games: int
     is_bot: bool
+    team_games: int = 0
+    """Of ``games``, those played in teams of two (``player_summary.team_games``, schema
+    v10; 0 on an older store): a team game's win was shared with a partner."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +224,9 @@ class Reader:
         self._sql: dict[str, str] = {}
         self._lock = threading.Lock()
         self._bot_ids: dict[str, tuple[float, list[int]]] = {}
+        self._team_counts = False
+        """Seen the store at schema v10 (``player_summary.team_games``): a version only rises,
+        so once seen it is never asked again."""
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         text = self._sql.get(sql)
@@ -238,6 +244,13 @@ class Reader:
 
     def version(self) -> int:
         return schema_version(self.db)
+
+    def _team_games(self) -> str:
+        """What a leaderboard reads for the team-games count: ``s.team_games``, or 0 on a store
+        the bot has not brought to schema v10 yet (the site reads from v5 on)."""
+        if not self._team_counts:
+            self._team_counts = schema_version(self.db) >= TEAM_BOARDS_VERSION
+        return "s.team_games" if self._team_counts else "0"
 
     # -- records -----------------------------------------------------------------------------
 
@@ -308,7 +321,7 @@ class Reader:
         # As SqlStatsStore.leaderboard: the rank index's order, walked from the top.
         rows = self._rows(
             "SELECT s.player_id, p.nick, p.network, s.games, s.wins, s.points, s.seconds, "
-            "s.is_bot, r.mu, r.sigma, r.games FROM player_summary s "
+            f"s.is_bot, r.mu, r.sigma, r.games, {self._team_games()} FROM player_summary s "
             "JOIN player p ON p.id = s.player_id "
             "LEFT JOIN player_rating r ON r.player_id = s.player_id "
             f"WHERE s.channel = ? AND s.bucket = ? AND s.games >= ?{where} "
@@ -316,8 +329,8 @@ class Reader:
             (irc_lower(channel), bucket_of(period, self.clock()), min_games, *args, limit),
         )
         return [
-            _line(n, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated)
-            for n, (_, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated)
+            _line(n, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated, teams)
+            for n, (_, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated, teams)
             in enumerate(rows, 1)
         ]  # fmt: skip
 
@@ -328,12 +341,13 @@ class Reader:
         with the network), the networks' tops merged when none is chosen."""
         networks = [network] if network else self._distinct("player_rating", "network")
         bot = "" if bots else " AND p.is_bot = ?"
+        team = self._team_games()
         tops: list[list[tuple[Any, ...]]] = []
         for net in networks:
             tops.append(
                 self._rows(
                     "SELECT r.ordinal, r.games, r.player_id, p.nick, p.network, r.mu, r.sigma, "
-                    "p.is_bot, s.games, s.wins, s.points, s.seconds FROM player_rating r "
+                    f"p.is_bot, s.games, s.wins, s.points, s.seconds, {team} FROM player_rating r "
                     "JOIN player p ON p.id = r.player_id "
                     "LEFT JOIN player_summary s ON s.player_id = r.player_id "
                     "AND s.channel = '' AND s.bucket = 'all' "
@@ -347,10 +361,10 @@ class Reader:
         for n, row in enumerate(merged, 1):
             if n > limit:
                 break
-            _, rated, _, nick, net, mu, sigma, is_bot, games, wins, points, seconds = row
+            _, rated, _, nick, net, mu, sigma, is_bot, games, wins, points, seconds, teams = row
             lines.append(
                 _line(n, nick, net, games or 0, wins or 0, points or 0, seconds or 0, is_bot,
-                      mu, sigma, rated)
+                      mu, sigma, rated, teams or 0)
             )  # fmt: skip
         return lines
 
@@ -517,6 +531,7 @@ def _line(
     mu: Any,
     sigma: Any,
     rated: Any,
+    team_games: Any = 0,
 ) -> BoardLine:
     games, wins, points = int(games), int(wins), int(points)
     return BoardLine(
@@ -533,6 +548,7 @@ def _line(
         uncertainty=None if sigma is None else uncertainty(float(sigma)),
         rated_games=int(rated or 0),
         is_bot=bool(is_bot),
+        team_games=int(team_games),
     )
 
 
