@@ -435,9 +435,9 @@ def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
         f"({p}unohand off: not at your turn).",
         f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
         f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt "
-        f"nick; {p}swap nick (Seven-O); {p}cards (your hand, counts), {p}top. Tournaments: {p}tjoin, {p}tleave, "
-        f"{p}tstatus (admins: {p}tournament). Records: {p}unorecords [week|month] "
-        "[everywhere] [streak|cards|...].",
+        f"nick; {p}swap nick (Seven-O); {p}cards (your hand, counts), {p}top. "
+        f"Tournaments: {p}tjoin, {p}tleave, {p}tstatus (admins: {p}tournament). "
+        f"Records: {p}unorecords [week|month] [everywhere] [streak|cards|...].",
         f"Stats: {p}unostats [nick], {p}unostats pw|ppg N [week|month] [here], "
         f"{p}unotop10 [rating], {p}unorating [nick], {p}unogame [id] (a recorded game). "
         + EXPLAINED.format(min_games=min_games),
