@@ -8,25 +8,50 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["main"]
+from unobot.stats.sql import _DB_ERRORS, SqlStatsStore, missing_sqlite_file, open_database
+
+__all__ = ["main", "rebuild_command"]
 
 
 def main(argv: list[str], database_url: Callable[[str | None, str | None], str]) -> int:
     """The exit status. ``database_url(config, database)`` resolves the two options as the bot
     would (``unobot.main.database_url``); it raises ValueError for a bad config."""
-    parser = argparse.ArgumentParser(prog="unobot ratings", description="Skill ratings.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    rebuild = commands.add_parser(
-        "rebuild", help="recompute every rating from the game rows", description=__doc__
+    return rebuild_command(
+        argv,
+        database_url,
+        group="ratings",
+        title="Skill ratings.",
+        summary="recompute every rating from the game rows",
+        description=__doc__ or "",
+        rebuild=lambda store: store.rebuild_ratings(),
     )
-    rebuild.add_argument("--database", metavar="URL", help="stats store (default: the bot's)")
-    rebuild.add_argument("--config", metavar="FILE", help="the bot's TOML settings")
+
+
+def rebuild_command(
+    argv: list[str],
+    database_url: Callable[[str | None, str | None], str],
+    *,
+    group: str,
+    title: str,
+    summary: str,
+    description: str,
+    rebuild: Callable[[SqlStatsStore], int],
+    **store_options: Any,
+) -> int:
+    """``unobot GROUP rebuild [--database URL] [--config FILE]``: one derived table recomputed
+    from the stored games by ``rebuild(store)`` (returns the games read), with the same
+    options, refusals and exit statuses for every such command (2: bad options or no
+    database file; 1: the database failed). ``store_options`` go to :class:`SqlStatsStore`
+    (the records' move-list analyser)."""
+    parser = argparse.ArgumentParser(prog=f"unobot {group}", description=title)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = commands.add_parser("rebuild", help=summary, description=description)
+    sub.add_argument("--database", metavar="URL", help="stats store (default: the bot's)")
+    sub.add_argument("--config", metavar="FILE", help="the bot's TOML settings")
     args = parser.parse_args(argv)
-    prog = "unobot ratings rebuild"
-
-    from unobot.stats.sql import _DB_ERRORS, SqlStatsStore, missing_sqlite_file, open_database
-
+    prog = f"unobot {group} rebuild"
     try:
         url = database_url(args.config, args.database)
     except ValueError as err:  # unobot.config.ConfigError
@@ -41,13 +66,13 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
         )
         return 2
     try:
-        store = SqlStatsStore(url, connect_now=False)
+        store = SqlStatsStore(url, connect_now=False, **store_options)
         try:
-            games = store.rebuild_ratings()
+            games = rebuild(store)
         finally:
             store.close()
     except _DB_ERRORS as err:
         print(f"{prog}: can't update the stats database: {err}", file=sys.stderr)
         return 1
-    print(f"rebuilt ratings from {games} games")
+    print(f"rebuilt {group} from {games} games")
     return 0
