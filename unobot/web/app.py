@@ -360,6 +360,19 @@ def _leaderboard_query(request: Request, site: Site) -> LeaderboardQuery:
         raise Problem(400, "Bad request", str(err)) from None
 
 
+def _form_choices(choices: Choices, channel: str, network: str) -> dict[str, Any]:
+    """The channel and network lists of a leaderboard-like form (leaderboards, records), with
+    the one asked for still shown chosen when it has no data yet."""
+    selected = irc_lower(channel)
+    channels = list(choices.channels)
+    if selected and selected not in channels:
+        channels.insert(0, selected)
+    networks = list(choices.networks)
+    if network and network not in networks:
+        networks.insert(0, network)
+    return {"channels": channels, "networks": networks, "selected_channel": selected}
+
+
 def leaderboard_page(request: Request) -> Response:
     site = _site(request)
     query = _leaderboard_query(request, site)
@@ -372,21 +385,12 @@ def leaderboard_page(request: Request) -> Response:
         return board, site.choices()
 
     board, choices = site.read(read)
-    selected = irc_lower(query.channel)
-    channels = list(choices.channels)
-    if selected and selected not in channels:  # asked for, no data yet: still shown chosen
-        channels.insert(0, selected)
-    networks = list(choices.networks)
-    if query.network and query.network not in networks:
-        networks.insert(0, query.network)
     return site.render(
         request,
         "leaderboard.html",
         board=board,
         query=query,
-        channels=channels,
-        networks=networks,
-        selected_channel=selected,
+        **_form_choices(choices, query.channel, query.network),
         week_start=_period_start(query.period, site.reader.clock()),
         api_url=site.link(request, "api_leaderboard", query.params()),
     )
@@ -457,22 +461,13 @@ def _record_json(request: Request, site: Site, record: Any) -> dict[str, Any]:
 def records_page(request: Request) -> Response:
     site, query, found = _records(request)
     choices = site.read(lambda reader: site.choices())
-    selected = irc_lower(query.channel)
-    channels = list(choices.channels)
-    if selected and selected not in channels:
-        channels.insert(0, selected)
-    networks = list(choices.networks)
-    if query.network and query.network not in networks:
-        networks.insert(0, query.network)
     return site.render(
         request,
         "records.html",
         records=found,
         game_keys={r.game_id: link_key(r.game_id) for r in found},
         query=query,
-        channels=channels,
-        networks=networks,
-        selected_channel=selected,
+        **_form_choices(choices, query.channel, query.network),
         week_start=_period_start(query.period, site.reader.clock()),
         api_url=site.link(request, "api_records", query.params()),
     )
