@@ -87,6 +87,41 @@ workers = 0
 """
 
 
+def tournament_bot(server: Any, tmp_path: Path, prefix: str) -> tuple[Scene, TestClient, Any]:
+    """The real bot on ``server`` with an admin client in a fresh tournament channel."""
+    scene = Scene(server)
+    scene.channel = "#" + unique(prefix)
+    nick = unique("unobot")
+    config = tmp_path / "unobot.toml"
+    config.write_text(config_text(nick, server.port, scene.channel), encoding="utf-8")
+    admin = TestClient(server.port, unique(ADMIN))
+    admin.join(scene.channel)
+    scene.admin, scene.bot_nick = admin, nick
+    return scene, admin, BotProcess(tmp_path, config, admin, nick)
+
+
+def open_tournament(scene: Scene, words: str) -> None:
+    """``.tournament new WORDS`` until it is open: a bot just started reads its tournaments
+    from the database first, and says so to a command that comes too early."""
+    admin = scene.admin
+    assert admin is not None
+    for _ in range(20):
+        after = len(admin.snapshot())
+        admin.privmsg(scene.channel, f".tournament new {words}")
+        said = admin.wait_for(
+            lambda m: (
+                m.nick == scene.bot_nick and ("is open" in m.text or "still being read" in m.text)
+            ),
+            timeout=10,
+            what="the tournament opened",
+            after=after,
+        )
+        if "is open" in strip_codes(said.text):
+            return
+        time.sleep(0.5)
+    raise AssertionError("the bot never opened the tournament")
+
+
 def texts(driver: Any, selector: str) -> list[str]:
     return [e.text.strip() for e in driver.find_elements("css selector", selector)]
 
@@ -112,19 +147,11 @@ def test_a_knockout_is_followed_live_in_the_browser(
     server: Any, browser: Any, tmp_path: Path
 ) -> None:
     shots = Screenshots.artefacts(tmp_path / "shots")
-    scene = Scene(server)
-    scene.channel = "#" + unique("kow")
-    nick = unique("unobot")
-    config = tmp_path / "unobot.toml"
-    config.write_text(config_text(nick, server.port, scene.channel), encoding="utf-8")
-    admin = TestClient(server.port, unique(ADMIN))
-    admin.join(scene.channel)
-    scene.admin, scene.bot_nick = admin, nick
-    bot = BotProcess(tmp_path, config, admin, nick)
+    scene, admin, bot = tournament_bot(server, tmp_path, "kow")
     site: Site | None = None
     try:
         name = unique("kow")
-        scene.say(f".tournament new knockout {name} game=60m grace=30m", "is open")
+        open_tournament(scene, f"knockout {name} game=60m grace=30m")
         for _ in range(6):
             scene.say(".tournament addbot easy", "(computer, easy) is in")
         site = Site(f"sqlite:///{tmp_path / 'stats.db'}", tmp_path)
@@ -292,35 +319,11 @@ def test_a_rotation_is_followed_live_and_its_moves_are_the_announced_ones(
     (card counts and whose turn at each table), and once over its rotation view shows each
     round's tables exactly as the channel seated them, every move between them, and the
     CSV's placings."""
-    scene = Scene(server)
-    scene.channel = "#" + unique("rot")
-    nick = unique("unobot")
-    config = tmp_path / "unobot.toml"
-    config.write_text(config_text(nick, server.port, scene.channel), encoding="utf-8")
-    admin = TestClient(server.port, unique(ADMIN))
-    admin.join(scene.channel)
-    scene.admin, scene.bot_nick = admin, nick
-    bot = BotProcess(tmp_path, config, admin, nick)
+    scene, admin, bot = tournament_bot(server, tmp_path, "rot")
     site: Site | None = None
     try:
         name = unique("rot")
-        opening = f".tournament new rotation {name} rounds=2 round=60m warning=15m grace=30m"
-        for _ in range(20):  # a bot just started reads its tournaments first (a short refusal)
-            after = len(admin.snapshot())
-            admin.privmsg(scene.channel, opening)
-            said = strip_codes(
-                admin.wait_for(
-                    lambda m: (
-                        m.nick == nick and ("is open" in m.text or "still being read" in m.text)
-                    ),
-                    timeout=10,
-                    what="the tournament opened",
-                    after=after,
-                ).text
-            )
-            if "is open" in said:
-                break
-            time.sleep(0.5)
+        open_tournament(scene, f"rotation {name} rounds=2 round=60m warning=15m grace=30m")
         scene.say(".tournament addbot easy 8", "computer players")
         site = Site(f"sqlite:///{tmp_path / 'stats.db'}", tmp_path)
         set_viewport(browser, DESKTOP, mobile=False)
