@@ -36,9 +36,10 @@ from unobot.engine import (
     UnoCall,
 )
 from unobot.engine.actions import Action, Catch, Swap
-from unobot.engine.cards import CARDS, Color, full_deck
+from unobot.engine.cards import CARDS, Color, full_deck, no_mercy_deck
 from unobot.engine.errors import UnoError
 from unobot.engine.events import CardsDrawn, DrawReason, HandEnded
+from unobot.engine.rules import Deck
 
 MAX_ACTIONS = 5_000
 
@@ -117,7 +118,8 @@ def check_invariants(game: Game) -> None:
         # the fast bookkeeping agrees with the hand
         assert game.hand_size(seat) == len(hand)
         assert game._masks[seat] == sum({c.bit for c in hand})
-    assert everywhere == Counter(full_deck(decks)), "cards created or lost"
+    deck = no_mercy_deck() if game.rules.deck is Deck.NO_MERCY else full_deck(decks)
+    assert everywhere == Counter(deck), "cards created or lost"
     assert game.discard, "the discard pile always has its top card"
     assert 0 <= game.current < game.n
     assert game.direction in (1, -1)
@@ -195,13 +197,17 @@ def check_outcome(game: Game) -> None:
     check_invariants(game)
     out = game.outcome
     assert out is not None
-    assert game.hand_size(out.winner) == 0
+    if game.rules.mercy_limit and game.active_seats() == [out.winner]:
+        # No Mercy: the last one standing wins holding cards; the others hold none.
+        assert all(game.hand_size(s) == 0 for s in range(game.n) if s != out.winner)
+    else:
+        assert game.hand_size(out.winner) == 0
     for seat in range(game.n):
         assert out.points[seat] == sum(c.points for c in game.hand(seat))
         assert out.remaining[seat] == tuple(game.hand(seat))
     if game.rules.scoring is Scoring.WINNER_COLLECTS:
-        assert out.scores[out.winner] == sum(out.points)
-        assert sum(out.scores) == sum(out.points)
+        assert out.scores[out.winner] == sum(out.points) - out.points[out.winner]
+        assert sum(out.scores) == sum(out.points) - out.points[out.winner]
     else:
         assert out.scores == out.points
     assert game.legal_actions() == ()

@@ -321,12 +321,12 @@ def test_spare_files_are_made_ready_reused_and_cleaned(tmp_path: Path) -> None:
     assert restored.table.game_id == again.game_id
 
 
-@pytest.mark.parametrize("rules", ["seven-o", "jump-in", "house"])
+@pytest.mark.parametrize("rules", ["seven-o", "jump-in", "house", "no-mercy"])
 def test_the_variants_replay_exactly(tmp_path: Path, rules: str) -> None:
     """Swaps (named with the play, or asked for and answered), rotations and jumps out of turn
     are journaled like any move: the replayed table is the same table, hands and all."""
     from unobot.core.updates import EngineEvents
-    from unobot.engine.events import HandsRotated, HandsSwapped, JumpedIn
+    from unobot.engine.events import Eliminated, HandsRotated, HandsSwapped, JumpedIn
 
     clock = Clock()
     journal = Journal(tmp_path, clock, wall=lambda: clock.t)
@@ -353,5 +353,9 @@ def test_the_variants_replay_exactly(tmp_path: Path, rules: str) -> None:
     assert text is not None
     rebuilt = replay_text(text, lambda t, update: note(update))
     assert snapshot(rebuilt) == snapshot(table)
-    wanted = {"seven-o": {HandsSwapped, HandsRotated}, "jump-in": {JumpedIn}}
+    wanted = {
+        "seven-o": {HandsSwapped, HandsRotated},
+        "jump-in": {JumpedIn},
+        "no-mercy": {HandsSwapped, Eliminated},
+    }
     assert wanted.get(rules, {HandsSwapped, JumpedIn}) <= kinds, kinds

@@ -29,7 +29,8 @@ from unobot.engine import (
     Play,
     Swap,
 )
-from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck
+from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck, no_mercy_deck
+from unobot.engine.rules import Deck
 
 __all__ = ["NormalStrategy", "best_color", "guilty_odds", "unseen_cards"]
 
@@ -54,8 +55,9 @@ def best_color(hand: tuple[Card, ...] | list[Card], skip: Card | None = None) ->
 
 def unseen_cards(obs: Observation) -> list[Card]:
     """Cards this seat can't place: the full deck less its own hand and the discard pile."""
-    left = [0] * 54
-    for card in full_deck(obs.decks):
+    left = [0] * len(CARDS)
+    nm = obs.rules.deck is Deck.NO_MERCY
+    for card in no_mercy_deck() if nm else full_deck(obs.decks):
         left[card.code] += 1
     for card in obs.hand:
         left[card.code] -= 1
@@ -208,6 +210,8 @@ def swap_target(obs: Observation) -> int:
     best = -1
     for step in range(1, obs.players):
         other = (obs.seat + obs.direction * step) % obs.players
+        if not obs.counts[other]:
+            continue  # No Mercy: out by the mercy rule (anyone else with no cards has won)
         if best < 0 or obs.counts[other] < obs.counts[best]:
             best = other
     return best

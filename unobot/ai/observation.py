@@ -60,7 +60,7 @@ def playable_mask(color: Color, top: Card) -> int:
     """Bitmask (by ``Card.code``) of the cards that could be laid on ``top`` with ``color`` in
     force: the colour, the top's rank, and both wilds."""
     mask = _COLOR_MASKS[color] | _WILDS_MASK
-    if not top.is_wild:
+    if not top.is_wild and top.rank < 13:  # No Mercy ranks: no inference
         mask |= _RANK_MASKS[top.rank]
     return mask
 
@@ -422,7 +422,7 @@ class Observer:
             # Someone who keeps wilds for last plays one (with cards to spare) only when nothing
             # else would go: no card of the colour, nor (a plain Wild) of the top's rank.
             lacked = _COLOR_MASKS[color_before]
-            if card.rank is not Rank.WILD_DRAW_FOUR and not self.top.is_wild:
+            if card.rank is Rank.WILD and not self.top.is_wild and self.top.rank < 13:
                 lacked |= _RANK_MASKS[self.top.rank]
             for segment in segments:
                 segment[2] |= lacked

@@ -279,6 +279,15 @@ def _engine_fragments(
             case ev.HandsRotated(direction=_d, counts=counts):
                 held = ", ".join(f"{names[s]} {n}" for s, n in enumerate(counts))
                 out.append(f"every hand passes to the next player ({held})")
+            case ev.EveryoneSkipped(seat=seat):
+                out.append(f"everyone else is skipped: {names[seat]} plays again")
+            case ev.CardsDiscarded(seat=seat, cards=cards, left=left):
+                shown = " ".join(fmt.card(c) for c in cards)
+                out.append(f"{names[seat]} discards {shown} too ({_plural(left)} left)")
+            case ev.Eliminated(seat=seat, cards=n):
+                out.append(
+                    f"{_NEW_SENTENCE}MERCY! {names[seat]} holds {n} cards and is out of the hand"
+                )
             case ev.SeatRemoved(seat=seat, cards=n):
                 if irc_lower(names[seat]) not in announced:
                     out.append(f"{names[seat]} leaves the hand ({_plural(n)} under the draw pile)")

@@ -1,11 +1,14 @@
 """Cards as small immutable values, their text notation, and the deck.
 
-There are only 54 distinct Uno cards (13 ranks in 4 colours, Wild, Wild Draw Four); the 108-card
-deck holds copies. Every distinct card is created once and interned, so cards compare by identity,
-hash by a small integer code and cost nothing to copy: the engine's hot path and the computer
-players' simulations depend on that.
+There are only 54 distinct classic Uno cards (13 ranks in 4 colours, Wild, Wild Draw Four); the
+108-card deck holds copies. The No Mercy deck (:func:`no_mercy_deck`) adds 16 more distinct cards
+(codes 54-69, so the classic cards keep theirs). Every distinct card is created once and
+interned, so cards compare by identity, hash by a small integer code and cost nothing to copy:
+the engine's hot path and the computer players' simulations depend on that.
 
-The notation is the one players type and see: ``R5 B0 GS YR BD2 W WD4``. ``str(card)`` gives it
+The notation is the one players type and see: ``R5 B0 GS YR BD2 W WD4``, and for No Mercy
+``RSE`` (Skip Everyone), ``RDA`` (Discard All), ``RD4`` (Draw Four), ``WD6``, ``WD10``, ``WRD4``
+(Wild Reverse Draw Four) and ``WCR`` (Wild Colour Roulette). ``str(card)`` gives it
 and ``Card.parse(str(card)) is card`` holds for every card. :func:`parse_play` reads the looser
 forms players type after ``.play`` (``b 9``, ``r s``, ``g r``, ``r +2``, ``w g``, ``wd4 b`` …).
 """
@@ -25,6 +28,7 @@ __all__ = [
     "Color",
     "Rank",
     "full_deck",
+    "no_mercy_deck",
     "parse_color",
     "parse_play",
     "shuffle",
@@ -69,6 +73,15 @@ class Rank(IntEnum):
     DRAW_TWO = 12
     WILD = 13
     WILD_DRAW_FOUR = 14
+    # No Mercy (the classic ranks keep their values: stored games and cache keys rely on them).
+    SKIP_EVERYONE = 15
+    DISCARD_ALL = 16
+    DRAW_FOUR = 17
+    """The coloured Draw Four of No Mercy (not a wild)."""
+    WILD_DRAW_SIX = 18
+    WILD_DRAW_TEN = 19
+    WILD_REVERSE_DRAW_FOUR = 20
+    WILD_COLOR_ROULETTE = 21
 
     @property
     def is_number(self) -> bool:
@@ -76,16 +89,56 @@ class Rank(IntEnum):
 
     @property
     def is_wild(self) -> bool:
-        return self >= 13
+        return self == 13 or self == 14 or self >= 18
 
 
-_RANK_TEXT = {Rank.SKIP: "S", Rank.REVERSE: "R", Rank.DRAW_TWO: "D2"}
+_COLORED_NO_MERCY = (Rank.SKIP_EVERYONE, Rank.DISCARD_ALL, Rank.DRAW_FOUR)
+_WILD_NO_MERCY = (
+    Rank.WILD_DRAW_SIX,
+    Rank.WILD_DRAW_TEN,
+    Rank.WILD_REVERSE_DRAW_FOUR,
+    Rank.WILD_COLOR_ROULETTE,
+)
+
+
+_RANK_TEXT = {
+    Rank.SKIP: "S",
+    Rank.REVERSE: "R",
+    Rank.DRAW_TWO: "D2",
+    Rank.SKIP_EVERYONE: "SE",
+    Rank.DISCARD_ALL: "DA",
+    Rank.DRAW_FOUR: "D4",
+}
+_WILD_TEXT = {
+    Rank.WILD: "W",
+    Rank.WILD_DRAW_FOUR: "WD4",
+    Rank.WILD_DRAW_SIX: "WD6",
+    Rank.WILD_DRAW_TEN: "WD10",
+    Rank.WILD_REVERSE_DRAW_FOUR: "WRD4",
+    Rank.WILD_COLOR_ROULETTE: "WCR",
+}
+# No Mercy's cards score like their classic kin (coloured actions 20, wilds 50): docs/rules.md.
 _POINTS = {
     Rank.SKIP: 20,
     Rank.REVERSE: 20,
     Rank.DRAW_TWO: 20,
     Rank.WILD: 50,
     Rank.WILD_DRAW_FOUR: 50,
+    Rank.SKIP_EVERYONE: 20,
+    Rank.DISCARD_ALL: 20,
+    Rank.DRAW_FOUR: 20,
+    Rank.WILD_DRAW_SIX: 50,
+    Rank.WILD_DRAW_TEN: 50,
+    Rank.WILD_REVERSE_DRAW_FOUR: 50,
+    Rank.WILD_COLOR_ROULETTE: 50,
+}
+_DRAWS = {
+    Rank.DRAW_TWO: 2,
+    Rank.WILD_DRAW_FOUR: 4,
+    Rank.DRAW_FOUR: 4,
+    Rank.WILD_DRAW_SIX: 6,
+    Rank.WILD_DRAW_TEN: 10,
+    Rank.WILD_REVERSE_DRAW_FOUR: 4,
 }
 
 
@@ -120,12 +173,12 @@ class Card:
         self.code = code
         self.bit = 1 << code
         # Index of (colour, rank) in the engine's playability table; wilds get theirs on play.
-        self.key = -1 if color is None else color * 16 + rank
+        self.key = -1 if color is None else color * 32 + rank
         self.points = _POINTS.get(rank, int(rank))
-        self.is_wild = rank >= Rank.WILD
-        self.draw = {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}.get(rank, 0)
+        self.is_wild = color is None
+        self.draw = _DRAWS.get(rank, 0)
         if color is None:
-            text = "W" if rank is Rank.WILD else "WD4"
+            text = _WILD_TEXT[rank]
         else:
             text = color.letter + _RANK_TEXT.get(rank, str(int(rank)))
         self.text = text
@@ -173,13 +226,22 @@ def _build_cards() -> tuple[Card, ...]:
             cards.append(Card(color, rank, len(cards)))
     cards.append(Card(None, Rank.WILD, len(cards)))
     cards.append(Card(None, Rank.WILD_DRAW_FOUR, len(cards)))
+    for color in Color:
+        for rank in _COLORED_NO_MERCY:
+            cards.append(Card(color, rank, len(cards)))
+    for rank in _WILD_NO_MERCY:
+        cards.append(Card(None, rank, len(cards)))
     for card in cards:
         Card._interned[(card.color, card.rank)] = card
     return tuple(cards)
 
 
 CARDS: tuple[Card, ...] = _build_cards()
-"""All 54 distinct cards, indexed by ``Card.code``."""
+"""All 70 distinct cards, indexed by ``Card.code``: the 54 classic ones (codes 0-53), then No
+Mercy's 16."""
+
+CLASSIC_CODES: Final = 54
+"""Distinct cards of the classic deck: its hands count codes ``0 .. CLASSIC_CODES - 1`` only."""
 
 COMPILED: bool = not __file__.endswith(".py")
 """True when the mypyc-compiled engine modules are running (see :mod:`unobot.build_mode`)."""
@@ -205,9 +267,46 @@ def full_deck(decks: int = 1) -> list[Card]:
     return list(_ONE_DECK * decks)
 
 
+def no_mercy_deck() -> list[Card]:
+    """The 168-card deck of UNO Show 'em No Mercy (Mattel, 2023), in a fixed order.
+
+    Per colour: two of each number 0-9 (80 in all), three Skip, three Reverse, three Draw Two,
+    three Discard All, two Skip Everyone, two Draw Four (88 coloured action cards in all with the
+    wilds below); wilds: eight Wild Reverse Draw Four, four Wild Draw Six, four Wild Draw Ten and
+    eight Wild Colour Roulette. 80 + 4 * 16 + 24 = 168.
+    """
+    return list(_NO_MERCY_DECK)
+
+
+_NO_MERCY_COPIES = {
+    Rank.SKIP: 3,
+    Rank.REVERSE: 3,
+    Rank.DRAW_TWO: 3,
+    Rank.DISCARD_ALL: 3,
+    Rank.SKIP_EVERYONE: 2,
+    Rank.DRAW_FOUR: 2,
+    Rank.WILD_REVERSE_DRAW_FOUR: 8,
+    Rank.WILD_DRAW_SIX: 4,
+    Rank.WILD_DRAW_TEN: 4,
+    Rank.WILD_COLOR_ROULETTE: 8,
+    Rank.WILD: 0,
+    Rank.WILD_DRAW_FOUR: 0,
+}
+
+
+def _build_no_mercy() -> tuple[Card, ...]:
+    deck: list[Card] = []
+    for card in CARDS:
+        deck += [card] * _NO_MERCY_COPIES.get(card.rank, 2)
+    return tuple(deck)
+
+
+_NO_MERCY_DECK = _build_no_mercy()
+
+
 def _build_deck() -> tuple[Card, ...]:
     one: list[Card] = []
-    for card in CARDS:
+    for card in CARDS[:CLASSIC_CODES]:
         if card.is_wild:
             one += [card] * 4
         elif card.rank is Rank.ZERO:
@@ -255,6 +354,10 @@ _RANK_WORDS.update(
         "r": Rank.REVERSE, "rev": Rank.REVERSE, "reverse": Rank.REVERSE,
         "d2": Rank.DRAW_TWO, "+2": Rank.DRAW_TWO, "d": Rank.DRAW_TWO, "dt": Rank.DRAW_TWO,
         "draw2": Rank.DRAW_TWO, "drawtwo": Rank.DRAW_TWO,
+        "se": Rank.SKIP_EVERYONE, "skipeveryone": Rank.SKIP_EVERYONE, "sa": Rank.SKIP_EVERYONE,
+        "da": Rank.DISCARD_ALL, "discardall": Rank.DISCARD_ALL,
+        "d4": Rank.DRAW_FOUR, "+4": Rank.DRAW_FOUR, "draw4": Rank.DRAW_FOUR,
+        "drawfour": Rank.DRAW_FOUR,
     }
 )  # fmt: skip
 
@@ -263,6 +366,13 @@ _WILD_WORDS = {
     "wd4": Rank.WILD_DRAW_FOUR, "w4": Rank.WILD_DRAW_FOUR, "w+4": Rank.WILD_DRAW_FOUR,
     "+4": Rank.WILD_DRAW_FOUR, "wilddraw4": Rank.WILD_DRAW_FOUR, "wild+4": Rank.WILD_DRAW_FOUR,
     "wilddrawfour": Rank.WILD_DRAW_FOUR,
+    "wd6": Rank.WILD_DRAW_SIX, "w6": Rank.WILD_DRAW_SIX, "w+6": Rank.WILD_DRAW_SIX,
+    "+6": Rank.WILD_DRAW_SIX,
+    "wd10": Rank.WILD_DRAW_TEN, "w10": Rank.WILD_DRAW_TEN, "w+10": Rank.WILD_DRAW_TEN,
+    "+10": Rank.WILD_DRAW_TEN,
+    "wrd4": Rank.WILD_REVERSE_DRAW_FOUR, "wr4": Rank.WILD_REVERSE_DRAW_FOUR,
+    "wr+4": Rank.WILD_REVERSE_DRAW_FOUR,
+    "wcr": Rank.WILD_COLOR_ROULETTE, "roulette": Rank.WILD_COLOR_ROULETTE,
 }  # fmt: skip
 
 # Longest-first alternatives so "wd4g" splits as WD4 + g and "bd2" as B + D2.

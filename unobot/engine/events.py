@@ -15,12 +15,15 @@ from unobot.engine.cards import Card, Color
 
 __all__ = [
     "CardPlayed",
+    "CardsDiscarded",
     "CardsDrawn",
     "ChallengeResolved",
     "ColorChosen",
     "DrawPending",
     "DrawReason",
+    "Eliminated",
     "Event",
+    "EveryoneSkipped",
     "FirstPlayerDraw",
     "HandEnded",
     "HandOutcome",
@@ -61,6 +64,8 @@ class DrawReason(Enum):
     ILLEGAL_PLAY = "illegal-play"
     START_CARD = "start-card"
     """A Draw Two turned up as the first card."""
+    ROULETTE = "roulette"
+    """No Mercy's Wild Colour Roulette: drawn until a card of the named colour came."""
 
 
 @dataclass(slots=True)
@@ -269,6 +274,33 @@ class HandsRotated:
     counts: tuple[int, ...]
 
 
+@dataclass(slots=True)
+class CardsDiscarded:
+    """No Mercy's Discard All: ``seat`` laid ``cards`` (the rest of that colour in their hand)
+    under the Discard All card just played; they hold ``left`` now."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    left: int
+
+
+@dataclass(slots=True)
+class EveryoneSkipped:
+    """No Mercy's Skip Everyone: every other player is skipped; ``seat`` plays again."""
+
+    seat: int
+
+
+@dataclass(slots=True)
+class Eliminated:
+    """The mercy rule: ``seat`` held ``cards`` cards (at least the limit) and is out of the
+    hand; the cards went under the discard pile. Seats keep their numbers: an eliminated seat
+    holds nothing and is passed over."""
+
+    seat: int
+    cards: int
+
+
 Event = (
     HandStarted
     | FirstPlayerDraw
@@ -292,4 +324,7 @@ Event = (
     | SwapPending
     | HandsSwapped
     | HandsRotated
+    | CardsDiscarded
+    | EveryoneSkipped
+    | Eliminated
 )

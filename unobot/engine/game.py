@@ -29,15 +29,27 @@ from unobot.engine.actions import (
     Play,
     Swap,
 )
-from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck, shuffle
+from unobot.engine.cards import (
+    CARDS,
+    CLASSIC_CODES,
+    Card,
+    Color,
+    Rank,
+    full_deck,
+    no_mercy_deck,
+    shuffle,
+)
 from unobot.engine.events import (
     CardPlayed,
+    CardsDiscarded,
     CardsDrawn,
     ChallengeResolved,
     ColorChosen,
     DrawPending,
     DrawReason,
+    Eliminated,
     Event,
+    EveryoneSkipped,
     FirstPlayerDraw,
     HandEnded,
     HandOutcome,
@@ -59,6 +71,7 @@ from unobot.engine.events import (
 from unobot.engine.rules import (
     AfterDraw,
     CatchWindow,
+    Deck,
     FirstPlayer,
     HouseRules,
     NoPlayableCard,
@@ -101,6 +114,10 @@ _REVERSE: Final = Rank.REVERSE
 _DRAW_TWO: Final = Rank.DRAW_TWO
 _WILD: Final = Rank.WILD
 _WD4: Final = Rank.WILD_DRAW_FOUR
+_SKIP_ALL: Final = Rank.SKIP_EVERYONE
+_DISCARD_ALL: Final = Rank.DISCARD_ALL
+_WRD4: Final = Rank.WILD_REVERSE_DRAW_FOUR
+_ROULETTE: Final = Rank.WILD_COLOR_ROULETTE
 _COLORS: Final = tuple(Color)
 
 # Cached action values: legal_actions allocates no actions.
@@ -120,21 +137,31 @@ _SWAP_ACTS: Final = tuple(Swap(i) for i in range(10))
 _SEVEN_BITS: Final = sum(c.bit for c in CARDS if c.rank == 7)
 _ZERO_BITS: Final = sum(c.bit for c in CARDS if c.rank == 0)
 _ALL_BITS: Final = sum(c.bit for c in CARDS)
+_CLASSIC_BITS: Final = sum(c.bit for c in CARDS[:CLASSIC_CODES])
 _WD4_BIT: Final = Card.of(None, _WD4).bit
 
 
 def _key(color: Color, rank: Rank) -> int:
-    return color * 16 + rank
+    return color * 32 + rank
 
 
 # _PLAYABLE[_key(colour in force, rank on top)]: bitmask of the cards that may be played on it.
-_PLAYABLE: Final = [0] * 64
+# Two tables: the classic cards only (small ints: the hot paths of classic games stay on
+# machine-word arithmetic when compiled), and every card (No Mercy: ``Game._table``).
+_PLAYABLE: Final = [0] * 128
+_PLAYABLE_ALL: Final = [0] * 128
 for _col in _COLORS:
     for _rank in Rank:
         _PLAYABLE[_key(_col, _rank)] = sum(
+            c.bit for c in CARDS[:CLASSIC_CODES] if c.is_wild or c.color is _col or c.rank is _rank
+        )
+        _PLAYABLE_ALL[_key(_col, _rank)] = sum(
             c.bit for c in CARDS if c.is_wild or c.color is _col or c.rank is _rank
         )
-_COLOR_MASK: Final = tuple(sum(c.bit for c in CARDS if c.color is col) for col in _COLORS)
+_COLOR_MASK: Final = tuple(
+    sum(c.bit for c in CARDS[:CLASSIC_CODES] if c.color is col) for col in _COLORS
+)
+_COLOR_MASK_ALL: Final = tuple(sum(c.bit for c in CARDS if c.color is col) for col in _COLORS)
 
 # legal_actions for the PLAY and DRAWN phases is a pure function of a small key (which distinct
 # cards are playable, plus a few flags), so results are cached. The keys are many (any set of
@@ -204,19 +231,24 @@ _FIELDS: Final = (
     "_armed",
     "_bluff",
     "_counts",
+    "_higher",
     "_jump_by",
     "_key",
     "_late_call",
     "_manual",
     "_masks",
+    "_mercy",
     "_mode",
     "_must_drawn",
     "_next_turn_window",
+    "_nm",
+    "_out",
     "_pending_d2",
     "_pending_wd4",
     "_seven_o",
     "_sizes",
     "_slow",
+    "_table",
     "_voluntary",
     "color",
     "current",
@@ -287,7 +319,9 @@ class Game:
         self.n = players
         # A hand is a count per card code, plus the bitmask of codes held and its size: playing,
         # drawing and legality checks are then a few integer operations, not list scans.
-        self._counts = [[0] * len(CARDS) for _ in range(players)]
+        nm = rules.deck is Deck.NO_MERCY
+        codes = len(CARDS) if nm else CLASSIC_CODES
+        self._counts = [[0] * codes for _ in range(players)]
         self._sizes = [0] * players
         self._masks = [0] * players
         self.draw_pile = []
@@ -323,8 +357,19 @@ class Game:
         # (where hands move and the jump window is kept), and the jump window.
         self._seven_o = rules.seven_o
         self._slow = (
-            _ALL_BITS if rules.jump_in else (_SEVEN_BITS | _ZERO_BITS if rules.seven_o else 0)
+            _ALL_BITS
+            if nm
+            else _CLASSIC_BITS
+            if rules.jump_in
+            else (_SEVEN_BITS | _ZERO_BITS if rules.seven_o else 0)
         )
+        # No Mercy: every move takes the general paths (legal_actions: ``_nm_legal``), which
+        # know its cards, the mercy rule and the eliminated seats (``_out``, a bitmask).
+        self._nm = nm
+        self._table = _PLAYABLE_ALL if nm else _PLAYABLE
+        self._higher = rules.stacking is Stacking.HIGHER
+        self._mercy = rules.mercy_limit
+        self._out = 0
         self._jump_by = -1
         """Jump-In: the seat whose play put the top card down while jumping on it is still
         allowed (until the next turn action); -1 when the window is closed."""
@@ -353,7 +398,8 @@ class Game:
         elif method is FirstPlayer.RANDOM:
             dealer = rng.randrange(players)
         game.dealer = dealer % players
-        deck = full_deck(rules.decks_for(players))
+        nm = rules.deck is Deck.NO_MERCY
+        deck = no_mercy_deck() if nm else full_deck(rules.decks_for(players))
         shuffle(deck, rng)
         size = rules.hand_size
         for seat in range(players):
@@ -520,18 +566,40 @@ class Game:
 
     def holds(self, seat: int, card: Card) -> int:
         """How many copies of ``card`` ``seat`` holds."""
-        return self._counts[seat][card.code]
+        counts = self._counts[seat]
+        return counts[card.code] if card.code < len(counts) else 0
 
     def counts(self) -> list[int]:
         """Cards held by each seat."""
         return list(self._sizes)
 
     def next_seat(self, steps: int = 1) -> int:
+        if self._out:
+            return self._step(self.current, steps)
         return (self.current + self.direction * steps) % self.n
+
+    def eliminated(self, seat: int) -> bool:
+        """Is ``seat`` out of this hand by the mercy rule (No Mercy)?"""
+        return bool(self._out >> seat & 1)
+
+    def active_seats(self) -> list[int]:
+        """The seats still in the hand (all of them but those the mercy rule put out)."""
+        return [s for s in range(self.n) if not self._out >> s & 1]
+
+    def _step(self, seat: int, steps: int) -> int:
+        """The seat ``steps`` turns after ``seat``, passing over eliminated seats."""
+        out = self._out
+        d = self.direction
+        n = self.n
+        while steps > 0:
+            seat = (seat + d) % n
+            if not out >> seat & 1:
+                steps -= 1
+        return seat
 
     def is_playable(self, card: Card, seat: int) -> bool:
         """Could ``seat`` put ``card`` on the pile now, turn and drawn-card limits aside?"""
-        if not _PLAYABLE[self._key] & card.bit:
+        if not self._table[self._key] & card.bit:
             return False
         return not (
             card.rank is _WD4 and not self._bluff and self._masks[seat] & _COLOR_MASK[self.color]
@@ -546,6 +614,8 @@ class Game:
         """
         if seat is None:
             seat = self.current
+        if self._nm:
+            return self._nm_legal(seat)
         phase = self.phase
         if (
             phase is _PLAY
@@ -624,8 +694,13 @@ class Game:
         """Bitmask of the cards ``seat`` may stack on the pending draw (0 without stacking)."""
         mask = 0
         if self._pending_d2 and self.phase is _PENDING:
+            higher = self._higher
             for c in self.hand(seat):
-                if c.draw and self._stacks_on_top(c) and self.is_playable(c, seat):
+                if (
+                    c.draw
+                    and self._stacks_on_top(c)
+                    and ((higher and not c.is_wild) or self.is_playable(c, seat))
+                ):
                     mask |= c.bit
         return mask
 
@@ -636,6 +711,8 @@ class Game:
             return False
         if mode is Stacking.SAME:
             return card.rank is self.discard[-1].rank
+        if mode is Stacking.HIGHER:
+            return card.draw >= self.discard[-1].draw
         return True
 
     # --- acting ----------------------------------------------------------------------------
@@ -682,10 +759,14 @@ class Game:
         handler = _TURN_ACTIONS.get(kind)
         if handler is None:
             if kind is Catch:
-                return self._catch(seat, action.target)  # type: ignore[union-attr]
-            if kind is CallUno:
-                return self._call_uno(seat)
-            raise TypeError(f"not an action: {action!r}")
+                side = self._catch(seat, action.target)  # type: ignore[union-attr]
+            elif kind is CallUno:
+                side = self._call_uno(seat)
+            else:
+                raise TypeError(f"not an action: {action!r}")
+            if self._mercy:
+                self._mercy_check(side)
+            return side
         if seat != self.current:
             if kind is Play and self._jump_by >= 0:
                 return self._jump_in(seat, action)  # type: ignore[arg-type]
@@ -696,6 +777,8 @@ class Game:
         handler(self, seat, action, events)
         if self.rules.jump_in:
             self._jump_window(seat, action)
+        if self._mercy:
+            self._mercy_check(events)
         return events
 
     def _choose_color(self, seat: int, action: ChooseColor, events: list[Event]) -> None:
@@ -721,15 +804,17 @@ class Game:
                 raise errors.ColorRequired(card)
         elif chosen is not None:
             raise errors.ColorNotNeeded(card)
+        stack_free = False
         if phase is _PENDING:
             if not card.draw or not self._stacks_on_top(card):
                 raise errors.MustAnswerDraw(self.pending, self._stack_hint())
+            stack_free = self._higher  # No Mercy: any colour, by the number drawn
         elif phase is _DRAWN and card is not self.drawn:
             if self._must_drawn:
                 raise errors.MustPlayDrawnCard(self.drawn)
             if self._after is not AfterDraw.ANY_CARD:
                 raise errors.OnlyDrawnCard(self.drawn)
-        if not _PLAYABLE[self._key] & card.bit:
+        if not stack_free and not self._table[self._key] & card.bit:
             raise errors.CardNotPlayable(card, self._top_text())
         color = self.color
         rank = card.rank
@@ -737,6 +822,10 @@ class Game:
         if guilty and not self._bluff:
             raise errors.WildDrawFourNotAllowed(color)
         left = self._sizes[seat] - 1
+        extra = 0
+        if card.rank is _DISCARD_ALL:
+            extra = self._discard_all_count(seat, card)
+            left -= extra
         manual = self._manual
         false_uno = action.uno and left > 1 and manual
         rules = self.rules
@@ -753,11 +842,16 @@ class Game:
         counts[card.code] = held
         if not held:
             self._masks[seat] = mask ^ card.bit
+        discarded: list[Card] = []
+        if extra:
+            discarded = self._take_color(seat, card.color)  # type: ignore[arg-type]
         self.discard.append(card)
         color = chosen if chosen is not None else card.color  # type: ignore[assignment]
         self.color = color
-        self._key = color * 16 + rank
+        self._key = color * 32 + rank
         events.append(CardPlayed(seat, card, color, left))
+        if extra:
+            events.append(CardsDiscarded(seat, tuple(discarded), left))
         if left == 1:
             if not manual:
                 events.append(UnoCalled(seat, True))
@@ -768,6 +862,8 @@ class Game:
             else:
                 self.exposed = seat
         elif left == 0:
+            if rank is _WRD4:
+                self.direction = -self.direction
             self._finish(seat, card, events)
             return
         if false_uno:
@@ -777,7 +873,10 @@ class Game:
             self._seven_o_play(seat, rank, action.target, events)
             return
         if rank <= 9 or rank is _WILD:
-            self.current = (self.current + self.direction) % self.n
+            if self._out:
+                self.current = self._step(self.current, 1)
+            else:
+                self.current = (self.current + self.direction) % self.n
             self.phase = _PLAY
             self.drawn = None
             self._armed = -1
@@ -792,6 +891,8 @@ class Game:
                 self._advance(2)
             else:
                 self._advance(1)
+        elif rank > 14:
+            self._no_mercy_card(seat, card, events)
         elif self._pending_d2 or (rank is _WD4 and self._pending_wd4):
             self.pending += card.draw
             if rank is _WD4:
@@ -819,7 +920,7 @@ class Game:
             if phase is _DRAWN:
                 raise errors.AlreadyDrew()
             raise errors.MustChooseColor()
-        playable_mask = _PLAYABLE[self._key]
+        playable_mask = self._table[self._key]
         if not self._voluntary and self._masks[seat] & playable_mask:
             raise errors.DrawNotAllowed()
         if self._next_turn_window:
@@ -828,7 +929,8 @@ class Game:
         playable = None
         if mode is NoPlayableCard.DRAW_UNTIL_PLAYABLE:
             got: list[Card] = []
-            while True:
+            limit = self._mercy
+            while not limit or self._sizes[seat] < limit:
                 one = self._draw(seat, 1, events)
                 if not one:
                     break
@@ -865,7 +967,7 @@ class Game:
                     playable = card
         if playable is None:
             events.append(TurnPassed(seat))
-            self.current = (seat + self.direction) % self.n
+            self.current = self._step(seat, 1) if self._out else (seat + self.direction) % self.n
             self._armed = -1
         else:
             self.phase = _DRAWN
@@ -987,6 +1089,8 @@ class Game:
         if self.phase is _SWAP:
             # Seven-O: an idle player's 7 swaps with the default target; the play is done.
             self._swap(seat, _SWAP_ACTS[self.default_swap_target(seat)], events)
+            if self._mercy:
+                self._mercy_check(events)
             return events
         if self.phase is _CHOOSE:
             held = [0, 0, 0, 0]
@@ -1003,6 +1107,8 @@ class Game:
             events.append(CardsDrawn(seat, self._draw(seat, 1, events), DrawReason.DRAW))
         events.append(TurnPassed(seat))
         self._advance(1)
+        if self._mercy:
+            self._mercy_check(events)
         return events
 
     def remove_seat(self, seat: int) -> list[Event]:
@@ -1021,7 +1127,7 @@ class Game:
         cards = self.hand(seat)
         was_turn = seat == self.current
         if was_turn:
-            self.current = (seat + self.direction) % self.n
+            self.current = self._step(seat, 1) if self._out else (seat + self.direction) % self.n
             self.phase = _PLAY if self.phase is not _CHOOSE else _CHOOSE
             self.pending = 0
             self.drawn = None
@@ -1038,7 +1144,14 @@ class Game:
         self.exposed = renumber(self.exposed)
         self.wd4_offender = renumber(self.wd4_offender)
         self._armed = renumber(self._armed)
-        return [SeatRemoved(seat, len(cards))]
+        events: list[Event] = [SeatRemoved(seat, len(cards))]
+        out = self._out
+        if out:
+            self._out = (out & ((1 << seat) - 1)) | (out >> (seat + 1) << seat)
+            active = self.active_seats()
+            if len(active) == 1:  # No Mercy: the leaver was the last one standing beside them
+                self._finish(active[0], None, events)
+        return events
 
     def forfeit(self, seat: int) -> list[Event]:
         """End the hand with ``seat`` giving up: the other player of two wins it.
@@ -1053,7 +1166,7 @@ class Game:
         if self.n != 2:
             raise ValueError("forfeit ends a two-player hand: use remove_seat() with more")
         winner = 1 - seat
-        self._counts[winner] = [0] * len(CARDS)
+        self._counts[winner] = [0] * len(self._counts[winner])
         self._masks[winner] = 0
         self._sizes[winner] = 0
         events: list[Event] = []
@@ -1067,12 +1180,17 @@ class Game:
         events: list[Event] = []
         drawn = self._draw(seat, cards, events)
         events.append(CardsDrawn(seat, drawn, reason))
+        if self._mercy:
+            self._mercy_check(events)
         return events
 
     # --- mechanics -------------------------------------------------------------------------
 
     def _advance(self, steps: int) -> None:
-        self.current = (self.current + self.direction * steps) % self.n
+        if self._out:
+            self.current = self._step(self.current, steps)
+        else:
+            self.current = (self.current + self.direction * steps) % self.n
         self.phase = _PLAY
         self.drawn = None
         self._armed = -1
@@ -1131,7 +1249,10 @@ class Game:
         if self.rules.teams:
             scores = team_scores(seat, points, self.rules.scoring)
         elif self.rules.scoring is Scoring.WINNER_COLLECTS:
-            scores = tuple(sum(points) if s == seat else 0 for s in range(self.n))
+            # The winner's own points are 0 when they went out; a No Mercy winner left standing
+            # by the mercy rule may still hold cards, which are not theirs to collect.
+            won = sum(points) - points[seat]
+            scores = tuple(won if s == seat else 0 for s in range(self.n))
         else:
             scores = points
         self.outcome = HandOutcome(seat, remaining, points, scores)
@@ -1144,7 +1265,7 @@ class Game:
     def _check_target(self, seat: int, card: Card, target: int) -> None:
         if not self._seven_o or card.rank != 7:
             raise errors.CannotSwap("only a 7 swaps hands (with Seven-O)")
-        if not 0 <= target < self.n or target == seat:
+        if not 0 <= target < self.n or target == seat or self._out >> target & 1:
             raise errors.CannotSwap("swap with another player of this hand")
 
     def _seven_o_play(self, seat: int, rank: int, target: int, events: list[Event]) -> None:
@@ -1159,7 +1280,7 @@ class Game:
             self.swap_hands(seat, target, events)
         else:
             self.rotate_hands(self.direction, events)
-        self.current = (seat + self.direction) % self.n
+        self.current = (seat + self.direction) % self.n if not self._out else self._step(seat, 1)
         self.phase = _PLAY
         self.drawn = None
         self._armed = -1
@@ -1168,7 +1289,7 @@ class Game:
         if self.phase is not _SWAP:
             raise errors.CannotSwap()
         target = action.target
-        if not 0 <= target < self.n or target == seat:
+        if not 0 <= target < self.n or target == seat or self._out >> target & 1:
             raise errors.CannotSwap("swap with another player of this hand")
         self.swap_hands(seat, target, events)
         self._advance(1)
@@ -1187,7 +1308,13 @@ class Game:
     def rotate_hands(self, direction: int, events: list[Event]) -> None:
         """Every hand moves to the next seat in ``direction`` (seat s gets s-direction's)."""
         n = self.n
-        order = [(s - direction) % n for s in range(n)]
+        if self._out:  # No Mercy: the hands go round the seats still in the hand
+            active = self.active_seats()
+            order = list(range(n))
+            for i, s in enumerate(active):
+                order[s] = active[(i - direction) % len(active)]
+        else:
+            order = [(s - direction) % n for s in range(n)]
         self._counts = [self._counts[s] for s in order]
         self._sizes = [self._sizes[s] for s in order]
         self._masks = [self._masks[s] for s in order]
@@ -1201,9 +1328,167 @@ class Game:
         best = -1
         for step in range(1, self.n):
             other = (seat + self.direction * step) % self.n
+            if self._out >> other & 1:
+                continue
             if best < 0 or self._sizes[other] < self._sizes[best]:
                 best = other
         return best
+
+    # --- No Mercy ----------------------------------------------------------------------------
+    # Off the classic presets' paths: a No Mercy game routes every move through the general
+    # paths (``_slow``, ``legal_actions``' one check of ``_nm``), and the mercy rule runs only
+    # when ``_mercy`` is set.
+
+    def _nm_legal(self, seat: int) -> tuple[Action, ...]:
+        """``legal_actions`` for a No Mercy game (its 70 distinct cards don't fit the classic
+        cache keys, and eliminated seats can't be swapped with)."""
+        phase = self.phase
+        if phase is _OVER or not 0 <= seat < self.n:
+            return ()
+        exposed = self.exposed
+        if seat != self.current:
+            if exposed >= 0:
+                if exposed != seat:
+                    return (_CATCH[exposed],)
+                return (_CALL,) if self._late_call else ()
+            return ()
+        out: list[Action] = []
+        manual = self._manual
+        size = self._sizes[seat]
+        call = manual and size == 2 and self._armed != seat
+        if phase is _SWAP:
+            gone = self._out
+            out.extend(_SWAP_ACTS[t] for t in range(self.n) if t != seat and not gone >> t & 1)
+        elif phase is _CHOOSE:
+            out.extend(_CHOOSE_ACTS)
+        else:
+            mask = self._masks[seat]
+            if phase is _PLAY:
+                cards = mask & self._table[self._key]
+                if (
+                    cards
+                    and self._bluff is False
+                    and cards & _WD4_BIT
+                    and (mask & _COLOR_MASK_ALL[self.color])
+                ):
+                    cards ^= _WD4_BIT
+                if not cards or self._voluntary:
+                    out.append(_DRAW)
+            elif phase is _DRAWN:
+                cards = self.drawn.bit if self.drawn is not None else 0
+                if not self._must_drawn or not cards:
+                    out.append(_PASS)
+            else:  # pending
+                out.append(_DRAW)
+                cards = self._stackable(seat)
+                call = call and cards != 0
+            while cards:
+                low = cards & -cards
+                code = low.bit_length() - 1
+                card = CARDS[code]
+                left = size - 1
+                if card.rank is _DISCARD_ALL:
+                    left -= self._discard_all_count(seat, card)
+                if card.is_wild:
+                    out.extend(_WILD_ACTS[code])
+                    if manual and left == 1:
+                        out.extend(_WILD_UNO[code])
+                else:
+                    out.append(_PLAY_ACT[code])  # type: ignore[arg-type]
+                    if manual and left == 1:
+                        out.append(_PLAY_UNO[code])  # type: ignore[arg-type]
+                cards ^= low
+            if call:
+                out.append(_CALL)
+        if exposed >= 0 and (exposed != seat or self._late_call):
+            out.append(_CATCH[exposed] if exposed != seat else _CALL)
+        return tuple(dict.fromkeys(out))
+
+    def _discard_all_count(self, seat: int, card: Card) -> int:
+        """Cards of ``card``'s colour that a Discard All lays down with it (not itself)."""
+        counts = self._counts[seat]
+        return sum(counts[c.code] for c in CARDS if c.color is card.color) - 1
+
+    def _take_color(self, seat: int, color: Color) -> list[Card]:
+        """Discard All: take ``seat``'s other cards of ``color`` (the card played is already
+        counted out) and lay them on the discard pile, under the Discard All card."""
+        counts = self._counts[seat]
+        taken: list[Card] = []
+        for c in CARDS:
+            held = counts[c.code] if c.code < len(counts) else 0
+            if c.color is color and held:
+                taken += [c] * held
+                counts[c.code] = 0
+                self._masks[seat] &= ~c.bit
+        self.discard.extend(taken)
+        return taken
+
+    def _no_mercy_card(self, seat: int, card: Card, events: list[Event]) -> None:
+        """The effect of a No Mercy card that was not the player's last."""
+        rank = card.rank
+        if rank is _SKIP_ALL:
+            events.append(EveryoneSkipped(seat))
+            self.phase = _PLAY  # the turn stays with them: they play again
+            self.drawn = None
+            self._armed = -1
+        elif rank is _DISCARD_ALL:
+            self._advance(1)
+        elif rank is _ROULETTE:
+            victim = self.next_seat(1)
+            color = self.color
+            got: list[Card] = []
+            limit = self._mercy
+            while not limit or self._sizes[victim] < limit:
+                one = self._draw(victim, 1, events)
+                if not one:
+                    break
+                got.append(one[0])
+                if one[0].color is color:
+                    break
+            events.append(CardsDrawn(victim, tuple(got), DrawReason.ROULETTE))
+            events.append(Skipped(victim))
+            self._advance(2)
+        else:  # Draw Four, Wild Draw Six / Ten, Wild Reverse Draw Four
+            if rank is _WRD4:
+                self.direction = -self.direction
+                events.append(Reversed(self.direction))
+            self.pending += card.draw
+            self._advance(1)
+            self.phase = _PENDING
+            events.append(DrawPending(self.current, self.pending))
+
+    def _mercy_check(self, events: list[Event]) -> None:
+        """The mercy rule: anyone holding ``mercy_limit`` cards or more is out of the hand,
+        their cards under the discard pile; the last one standing wins the hand."""
+        if self.phase is _OVER:
+            return
+        limit = self._mercy
+        sizes = self._sizes
+        for s in range(self.n):
+            if sizes[s] >= limit and not self._out >> s & 1:
+                self._eliminate(s, events)
+        active = self.active_seats()
+        if len(active) == 1:
+            self._finish(active[0], None, events)
+
+    def _eliminate(self, seat: int, events: list[Event]) -> None:
+        cards = self.hand(seat)
+        self.discard[:0] = cards  # under the discard pile: the top card stays on top
+        self._counts[seat] = [0] * len(self._counts[seat])
+        self._masks[seat] = 0
+        self._sizes[seat] = 0
+        self._out |= 1 << seat
+        if self.exposed == seat:
+            self.exposed = -1
+        if self._armed == seat:
+            self._armed = -1
+        events.append(Eliminated(seat, len(cards)))
+        if self.current == seat and len(self.active_seats()) > 1:
+            # Their turn (or a draw they faced) is over; the next player still in begins.
+            self.current = self._step(seat, 1)
+            self.phase = _PLAY
+            self.pending = 0
+            self.drawn = None
 
     def jump_card(self, seat: int) -> Card | None:
         """The card ``seat`` could jump in with now (Jump-In), or None."""
@@ -1274,6 +1559,8 @@ class Game:
             return ""
         if mode is Stacking.SAME:
             return "WD4" if self.discard[-1].rank is _WD4 else "Draw Two"
+        if mode is Stacking.HIGHER:
+            return f"draw card of +{self.discard[-1].draw} or more"
         return "Draw Two or WD4"
 
 

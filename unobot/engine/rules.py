@@ -17,6 +17,7 @@ __all__ = [
     "PRESETS",
     "AfterDraw",
     "CatchWindow",
+    "Deck",
     "FirstPlayer",
     "HouseRules",
     "NoPlayableCard",
@@ -84,6 +85,18 @@ class Stacking(Enum):
     """+2 on +2 and +4 on +4, never mixed; the total carries on (000, 004's house rule)."""
     ANY = "any"
     """Any draw card on any draw card (a common house rule)."""
+    HIGHER = "higher"
+    """A draw card on one that draws as many or fewer, whatever its colour (No Mercy: +4 on
+    +2, +6 on +4, +10 on anything; +2 never on +4)."""
+
+
+class Deck(Enum):
+    """Which cards are dealt."""
+
+    CLASSIC = "classic"
+    """The 108-card deck (``full_deck``)."""
+    NO_MERCY = "no-mercy"
+    """The 168 cards of UNO Show 'em No Mercy (``no_mercy_deck``)."""
 
 
 class UnoCall(Enum):
@@ -121,6 +134,13 @@ TEAM_SIZES = (4, 6)
 
 _START_REFUSED = {StartCard.OFFICIAL: 4, StartCard.REDRAW_WILDS: 8, StartCard.REDRAW_SPECIALS: 32}
 """Cards of one deck that each start-card rule puts back (Wild Draw Fours are never kept)."""
+NO_MERCY_DECK_SIZE = 168
+_NO_MERCY_REFUSED = {
+    StartCard.OFFICIAL: 0,
+    StartCard.REDRAW_WILDS: 24,
+    StartCard.REDRAW_SPECIALS: 88,
+}
+"""The same for the No Mercy deck (24 wilds, 88 cards that aren't numbers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +209,20 @@ class HouseRules:
     play it out of turn, until the next turn action is accepted; play goes on from them. A
     card played by jumping in can't itself be jumped, so the first jump read wins a race."""
 
+    deck: Deck = Deck.CLASSIC
+    mercy_limit: int = 0
+    """No Mercy's mercy rule: a player holding this many cards or more is out of the hand at
+    once (their cards go under the discard pile); the last one standing wins it. 0 = off."""
+
+    @property
+    def deck_size(self) -> int:
+        return NO_MERCY_DECK_SIZE if self.deck is Deck.NO_MERCY else DECK_SIZE
+
+    def _refused(self) -> int:
+        if self.deck is Deck.NO_MERCY:
+            return _NO_MERCY_REFUSED[self.start_card]
+        return _START_REFUSED[self.start_card]
+
     def decks_for(self, players: int) -> int:
         return 2 if self.double_deck_above and players > self.double_deck_above else 1
 
@@ -211,7 +245,7 @@ class HouseRules:
     def _cards_problem(self, players: int) -> str:
         if self.hand_size <= self.max_hand_size(players):
             return ""
-        cards = DECK_SIZE * self.decks_for(players)
+        cards = self.deck_size * self.decks_for(players)
         left = max(cards - players * self.hand_size, 0)
         return (
             f"{players} players with {self.hand_size} cards each leave {left} of {cards} "
@@ -221,7 +255,7 @@ class HouseRules:
     def max_hand_size(self, players: int) -> int:
         """The most cards each of ``players`` can be dealt (see :meth:`deal_problem`)."""
         decks = self.decks_for(players)
-        return (DECK_SIZE * decks - _START_REFUSED[self.start_card] * decks - 1) // players
+        return (self.deck_size * decks - self._refused() * decks - 1) // players
 
     def differences(self, other: HouseRules | None = None) -> dict[str, Any]:
         """Options that differ from ``other`` (by default, from this rule set's named preset)."""
@@ -275,6 +309,12 @@ class HouseRules:
             if failing[0] > self.min_players:
                 hint += f", or max_players {failing[0] - 1}"
             raise ValueError(f"{self._cards_problem(failing[0])}: {hint}")
+        if self.mercy_limit and not self.hand_size < self.mercy_limit <= 200:
+            raise ValueError("mercy_limit is 0 (off) or more than hand_size, up to 200")
+        if self.mercy_limit and (self.teams or self.jump_in):
+            raise ValueError("the mercy rule is not played with teams or jump_in")
+        if self.deck is Deck.NO_MERCY and self.jump_in:
+            raise ValueError("jump_in is not played with the no-mercy deck")
         if self.teams and not any(n in TEAM_SIZES for n in counts):
             raise ValueError("teams of two need 4 or 6 players: min_players 4, max_players 6")
         for name in (
@@ -344,6 +384,18 @@ PRESETS: dict[str, HouseRules] = {
     ),
     "seven-o": HouseRules(name="seven-o", seven_o=True),
     "jump-in": HouseRules(name="jump-in", jump_in=True),
+    "no-mercy": HouseRules(
+        name="no-mercy",
+        deck=Deck.NO_MERCY,
+        start_card=StartCard.REDRAW_SPECIALS,
+        no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
+        after_draw=AfterDraw.DRAWN_CARD_MUST,
+        stacking=Stacking.HIGHER,
+        wd4_challenge=False,
+        seven_o=True,
+        mercy_limit=25,
+        target_score=0,
+    ),
     "house": HouseRules(
         name="house",
         seven_o=True,

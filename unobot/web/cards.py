@@ -15,8 +15,30 @@ from unobot.engine.cards import Card, CardParseError, Color, Rank
 
 __all__ = ["CardView", "card_view", "color_name", "views_of"]
 
-_FACE = {Rank.SKIP: "Skip", Rank.REVERSE: "Rev", Rank.DRAW_TWO: "+2"}
-_SPOKEN = {Rank.SKIP: "skip", Rank.REVERSE: "reverse", Rank.DRAW_TWO: "draw two"}
+_FACE = {
+    Rank.SKIP: "Skip",
+    Rank.REVERSE: "Rev",
+    Rank.DRAW_TWO: "+2",
+    Rank.SKIP_EVERYONE: "Skip all",
+    Rank.DISCARD_ALL: "Disc. all",
+    Rank.DRAW_FOUR: "+4",
+}
+_SPOKEN = {
+    Rank.SKIP: "skip",
+    Rank.REVERSE: "reverse",
+    Rank.DRAW_TWO: "draw two",
+    Rank.SKIP_EVERYONE: "skip everyone",
+    Rank.DISCARD_ALL: "discard all",
+    Rank.DRAW_FOUR: "draw four",
+}
+_WILD_VIEW = {
+    Rank.WILD: ("Wild", "wild"),
+    Rank.WILD_DRAW_FOUR: ("+4", "wild draw four"),
+    Rank.WILD_DRAW_SIX: ("+6", "wild draw six"),
+    Rank.WILD_DRAW_TEN: ("+10", "wild draw ten"),
+    Rank.WILD_REVERSE_DRAW_FOUR: ("Rev +4", "wild reverse draw four"),
+    Rank.WILD_COLOR_ROULETTE: ("Roulette", "wild colour roulette"),
+}
 _COLOR_NAMES = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
 
 
@@ -49,9 +71,8 @@ def card_view(code: str) -> CardView:
     except (CardParseError, ValueError, TypeError):
         return CardView(str(code), "card-w", "?", f"unknown card {code}", "?")
     if card.color is None:
-        if card.rank is Rank.WILD:
-            return CardView(card.text, "card-w", "Wild", "wild", "W")
-        return CardView(card.text, "card-w", "+4", "wild draw four", "W")
+        face, spoken = _WILD_VIEW[card.rank]
+        return CardView(card.text, "card-w", face, spoken, "W")
     color = Color(card.color)
     letter = color.letter
     face = _FACE.get(card.rank, str(int(card.rank)))

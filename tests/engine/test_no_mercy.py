@@ -1,0 +1,219 @@
+"""No Mercy (UNO Show 'em No Mercy, Mattel 2023), from the hand notation: every new card,
+draw until playable, stacking equal-or-higher, the mercy rule, and 0/7 as in Seven-O."""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+
+import pytest
+
+from tests.engine.helpers import PRESETS, B, G, R, Y, card, hand, position, rules
+from unobot.engine import (
+    CardPlayed,
+    CardsDrawn,
+    Draw,
+    DrawPending,
+    HandEnded,
+    HandsRotated,
+    HandsSwapped,
+    Phase,
+    Play,
+    Skipped,
+    errors,
+)
+from unobot.engine.actions import CallUno
+from unobot.engine.cards import Card, no_mercy_deck, parse_play
+from unobot.engine.events import (
+    CardsDiscarded,
+    DrawReason,
+    Eliminated,
+    EveryoneSkipped,
+    Reversed,
+)
+from unobot.engine.game import Game
+
+NM = rules(PRESETS["no-mercy"], min_players=2)
+
+
+def test_the_deck_has_168_cards_in_the_published_counts() -> None:
+    deck = Counter(str(c) for c in no_mercy_deck())
+    assert sum(deck.values()) == 168
+    assert deck["R0"] == 2 and deck["R9"] == 2
+    assert (deck["RS"], deck["RR"], deck["RD2"], deck["RDA"]) == (3, 3, 3, 3)
+    assert (deck["RSE"], deck["RD4"]) == (2, 2)
+    assert (deck["WRD4"], deck["WD6"], deck["WD10"], deck["WCR"]) == (8, 4, 4, 8)
+    assert deck["W"] == 0 and deck["WD4"] == 0
+
+
+@pytest.mark.parametrize(
+    ("typed", "text", "color"),
+    [
+        ("r se", "RSE", None),
+        ("r da", "RDA", None),
+        ("r d4", "RD4", None),
+        ("g +4", "GD4", None),
+        ("wd6 b", "WD6", B),
+        ("wd10 g", "WD10", G),
+        ("wrd4 y", "WRD4", Y),
+        ("wcr r", "WCR", R),
+        ("b skipeveryone", "BSE", None),
+    ],
+)
+def test_players_type_the_new_cards(typed: str, text: str, color: object) -> None:
+    got, named = parse_play(typed)
+    assert str(got) == text and named is color
+    assert Card.parse(text) is got
+
+
+def test_skip_everyone_plays_again() -> None:
+    game = position("top=R5 | a*: RSE R1 G2 | b: G3 G4 | c: Y1 Y2", NM)
+    events = game.apply(0, Play(card("RSE")))
+    assert events == [CardPlayed(0, card("RSE"), R, 2), EveryoneSkipped(0)]
+    assert game.current == 0 and game.phase is Phase.PLAY
+
+
+def test_discard_all_lays_every_card_of_its_colour() -> None:
+    game = position("top=R5 | a*: RDA R1 R9 GS G2 | b: G3 G4", NM)
+    events = game.apply(0, Play(card("RDA")))
+    assert events[0] == CardPlayed(0, card("RDA"), R, 2)
+    assert events[1] == CardsDiscarded(0, (card("R1"), card("R9")), 2)
+    assert hand(game, 0) == "G2 GS"
+    assert game.top is card("RDA") and game.color is R
+    assert game.current == 1
+
+
+def test_discard_all_of_the_last_cards_goes_out() -> None:
+    game = position("top=R5 | a*: RDA R1 | b: G3 G4", NM)
+    events = game.apply(0, Play(card("RDA")))
+    assert isinstance(events[-1], HandEnded) and events[-1].outcome.winner == 0
+
+
+def test_discard_all_to_one_card_needs_the_uno_call() -> None:
+    game = position("top=R5 | a*: RDA R1 G2 | b: G3 G4", NM)
+    assert Play(card("RDA"), uno=True) in game.legal_actions()
+    game.apply(0, Play(card("RDA")))
+    assert game.exposed == 0
+
+
+def test_coloured_draw_four_is_stacked_with_a_higher_wild() -> None:
+    game = position(
+        f"top=R5 | a*: RD4 G1 | b: WD6 B2 | c: Y1 Y2 | pile={' '.join(['Y5'] * 12)}", NM
+    )
+    assert game.apply(0, Play(card("RD4")))[-1] == DrawPending(1, 4)
+    assert Play(card("WD6"), B) in game.legal_actions()
+    events = game.apply(1, Play(card("WD6"), B))
+    assert events[-1] == DrawPending(2, 10)
+    events = game.apply(2, Draw())
+    assert events[0].seat == 2 and len(events[0].cards) == 10
+    assert game.current == 0
+
+
+def test_stacking_needs_an_equal_or_higher_draw_of_any_colour() -> None:
+    game = position(
+        "top=RD4 | a*: GD2 BD4 Y1 | b: G3 G4 | pending=4 | pile=" + " ".join(["G1"] * 10), NM
+    )
+    legal = game.legal_actions()
+    assert Play(card("BD4")) in legal  # equal, another colour
+    assert Play(card("GD2")) not in legal  # lower
+    with pytest.raises(errors.MustAnswerDraw):
+        game.apply(0, Play(card("GD2")))
+    assert game.apply(0, Play(card("BD4")))[-1] == DrawPending(1, 8)
+
+
+def test_wild_draw_ten_and_reverse_draw_four() -> None:
+    game = position("top=R5 | a*: WRD4 G1 | b: G3 G4 | c: Y1 Y2 | d: B1", NM)
+    events = game.apply(0, Play(card("WRD4"), Y))
+    assert Reversed(-1) in events and events[-1] == DrawPending(3, 4)
+    assert game.direction == -1 and game.color is Y
+
+
+def test_colour_roulette_draws_until_the_named_colour() -> None:
+    game = position("top=R5 | a*: WCR G1 | b: G3 G4 | c: Y1 Y2 | pile=R1 WD6 B2 G7 Y9", NM)
+    events = game.apply(0, Play(card("WCR"), G))
+    assert CardsDrawn(1, tuple(map(card, ["R1", "WD6", "B2", "G7"])), DrawReason.ROULETTE) in events
+    assert Skipped(1) in events
+    assert game.current == 2 and game.color is G
+
+
+def test_draw_until_playable_then_must_play_it() -> None:
+    game = position("top=R5 | a*: G1 | b: G3 | pile=B2 Y3 R9 G4", NM)
+    events = game.apply(0, Draw())
+    assert events == [CardsDrawn(0, tuple(map(card, ["B2", "Y3", "R9"])), DrawReason.DRAW)]
+    assert game.phase is Phase.DRAWN and game.legal_actions() == (Play(card("R9")),)
+
+
+def test_mercy_rule_puts_a_player_out_and_play_passes_them() -> None:
+    many = " ".join(["G1"] * 20)
+    game = position(
+        f"top=R5 | a*: WD6 R1 | b: {many} | c: R3 Y2 | d: R4 B3 | pile={' '.join(['B9'] * 8)}",
+        NM,
+    )
+    game.apply(0, Play(card("WD6"), R))
+    events = game.apply(1, Draw())  # 20 + 6 = 26 cards: out
+    assert Eliminated(1, 26) in events
+    assert game.eliminated(1) and game.hand_size(1) == 0
+    # under the discard pile: R5 and the WD6 stay on top
+    assert game.discard[-1] is card("WD6") and len(game.discard) == 28
+    assert game.current == 2
+    game.apply(2, Play(card("R3")))
+    game.apply(3, Play(card("R4")))
+    assert game.current == 0  # after d comes a: b is passed over
+
+
+def test_last_player_standing_wins() -> None:
+    many = " ".join(["G1"] * 22)
+    game = position(f"top=R5 | a*: RD4 R1 R2 | b: {many} | pile={' '.join(['B9'] * 8)}", NM)
+    game.apply(0, Play(card("RD4")))
+    events = game.apply(1, Draw())
+    assert Eliminated(1, 26) in events
+    end = events[-1]
+    assert isinstance(end, HandEnded) and end.outcome.winner == 0
+    assert end.outcome.scores == (0, 0)
+    assert game.over
+
+
+def test_seven_swaps_and_zero_rotates_skipping_the_eliminated() -> None:
+    game = position("top=R5 | a*: R7 R0 G1 | b: G2 G3 | c: Y1 Y2 Y3", NM)
+    game._out = 1 << 1  # b is out (hand emptied by the mercy rule)
+    game._sizes[1] = 0
+    game._counts[1] = [0] * len(game._counts[1])
+    game._masks[1] = 0
+    with pytest.raises(errors.CannotSwap):
+        game.apply(0, Play(card("R7"), target=1))
+    events = game.apply(0, Play(card("R7"), target=2))
+    assert HandsSwapped(0, 2, 3, 2) in events
+    assert game.current == 2
+
+
+def test_zero_passes_hands_among_players_still_in() -> None:
+    game = position("top=R5 | a*: R0 G1 G2 | b: B2 B3 | c: Y1 Y2 Y3", NM)
+    events = game.apply(0, Play(card("R0")))
+    assert any(isinstance(e, HandsRotated) for e in events)
+    assert hand(game, 1) == "G1 G2" and hand(game, 2) == "B2 B3"
+    assert hand(game, 0) == "Y1 Y2 Y3"
+
+
+def test_uno_call_still_works() -> None:
+    game = position("top=R5 | a*: R1 R2 | b: G3 G4", NM)
+    assert CallUno() in game.legal_actions()
+
+
+def test_random_no_mercy_games_conserve_cards_and_end() -> None:
+    eliminations = 0
+    for seed in range(120):
+        rng = Random(seed)
+        game, _ = Game.deal(2 + seed % 5, NM, rng)
+        for _ in range(5_000):
+            if game.over:
+                break
+            game.apply(game.current, rng.choice(game.legal_actions()))
+            total = sum(game.counts()) + len(game.draw_pile) + len(game.discard)
+            assert total == 168
+            eliminations += sum(game.eliminated(s) for s in range(game.n)) and 0
+        assert game.over
+        out = game.outcome
+        assert out is not None
+        assert out.scores[out.winner] == sum(out.points) - out.points[out.winner]
+        eliminations += bin(game._out).count("1")
+    assert eliminations > 0
