@@ -26,15 +26,16 @@ if TYPE_CHECKING:
 __all__ = ["describe", "preset_list"]
 
 BLURBS: dict[str, str] = {
-    "official": "draw one, WD4 challenge, 500 points",
-    "irc-classic": "the original bot, one hand",
+    "official": "draw one, challenge, 500",
+    "irc-classic": "the original bot",
     "ocuk-tournament": "+2/+4 stacking, 251 points",
-    "bac-tournament": "4-5 players, low wins",
-    "knockout": "60 minutes, penalties",
+    "bac-tournament": "low wins",
+    "knockout": "60 minutes",
     "teams": "pairs, 500 by team",
-    "seven-o": "7 swaps hands, 0 passes them",
-    "jump-in": "the same card out of turn",
+    "seven-o": "7 swaps, 0 passes",
+    "jump-in": "same card out of turn",
     "house": "Seven-O, Jump-In, stacking",
+    "no-mercy": "168 cards, out at 25",
 }
 """A few words per preset for ``.unorules list``; a preset missing here is listed by name."""
 

@@ -78,10 +78,10 @@ from unobot.core.render_irc import LIMIT
 from unobot.core.settings import MemorySettings
 from unobot.core.table import Player, Table, TableConfig
 from unobot.engine import preset
-from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
-from unobot.engine.cards import Card, CardParseError, full_deck
+from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play, Swap
+from unobot.engine.cards import Card, CardParseError, full_deck, no_mercy_deck
 from unobot.engine.game import Game
-from unobot.engine.rules import PRESETS
+from unobot.engine.rules import PRESETS, Deck
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.plugins.uno_stats import list_lines, stats_line
@@ -350,6 +350,8 @@ def command_text(action: object, names: tuple[str, ...], rng: Random) -> str:
             text = f".p {card[0]} {card[1]}"
         else:
             text = f".p {card}"
+        if action.target >= 0:  # Seven-O: the 7 names whom it swaps with
+            text += f" {names[action.target]}"
         return text + (rng.choice([" uno", " UNO!"]) if action.uno else "")
     if isinstance(action, Draw):
         return rng.choice([".draw", ".d"])
@@ -363,6 +365,8 @@ def command_text(action: object, names: tuple[str, ...], rng: Random) -> str:
         return rng.choice([".unocall", ".uno", "uno", "UNO!"])
     if isinstance(action, Catch):
         return f"{rng.choice(['.catch', '.halt'])} {names[action.target]}"
+    if isinstance(action, Swap):
+        return f".swap {names[action.target]}"
     raise AssertionError(action)
 
 
@@ -1028,9 +1032,13 @@ class BotMachine(RuleBasedStateMachine):
             for hand in game.hands:
                 held += Counter(hand)
             total = sum(held.values())
-            decks = total // 108
-            assert decks in (1, 2) and total % 108 == 0, f"{total} cards in {table.channel}"
-            assert held == Counter(full_deck(decks)), f"not whole decks in {table.channel}"
+            if game.rules.deck is Deck.NO_MERCY:  # one 168-card deck, eliminated hands in it
+                decks = 1
+                assert held == Counter(no_mercy_deck()), f"not the No Mercy deck in {table.channel}"
+            else:
+                decks = total // 108
+                assert decks in (1, 2) and total % 108 == 0, f"{total} cards in {table.channel}"
+                assert held == Counter(full_deck(decks)), f"not whole decks in {table.channel}"
             assert self.seen_games.setdefault(id(game), (game, decks))[1] == decks, "deck changed"
             assert len(table.players) == game.n, "seats and hands out of step"
             people = [irc_lower(p.nick) for p in table.players if not p.computer]
