@@ -26,7 +26,7 @@ from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, 
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import PRESETS, HouseRules, UnoCall
-from unobot.irc.casemap import irc_eq
+from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Tag
 from unobot.stats.ratings import EXPLAINED
 
@@ -101,7 +101,8 @@ def _call(ctx: Context, table: Table) -> None:
 @action(CallUno)
 @in_channel
 def uno(ctx: Context) -> None:
-    """Open a game here; during a game with manual UNO calls, call UNO."""
+    """Open a game here (``.uno <preset>``: in that preset, this game only); during a game
+    with manual UNO calls, call UNO."""
     table = ctx.find_table()
     if table is None:
         assert ctx.channel is not None
@@ -109,6 +110,9 @@ def uno(ctx: Context) -> None:
         if word == "teams":
             rules = teams_of(ctx.bot.rules_for(ctx.channel))
             ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, rules)
+            return
+        if word in PRESETS:  # ``.uno no-mercy``, ``.uno seven-o``: this game only, in a preset
+            ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, PRESETS[word])
             return
         ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident)
         return
@@ -345,10 +349,15 @@ def cards(ctx: Context) -> None:
     if status is None:
         raise UnoError("no hand is being played")
     fmt = Cards(ctx.bot.colors_for(table)(ctx.nick))
-    counts = ", ".join(f"{nick} {n}" for nick, n in status.counts)
+    out = {irc_lower(nick) for nick in status.out}
+    counts = ", ".join(
+        f"{nick} {'out' if irc_lower(nick) in out else n}" for nick, n in status.counts
+    )
     public = f"Cards: {counts}. {status_text(status, fmt, ctx.prefix)}"
     # The hand in lines of its own (split only between cards), then the table's counts.
     lines = hand_lines(HandNotice(table.hand_of(ctx.nick)), fmt) if table.has(ctx.nick) else []
+    if irc_lower(ctx.nick) in out:
+        lines = ["You are out of this hand (mercy rule)."]
     for line in [*lines, *fit(public)]:
         ctx.reply(line)
 

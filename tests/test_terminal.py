@@ -799,3 +799,16 @@ def test_jump_in_out_of_turn_in_the_terminal() -> None:
     line = next(t for t in out[-3:] if t.startswith("<unobot> "))
     assert "ann jumps in with R5" in line and f"Top: R5. {after}'s turn." in line, line
     game.loop.close()
+
+
+def test_play_preset_no_mercy_deals_the_168_card_deck() -> None:
+    game, out = _session(bots=2, preset="no-mercy")
+    game.start()  # .uno, .addbot per computer, .deal: as the program does
+    assert any(line.startswith("<unobot> Uno (no-mercy): you, ") for line in out), out[-6:]
+    table = next(iter(game.bot.tables.values()))
+    dealt = table.game
+    assert dealt is not None and dealt.rules.mercy_limit == 25
+    assert sum(dealt.counts()) + len(dealt.draw_pile) + len(dealt.discard) == 168
+    game.line(".unostop")
+    game.line(".quit")
+    game.loop.close()

@@ -22,7 +22,7 @@ from unobot.engine import (
     Skipped,
     errors,
 )
-from unobot.engine.actions import CallUno
+from unobot.engine.actions import CallUno, Catch
 from unobot.engine.cards import Card, no_mercy_deck, parse_play
 from unobot.engine.events import (
     CardsDiscarded,
@@ -217,3 +217,19 @@ def test_random_no_mercy_games_conserve_cards_and_end() -> None:
         assert out.scores[out.winner] == sum(out.points) - out.points[out.winner]
         eliminations += bin(game._out).count("1")
     assert eliminations > 0
+
+
+def test_an_eliminated_seat_has_no_moves_not_even_a_catch() -> None:
+    many = " ".join(["G1"] * 20)
+    game = position(
+        f"top=R5 | a*: WD6 R1 | b: {many} | c: R3 R2 | d: R4 B3 | pile={' '.join(['B9'] * 8)}",
+        NM,
+    )
+    game.apply(0, Play(card("WD6"), R))
+    game.apply(1, Draw())
+    assert game.eliminated(1)
+    game.apply(2, Play(card("R3")))  # c is down to one card without calling UNO: catchable
+    assert game.legal_actions(3) != () and game.legal_actions(1) == ()
+    for action in (Catch(2), CallUno(), Draw(), Play(card("G1"))):
+        with pytest.raises(errors.OutOfHand):
+            game.apply(1, action)

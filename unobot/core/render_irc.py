@@ -434,7 +434,9 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             return f"{nick} left: their seat is held for {secs}s"
         case Back(nick=nick):
             return f"{nick} is back"
-        case Removed(nick=nick, why=why):
+        case Removed(nick=nick, why=why, held=held):
+            if not held:  # No Mercy: already out of the hand, holding nothing
+                return f"{nick} leaves ({why}); the mercy rule had already put them out"
             return f"{nick} is out ({why}), their cards go under the draw pile"
         case Penalized(nick=nick, cards=cards):
             return f"{nick} draws {cards}: a penalty from the tournament director"

@@ -340,6 +340,7 @@ class Table:
             tuple((p.nick, game.hand_size(s)) for s, p in enumerate(self.players)),
             stack_text,
             challenge,
+            tuple(p.nick for s, p in enumerate(self.players) if game.eliminated(s)),
         )
 
     def idle_for(self, now: float) -> float:
@@ -358,7 +359,7 @@ class Table:
         if self.state is not State.PLAYING or game is None or game.over or self.frozen is not None:
             return False
         seat = self.seat_of(nick)
-        if seat is None:
+        if seat is None or game.eliminated(seat):
             return False
         if action is Play and seat != game.current and game.jump_card(seat) is not None:
             return True  # Jump-In: a play out of turn is awaited too
@@ -603,6 +604,9 @@ class Table:
         seat = self.seat_of(target, computer=None)
         if seat is None:
             raise errors.CannotSwap(f"{target[:30]} is not playing in this hand")
+        game = self.game
+        if game is not None and game.eliminated(seat):
+            raise errors.OutOfHand(self.players[seat].nick)
         return seat
 
     @journaled
@@ -650,6 +654,8 @@ class Table:
     ) -> Update:
         game = self._running()
         seat = self._seat(nick, computer)
+        if game.eliminated(seat):  # No Mercy: they wait for the hand's end (not "X's turn")
+            raise errors.OutOfHand()
         if in_turn and seat != game.current and not self._jumping(game, seat, action):
             raise errors.NotYourTurn(self.players[game.current].nick)
         assert self.match is not None
@@ -1052,7 +1058,8 @@ class Table:
         names = self.names
         player = self.players[seat]
         was_turn = game.current == seat
-        update = Update([*self._deferred, *pre, Removed(player.nick, why)])
+        held = not game.eliminated(seat)
+        update = Update([*self._deferred, *pre, Removed(player.nick, why, held)])
         self._deferred = []
         self.last_activity = now
         events = self.match.remove_player(seat)

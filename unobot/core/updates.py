@@ -142,6 +142,8 @@ class Back:
 class Removed:
     nick: str
     why: str
+    held: bool = True
+    """False when the mercy rule had already put them out: no cards go anywhere."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,8 @@ class Status:
     """With a pending total: the card that may be stacked on it (``+2``, ``+4``), else empty."""
     challenge: bool = False
     """With a pending total: the Wild Draw Four may be challenged."""
+    out: tuple[str, ...] = ()
+    """No Mercy: the players the mercy rule put out of this hand (shown as ``out``)."""
 
 
 @dataclass(slots=True)

@@ -26,6 +26,7 @@ __all__ = [
     "NotAPlayer",
     "NotYourTurn",
     "OnlyDrawnCard",
+    "OutOfHand",
     "UnoError",
     "UnoNotNeeded",
     "WildDrawFourNotAllowed",
@@ -147,6 +148,14 @@ class CannotSwap(UnoError):
 
     def __init__(self, why: str = "there is no 7 to swap hands with") -> None:
         super().__init__(why)
+
+
+class OutOfHand(UnoError):
+    """No Mercy: the mercy rule put this player out of the hand; they wait for its end."""
+
+    def __init__(self, who: str = "") -> None:
+        whom = f"{who} is" if who else "you are"
+        super().__init__(f"{whom} out of this hand (mercy rule)")
 
 
 class JumpTooLate(UnoError):

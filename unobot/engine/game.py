@@ -755,6 +755,8 @@ class Game:
             raise errors.HandOver()
         if not 0 <= seat < self.n:
             raise errors.NotAPlayer()
+        if self._out >> seat & 1:  # No Mercy: out of the hand, not even an UNO call or catch
+            raise errors.OutOfHand()
         kind = type(action)
         handler = _TURN_ACTIONS.get(kind)
         if handler is None:
@@ -1343,7 +1345,7 @@ class Game:
         """``legal_actions`` for a No Mercy game (its 70 distinct cards don't fit the classic
         cache keys, and eliminated seats can't be swapped with)."""
         phase = self.phase
-        if phase is _OVER or not 0 <= seat < self.n:
+        if phase is _OVER or not 0 <= seat < self.n or self._out >> seat & 1:
             return ()
         exposed = self.exposed
         if seat != self.current:

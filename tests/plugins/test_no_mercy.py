@@ -1,0 +1,98 @@
+"""No Mercy at the table and through commands: a mercy elimination in the channel, the
+eliminated seat shown as ``out``, its commands refused with one clear reply, swaps and the turn
+timer passing over it, its player leaving, the last one standing winning, ``.uno no-mercy``."""
+
+from __future__ import annotations
+
+from tests.plugins.fakes import Harness, Sent, channel_lines, notices
+from tests.plugins.test_presence_timers import rigged
+from unobot.core.table import Table
+
+MANY = " ".join(["G1"] * 20)
+PILE = " pile=" + "B9 " * 30
+# bob holds 20: the Wild Draw Six alice plays on him makes 26, and the mercy rule puts him out.
+MERCY = f"top=R5 | alice*: WD6 R1 R2 | bob: {MANY} | carol: R7 Y2 Y3 | dave: R4 B3 |" + PILE
+OUT = "you are out of this hand (mercy rule)"
+
+
+def said(out: list[Sent]) -> str:
+    return " ".join(channel_lines(out))
+
+
+def told(out: list[Sent], nick: str) -> str:
+    return " ".join(notices(out, nick))
+
+
+def eliminated() -> tuple[Harness, Table]:
+    h, t = rigged(MERCY, "no-mercy")
+    h.say("alice", ".p wd6 r")
+    out = h.say("bob", ".draw")
+    assert "MERCY! bob holds 26 cards and is out of the hand" in said(out)
+    assert "carol's turn" in said(out)
+    return h, t
+
+
+def test_the_eliminated_seat_is_out_in_the_counts_and_gets_no_hand() -> None:
+    h, _t = eliminated()
+    mine = told(h.say("bob", ".cards"), "bob")
+    assert "You are out of this hand (mercy rule)." in mine
+    assert "Your cards" not in mine
+    assert "Cards: alice 2, bob out, carol 3, dave 2." in mine
+    assert "bob out" in told(h.say("alice", ".cards"), "alice")
+    assert "carol's turn" in told(h.say("bob", ".top"), "bob")
+
+
+def test_every_move_of_the_eliminated_player_gets_one_clear_reply() -> None:
+    h, t = eliminated()
+    for text in (".p g1", ".draw", ".pass", ".uno", ".catch carol", ".challenge", ".color r"):
+        out = h.say("bob", text)
+        assert told(out, "bob") == OUT, text
+        assert not channel_lines(out)
+    assert t.game is not None and t.game.current == 2  # nothing moved
+
+
+def test_a_seven_cannot_swap_with_an_eliminated_player() -> None:
+    h, _t = eliminated()
+    assert told(h.say("carol", ".p r7 bob"), "carol") == "bob is out of this hand (mercy rule)"
+    out = h.say("carol", ".p r7 alice")
+    assert "carol swaps hands with alice" in said(out)
+    assert "dave's turn" in said(out)
+
+
+def test_turns_and_the_turn_timer_pass_over_the_eliminated_seat() -> None:
+    h, _t = eliminated()
+    text = said(h.advance(1_000))  # carol, dave, alice ... time out in turn: never bob
+    assert "carol ran out of time" in text and "dave ran out of time" in text
+    assert "bob ran out of time" not in text and "bob's turn" not in text
+
+
+def test_an_eliminated_player_leaving_takes_no_cards_anywhere() -> None:
+    h, t = eliminated()
+    out = h.say("bob", ".leave")
+    assert "bob leaves (left the game); the mercy rule had already put them out" in said(out)
+    assert "carol's turn" in said(out)
+    assert t.names == ("alice", "carol", "dave")
+    assert "carol swaps hands with dave" in said(h.say("carol", ".p r7 dave"))
+
+
+def test_the_last_one_standing_wins_and_the_game_ends() -> None:
+    many = " ".join(["G1"] * 22)
+    h, t = rigged(f"top=R5 | alice*: RD4 R1 R2 | bob: {many} |" + PILE, "no-mercy")
+    h.say("alice", ".p r d4")
+    text = said(h.say("bob", ".draw"))
+    assert "MERCY! bob holds 26 cards and is out of the hand" in text
+    assert "alice wins" in text
+    assert t.finished
+
+
+def test_uno_no_mercy_opens_a_no_mercy_table() -> None:
+    h = Harness(5)
+    h.say("alice", ".uno no-mercy")
+    h.say("bob", ".join")
+    out = h.say("alice", ".deal")
+    assert "Uno (no-mercy)" in said(out)
+    t = h.bot.tables["#uno"]
+    game = t.game
+    assert game is not None
+    cards = sum(game.counts()) + len(game.draw_pile) + len(game.discard)
+    assert cards == 168
