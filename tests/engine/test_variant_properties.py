@@ -1,6 +1,7 @@
-"""Property tests of Seven-O and Jump-In over many seeded random games of their presets: cards
-are conserved across swaps and rotations, nothing illegal is accepted (jumps and targeted 7s
-included), every hand ends, and the scores equal the cards held."""
+"""Property tests of Seven-O, Jump-In and No Mercy over many seeded random games of their
+presets: cards are conserved across swaps, rotations and mercy eliminations, nothing illegal
+is accepted (jumps, targeted 7s, moves of eliminated seats), every hand ends, and the scores
+equal the cards held."""
 
 from __future__ import annotations
 
@@ -12,9 +13,16 @@ from hypothesis import strategies as st
 
 from tests.engine.test_properties import check_invariants, check_outcome, play_checked, snapshot
 from unobot.engine import PRESETS, Game, HouseRules, Match, Play
-from unobot.engine.actions import Action, Swap
+from unobot.engine.actions import Action, CallUno, Catch, Swap
 from unobot.engine.errors import UnoError
-from unobot.engine.events import HandsRotated, HandsSwapped, JumpedIn
+from unobot.engine.events import (
+    CardsDiscarded,
+    Eliminated,
+    EveryoneSkipped,
+    HandsRotated,
+    HandsSwapped,
+    JumpedIn,
+)
 
 VARIANTS = [
     dataclasses.replace(PRESETS[name], min_players=2, max_players=10)
@@ -136,3 +144,93 @@ def test_same_seed_same_variant_game() -> None:
 def test_swap_is_listed_only_while_choosing() -> None:
     game, _ = Game.deal(3, VARIANTS[0], Random(0))
     assert not any(type(a) is Swap for s in range(3) for a in game.legal_actions(s))
+
+
+# --- No Mercy --------------------------------------------------------------------------------
+
+NO_MERCY = dataclasses.replace(PRESETS["no-mercy"], min_players=2, max_players=10)
+
+
+def nm_step(game: Game, rng: Random, seen: dict[str, int]) -> None:
+    """One move of a random No Mercy agent: mostly plays, names 7s' targets among the seats
+    still in; every few moves an eliminated seat tries a move and is refused, changing nothing."""
+    gone = [s for s in range(game.n) if game.eliminated(s)]
+    if gone and rng.random() < 0.3:
+        before = (snapshot(game), game.active_seats())
+        seat = rng.choice(gone)
+        assert game.legal_actions(seat) == ()
+        probe = rng.choice([*game.legal_actions(), CallUno(), Catch(game.current)])
+        try:
+            game.apply(seat, probe)
+        except UnoError:
+            assert (snapshot(game), game.active_seats()) == before
+        else:
+            raise AssertionError(f"an eliminated seat's {probe} was accepted")
+    seat = game.current
+    assert not game.eliminated(seat), "an eliminated seat is to move"
+    legal = game.legal_actions(seat)
+    plays = [a for a in legal if type(a) is Play]
+    action = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(legal)
+    if type(action) is Play and action.card.rank == 7 and rng.random() < 0.5:
+        others = [s for s in game.active_seats() if s != seat]
+        if others and game.hand_size(seat) > 1:
+            action = dataclasses.replace(action, target=rng.choice(others))
+    events = game.apply(seat, action)
+    for e in events:
+        kind = type(e)
+        seen["swap"] += kind is HandsSwapped
+        seen["rotate"] += kind is HandsRotated
+        seen["eliminated"] += kind is Eliminated
+        seen["discard-all"] += kind is CardsDiscarded
+        seen["skip-everyone"] += kind is EveryoneSkipped
+
+
+def nm_hand(seed: int, players: int) -> tuple[Game, dict[str, int], list[object]]:
+    game, events = Game.deal(players, NO_MERCY, Random(seed))
+    rng = Random(seed ^ 0xC0FFEE)
+    seen = dict.fromkeys(("swap", "rotate", "eliminated", "discard-all", "skip-everyone"), 0)
+    log: list[object] = list(events)
+    moves = 0
+    while not game.over:
+        assert moves < 5_000, "hand did not end"
+        check_invariants(game)  # the 168 cards, conserved across swaps and eliminations
+        assert all(game.hand_size(s) == 0 for s in range(game.n) if game.eliminated(s))
+        assert all(game.hand_size(s) < 25 for s in game.active_seats())
+        nm_step(game, rng, seen)
+        log.append((len(game.discard), game.current, tuple(game.counts()), game.active_seats()))
+        moves += 1
+    check_outcome(game)  # scores equal the cards held; the last one standing may hold cards
+    return game, seen, log
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 10))
+def test_no_mercy_hands_keep_every_invariant(seed: int, players: int) -> None:
+    nm_hand(seed, players)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 10))
+def test_no_mercy_refusals_change_nothing(seed: int, players: int) -> None:
+    """The generic prober: random actions (every No Mercy card among them) by random seats,
+    eliminated ones included, accepted only when listed."""
+    game, _ = Game.deal(players, NO_MERCY, Random(seed))
+    play_checked(game, Random(seed), probes=3)
+    check_outcome(game)
+
+
+def test_many_seeded_no_mercy_games_exercise_every_rule() -> None:
+    """Over many seeded games eliminations, swaps, rotations and the new cards really happen
+    (the property tests above are not vacuous); the same seed plays the same game."""
+    total = dict.fromkeys(("swap", "rotate", "eliminated", "discard-all", "skip-everyone"), 0)
+    last_standing = 0
+    for seed in range(150):
+        game, seen, _ = nm_hand(seed, 2 + seed % 7)
+        for key, n in seen.items():
+            total[key] += n
+        outcome = game.outcome
+        assert outcome is not None
+        last_standing += game.hand_size(outcome.winner) > 0
+    assert min(total.values()) > 10, total
+    assert last_standing > 0, "no hand was won by the last one standing"
+    assert nm_hand(11, 5)[2] == nm_hand(11, 5)[2]
