@@ -184,7 +184,13 @@ class NormalStrategy:
                     Rank.WILD_DRAW_FOUR: 160.0,
                     Rank.SKIP: 90.0,
                     Rank.REVERSE: 60.0 if obs.players > 2 else 90.0,
+                    **_NO_MERCY_STOPS,
                 }.get(rank, 0.0)
+            if rank is Rank.DISCARD_ALL:
+                # No Mercy: it sheds every other card of its colour too; the nearer the mercy
+                # limit, the more each card shed is worth.
+                near = len(hand) >= obs.rules.mercy_limit - 8
+                score += (25.0 if near else 12.0) * (colors[card.color] - 1)  # type: ignore[index]
             if obs.rules.teams:
                 score += partner_bonus(obs, card)
             if obs.rules.seven_o and rank in (Rank.ZERO, Rank.SEVEN):
@@ -194,6 +200,8 @@ class NormalStrategy:
                 best_score = score
                 if card.is_wild:
                     color = best_color(hand, skip=card)
+                    if rank is Rank.WILD_COLOR_ROULETTE:
+                        color = roulette_color(obs, hand, card, color)
                     if obs.rules.teams:
                         color = team_color(obs, hand, color)
                     matching = [p for p in options if p.color is color]
@@ -202,6 +210,31 @@ class NormalStrategy:
                     best = options[0]
         assert best is not None
         return best
+
+
+_NO_MERCY_STOPS: dict[Rank, float] = {
+    Rank.DRAW_FOUR: 150.0,
+    Rank.WILD_REVERSE_DRAW_FOUR: 160.0,
+    Rank.WILD_DRAW_SIX: 170.0,
+    Rank.WILD_DRAW_TEN: 180.0,
+    Rank.WILD_COLOR_ROULETTE: 150.0,
+    Rank.SKIP_EVERYONE: 90.0,
+}
+"""No Mercy: what stopping a player close to going out is worth with each new card."""
+
+
+def roulette_color(obs: Observation, hand: tuple[Card, ...], card: Card, own: Color) -> Color:
+    """No Mercy's Colour Roulette: name a colour the next player is known to lack (they drew
+    on it), so they turn up more cards looking for it; of those, the one this hand holds most
+    (it is the colour to play on next). Else this hand's own best colour."""
+    lacking = obs.voids[obs.next_seat(1)] if obs.voids else frozenset()
+    if not lacking:
+        return own
+    held = [0, 0, 0, 0]
+    for c in hand:
+        if c is not card and c.color is not None:
+            held[c.color] += 1
+    return max(sorted(lacking), key=lambda c: held[c])
 
 
 def swap_target(obs: Observation) -> int:

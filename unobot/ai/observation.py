@@ -170,7 +170,19 @@ class Observation:
         return self.current == self.seat
 
     def next_seat(self, steps: int = 1) -> int:
-        return (self.current + self.direction * steps) % self.players
+        """The seat ``steps`` turns on; No Mercy: passing over the seats the mercy rule put
+        out (they hold no cards; anyone else with none has won, and the hand is over)."""
+        if not self.rules.mercy_limit:
+            return (self.current + self.direction * steps) % self.players
+        seat = self.current
+        counts = self.counts
+        for _ in range(self.players * steps):
+            seat = (seat + self.direction) % self.players
+            if counts[seat]:
+                steps -= 1
+                if not steps:
+                    break
+        return seat
 
 
 @dataclass(slots=True)
