@@ -65,9 +65,21 @@ _CHALLENGE_ACT: Final = Challenge()
 # the bonus for hitting a next player who is about to go out (by rank).
 _POINTS: Final = tuple(float(c.points) for c in CARDS)
 _THREAT: Final = tuple(
-    {Rank.DRAW_TWO: 100.0, Rank.WILD_DRAW_FOUR: 160.0, Rank.SKIP: 90.0}.get(c.rank, 0.0)
+    {
+        Rank.DRAW_TWO: 100.0,
+        Rank.WILD_DRAW_FOUR: 160.0,
+        Rank.SKIP: 90.0,
+        # No Mercy's cards, as ``normal`` scores them (``_NO_MERCY_STOPS``)
+        Rank.DRAW_FOUR: 150.0,
+        Rank.WILD_REVERSE_DRAW_FOUR: 160.0,
+        Rank.WILD_DRAW_SIX: 170.0,
+        Rank.WILD_DRAW_TEN: 180.0,
+        Rank.WILD_COLOR_ROULETTE: 150.0,
+        Rank.SKIP_EVERYONE: 90.0,
+    }.get(c.rank, 0.0)
     for c in CARDS
 )
+_DISCARD_ALL: Final = tuple(1.0 if c.rank is Rank.DISCARD_ALL else 0.0 for c in CARDS)
 _REVERSE_THREAT: Final = tuple(1.0 if c.rank is Rank.REVERSE else 0.0 for c in CARDS)
 _POINT_WEIGHT: Final = tuple(c.points / 100.0 for c in CARDS)
 
@@ -159,7 +171,8 @@ def normal_move(
         base = color * 13
         colors[color] = sum(counts[base : base + 13])
     n = game.n
-    threatened = game._sizes[(game.current + game.direction) % n] <= 2
+    # No Mercy: the next seat still in the hand (an eliminated one holds no cards).
+    threatened = game._sizes[game.next_seat(1)] <= 2
     reverse_bonus = 60.0 if n > 2 else 90.0
     holds_color = colors[game.color] > 0
     bluff_matters = game.rules.wd4_challenge
@@ -183,6 +196,10 @@ def normal_move(
             score = point_weight * _POINTS[code] + 3.0 * (colors[card.color] - 1)  # type: ignore[index]
         if threatened:
             score += _THREAT[code] + reverse_bonus * _REVERSE_THREAT[code]
+        if _DISCARD_ALL[code]:
+            # No Mercy: it sheds the other cards of its colour (``colors`` counts the classic
+            # codes only, so not this card itself, nor the colour's other No Mercy cards).
+            score += 12.0 * colors[card.color]  # type: ignore[index]
         score += tie * 0.01
         tie = (tie * 7.31 + 0.137) % 1.0
         if score > best_score:
