@@ -96,3 +96,13 @@ def test_uno_no_mercy_opens_a_no_mercy_table() -> None:
     assert game is not None
     cards = sum(game.counts()) + len(game.draw_pile) + len(game.discard)
     assert cards == 168
+
+
+def test_an_eliminated_starter_may_still_stop_the_game() -> None:
+    many = " ".join(["G1"] * 20)
+    h, t = rigged(f"top=R5 | bob: {many} | alice: R3 Y2 | carol*: WD6 R1 |" + PILE, "no-mercy")
+    assert t.starter == "bob"  # the first seat opened the game
+    h.say("carol", ".p wd6 r")
+    assert "MERCY! bob holds 26 cards" in said(h.say("bob", ".draw"))
+    assert "bob stopped the game" in said(h.say("bob", ".unostop"))
+    assert t.finished
