@@ -159,9 +159,9 @@ _SECONDS = st.one_of(
 )
 
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
-_MARKED = re.compile(r"\[([RYGBW][0-9A-Z]{1,3})\]")
-"""A card marked playable in a turn's hand, ``[R5]``; No Mercy's codes run to four letters
-(``[WRD4]``, ``[WD10]``). Only what the engine's parser takes as a card is unmarked
+_MARKED = re.compile(r"\[([RYGBW][0-9A-Z]{0,3})\]")
+"""A card marked playable in a turn's hand, ``[R5]``: from one letter (``[W]``) to No Mercy's
+four (``[WRD4]``, ``[WD10]``). Only what the engine's parser takes as a card is unmarked
 (:func:`_unmark`)."""
 
 
