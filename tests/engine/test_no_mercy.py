@@ -29,6 +29,7 @@ from unobot.engine.events import (
     DrawReason,
     Eliminated,
     EveryoneSkipped,
+    MatchEnded,
     Reversed,
 )
 from unobot.engine.game import Game
@@ -270,3 +271,15 @@ def test_a_leaver_who_was_the_last_one_standing_beside_one_player_ends_the_hand(
     assert end.outcome.winner == 1  # c, in the new numbering (b, c)
     assert not match.hand_in_progress and match.players == 2 and len(match.hands) == 1
     match.start_hand()
+
+
+def test_without_a_target_that_hand_ends_the_match() -> None:
+    many = " ".join(["G1"] * 24)
+    match = _match(f"top=R5 | a*: {many} | b: R1 R2 | c: R3 | pile=B9 B9", 3)
+    match.game._out = 1 << 2  # c is already out (its hand emptied by the mercy rule)
+    match.game._sizes[2] = 0
+    match.game._counts[2] = [0] * len(match.game._counts[2])
+    match.game._masks[2] = 0
+    events = match.force_pass(0)
+    assert isinstance(events[-1], MatchEnded) and match.over
+    assert match.outcome is not None and match.outcome.winners == (1,)

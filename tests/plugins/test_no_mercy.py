@@ -83,8 +83,9 @@ def test_the_last_one_standing_wins_and_the_game_ends() -> None:
     h.say("alice", ".p r d4")
     text = said(h.say("bob", ".draw"))
     assert "MERCY! bob holds 26 cards and is out of the hand" in text
-    assert "alice wins" in text
-    assert t.finished
+    assert "alice wins" in text and "alice and bob win" not in text
+    assert t.finished and t.match is not None and t.match.outcome is not None
+    assert t.match.outcome.winners == (0,)  # not everyone on totals tied at 0
 
 
 def test_uno_no_mercy_opens_a_no_mercy_table() -> None:

@@ -91,7 +91,10 @@ class Match:
             if max(self.totals) >= target:
                 return [self._end()]
         elif not rules.time_limit_minutes:
-            return [self._end()]
+            # One hand decides the match: its winner wins it, even on totals tied at 0 (No
+            # Mercy's last one standing collects nothing from the players it put out; in plain
+            # Uno the others may hold only zeros). A team's totals are its partners' together.
+            return [self._end(None if rules.teams else (outcome.winner,))]
         return []
 
     def end_by_time(self) -> list[Event]:
