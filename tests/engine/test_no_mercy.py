@@ -29,9 +29,11 @@ from unobot.engine.events import (
     DrawReason,
     Eliminated,
     EveryoneSkipped,
+    MatchEnded,
     Reversed,
 )
 from unobot.engine.game import Game
+from unobot.engine.match import Match
 
 NM = rules(PRESETS["no-mercy"], min_players=2)
 
@@ -233,3 +235,51 @@ def test_an_eliminated_seat_has_no_moves_not_even_a_catch() -> None:
     for action in (Catch(2), CallUno(), Draw(), Play(card("G1"))):
         with pytest.raises(errors.OutOfHand):
             game.apply(1, action)
+
+
+def _match(text: str, players: int, **changes: object) -> Match:
+    """A No Mercy match whose hand in play is the position ``text``."""
+    match = Match(players, rules(NM, **changes), Random(0))
+    match.game = position(text, match.rules)
+    return match
+
+
+def test_a_timed_out_turn_that_breaks_the_mercy_limit_ends_the_hand_in_the_match() -> None:
+    # The turn timer's draw (force_pass) may put the idler out and leave one player standing:
+    # the match records that hand like any other (it once stayed "in progress" for ever).
+    many = " ".join(["G1"] * 24)
+    match = _match(f"top=R5 | a*: {many} | b: R1 R2 | pile=B9 B9", 2, target_score=500)
+    events = match.force_pass(0)
+    assert Eliminated(0, 25) in events and isinstance(events[-1], HandEnded)
+    assert not match.hand_in_progress and len(match.hands) == 1
+    assert match.hands[0].winner == 1 and match.totals == [0, 0]  # a's cards: under the pile
+    match.start_hand()  # the next hand can be dealt
+
+
+def test_a_leaver_who_was_the_last_one_standing_beside_one_player_ends_the_hand() -> None:
+    many = " ".join(["G1"] * 20)
+    match = _match(
+        f"top=R5 | a*: WD6 R1 | b: {many} | c: R3 R2 | pile={' '.join(['B9'] * 8)}",
+        3,
+        target_score=500,
+    )
+    match.apply(0, Play(card("WD6"), R))
+    match.apply(1, Draw())  # b is out by the mercy rule
+    assert match.hand_in_progress
+    events = match.remove_player(0)  # a leaves: c is the last one standing
+    end = next(e for e in events if isinstance(e, HandEnded))
+    assert end.outcome.winner == 1  # c, in the new numbering (b, c)
+    assert not match.hand_in_progress and match.players == 2 and len(match.hands) == 1
+    match.start_hand()
+
+
+def test_without_a_target_that_hand_ends_the_match() -> None:
+    many = " ".join(["G1"] * 24)
+    match = _match(f"top=R5 | a*: {many} | b: R1 R2 | c: R3 | pile=B9 B9", 3)
+    match.game._out = 1 << 2  # c is already out (its hand emptied by the mercy rule)
+    match.game._sizes[2] = 0
+    match.game._counts[2] = [0] * len(match.game._counts[2])
+    match.game._masks[2] = 0
+    events = match.force_pass(0)
+    assert isinstance(events[-1], MatchEnded) and match.over
+    assert match.outcome is not None and match.outcome.winners == (1,)

@@ -159,7 +159,19 @@ _SECONDS = st.one_of(
 )
 
 _HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
-_MARKED = re.compile(r"\[([RYGBW][0-9A-Z]{0,2})\]")
+_MARKED = re.compile(r"\[([RYGBW][0-9A-Z]{0,3})\]")
+"""A card marked playable in a turn's hand, ``[R5]``: from one letter (``[W]``) to No Mercy's
+four (``[WRD4]``, ``[WD10]``). Only what the engine's parser takes as a card is unmarked
+(:func:`_unmark`)."""
+
+
+def _unmark(m: re.Match[str]) -> str:
+    """``[R5]`` -> ``R5`` when the engine reads the word as a card; anything else stays."""
+    try:
+        Card.parse(m.group(1))
+    except CardParseError:
+        return m.group(0)
+    return m.group(1)
 
 
 class BoundedScheduler(FakeScheduler):
@@ -223,7 +235,7 @@ class CheckingTransport:
                 self._problem(f"{bad!r} in the target", kind, target, text)
         if not text:
             self._problem("an empty line", kind, target, text)
-        plain = _MARKED.sub(r"\1", strip_codes(text))  # [R5]: playable, in a turn's hand
+        plain = _MARKED.sub(_unmark, strip_codes(text))  # [R5]: playable, in a turn's hand
         channel = target.startswith(("#", "&", "+", "!"))
         if kind == "privmsg" and channel and len(text.encode()) > LIMIT:
             self._problem(f"a channel line over {LIMIT} bytes", kind, target, text)

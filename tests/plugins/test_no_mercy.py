@@ -4,6 +4,8 @@ timer passing over it, its player leaving, the last one standing winning, ``.uno
 
 from __future__ import annotations
 
+import dataclasses
+
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices
 from tests.plugins.test_presence_timers import rigged
 from unobot.core.table import Table
@@ -81,8 +83,9 @@ def test_the_last_one_standing_wins_and_the_game_ends() -> None:
     h.say("alice", ".p r d4")
     text = said(h.say("bob", ".draw"))
     assert "MERCY! bob holds 26 cards and is out of the hand" in text
-    assert "alice wins" in text
-    assert t.finished
+    assert "alice wins" in text and "alice and bob win" not in text
+    assert t.finished and t.match is not None and t.match.outcome is not None
+    assert t.match.outcome.winners == (0,)  # not everyone on totals tied at 0
 
 
 def test_uno_no_mercy_opens_a_no_mercy_table() -> None:
@@ -106,3 +109,40 @@ def test_an_eliminated_starter_may_still_stop_the_game() -> None:
     assert "MERCY! bob holds 26 cards" in said(h.say("bob", ".draw"))
     assert "bob stopped the game" in said(h.say("bob", ".unostop"))
     assert t.finished
+
+
+def test_a_timed_out_draw_over_the_mercy_limit_ends_the_game() -> None:
+    # The turn timer's one card puts alice at 25: she is out, bob is left standing and wins
+    # (the timer once drew it outside the match, which never heard that the hand was over).
+    many = " ".join(["G1"] * 24)
+    h, t = rigged(f"top=R5 | alice*: {many} | bob: R1 R2 |" + PILE, "no-mercy")
+    text = said(h.advance(121))  # one turn's time
+    assert "alice ran out of time" in text
+    assert "MERCY! alice holds 25 cards and is out of the hand" in text
+    assert "bob wins" in text and t.finished
+    assert t.match is not None and t.match.over and len(t.match.hands) == 1
+
+
+THREE = f"top=R5 | alice*: WD6 R1 R2 | bob: {MANY} | carol: R7 Y2 Y3 |" + PILE
+
+
+def test_a_leaver_beside_the_last_one_standing_ends_the_hand_and_the_next_is_dealt() -> None:
+    h, t = rigged(THREE, "no-mercy")
+    assert t.match is not None
+    t.match.rules = dataclasses.replace(t.match.rules, target_score=500)
+    h.say("alice", ".p wd6 r")
+    assert "MERCY! bob holds 26 cards" in said(h.say("bob", ".draw"))
+    out = said(h.say("alice", ".leave"))
+    assert "carol wins" in out
+    assert t.names == ("bob", "carol") and len(t.match.hands) == 1 and not t.finished
+    game = t.game
+    assert game is not None and not game.over and game.hand_size(0) == game.hand_size(1) == 7
+    assert "ran out of time" in said(h.advance(1_000))  # the new hand's timer runs as usual
+
+
+def test_a_leaver_beside_the_last_one_standing_ends_a_one_hand_game() -> None:
+    h, t = rigged(THREE, "no-mercy")
+    h.say("alice", ".p wd6 r")
+    h.say("bob", ".draw")
+    out = said(h.say("alice", ".leave"))
+    assert "carol wins" in out and t.finished

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
+import pytest
+
 from tests.plugins.fakes import Harness, channel_lines, notices, read_status
 from tests.plugins.test_games import Driver
 from unobot.core.bot import BotConfig
@@ -289,3 +291,23 @@ def test_seat_removed_renders_once_and_unknown_events_are_ignored() -> None:
     assert channel_text(told, plain) == (
         "Bob is out (left the game), their cards go under the draw pile."
     )
+
+
+def test_a_failing_timer_is_retried_a_minute_later_not_at_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A timer whose handler raises (a bug) is still due: re-armed as is, it fired again at
+    # once, for ever (the fuzz machine's "timers ran away"). Now once a minute.
+    h = Harness(3)
+    h.start(["alice", "bob"])
+    calls: list[str] = []
+
+    def broken(self: Table, name: str, now: float) -> Update:
+        calls.append(name)
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Table, "timer_due", broken)
+    h.advance(600)
+    # the warning and the turn's end, each when due (<= 120 s), then once a minute
+    assert 8 <= calls.count("turn") <= 10 and 8 <= calls.count("warn") <= 10
+    assert "timer turn for #uno failed" in caplog.text

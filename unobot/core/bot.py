@@ -52,6 +52,9 @@ CONNECT_SECONDS = 60.0
 """Time a restarted bot is given to connect, on top of the seat grace, before a restored game
 whose channel it has not got back into is dropped."""
 
+TIMER_RETRY = 60.0
+"""Seconds before a table timer that failed (a bug, logged) is tried again, rather than at once."""
+
 
 class GameObserver(Protocol):
     """Follows the games (the stats recorder); it never changes a table and never raises."""
@@ -719,6 +722,21 @@ class Bot:
         except Exception:
             log.exception("timer %s for %s failed", name, key)
             self._sync_timers(key, table)
+            self._retry_later(key, name)
+
+    def _retry_later(self, key: str, name: str) -> None:
+        """A timer that failed is still due: re-armed as it was, it would fire again at once,
+        and again, for ever (the bot would do nothing else). It is tried again only in
+        :data:`TIMER_RETRY` seconds; kept under its old moment, so that a deadline moved later
+        meanwhile does not re-arm it sooner."""
+        timers = self._timers.get(key, {})
+        armed = timers.get(name)
+        now = self.scheduler.now()
+        if armed is None or armed[0] > now:
+            return
+        self.scheduler.cancel(armed[1])
+        handle = self.scheduler.call_later(TIMER_RETRY, lambda k=key, n=name: self._fire(k, n))
+        timers[name] = (armed[0], handle)
 
     # --- output and identity ---------------------------------------------------------------
 

@@ -73,6 +73,7 @@ from unobot.engine.events import (
     HandsSwapped,
     JumpedIn,
     MatchEnded,
+    SeatRemoved,
 )
 from unobot.engine.game import Game
 from unobot.engine.rules import (
@@ -951,15 +952,16 @@ class Table:
         if player.timeouts >= self.config.max_timeouts:
             return self._remove(seat, f"{player.timeouts} turns timed out", now, pre)
         # One card and the turn moves on, whatever the rules would let them do: an idle player
-        # must not hold up the table, nor keep a playable card's advantage by idling.
-        # (force_pass never ends a hand, so Match.apply's hand-end bookkeeping isn't needed.)
+        # must not hold up the table, nor keep a playable card's advantage by idling. At No
+        # Mercy that card may put them over the mercy limit and end the hand: both ways go
+        # through the match, which records the hand, and _after deals the next one.
+        assert self.match is not None
         if game.phase is Phase.PENDING:
             # Workaround: force_pass takes a pending draw without closing a NEXT_TURN catch
             # window, as the Draw it stands for would; Draw does exactly this and closes it.
-            assert self.match is not None
             events = self.match.apply(seat, Draw())
         else:
-            events = game.force_pass(seat)
+            events = self.match.force_pass(seat)
         return self._after(events, seat, now, Update(pre))
 
     # --- presence --------------------------------------------------------------------------
@@ -1063,12 +1065,22 @@ class Table:
         self._deferred = []
         self.last_activity = now
         events = self.match.remove_player(seat)
+        after: list[Event] = []
+        if self.match.players < len(self.players):
+            # The engine dropped the seat: so does the table. At No Mercy that may end the
+            # hand (the leaver was the last one standing beside one player): what follows
+            # their removal is in the new numbering, and the next hand is dealt below.
+            del self.players[seat]
+            cut = next((i + 1 for i, e in enumerate(events) if type(e) is SeatRemoved), 0)
+            events, after = events[:cut], events[cut:]
+            after += self._end_if_too_few(after)
         update.events.append(EngineEvents(tuple(events), names, self._teams))
+        if after:
+            update.events.append(EngineEvents(tuple(after), self.names, self._teams))
         if self.match.over:
             self.state = State.FINISHED
             update.finished = True
             return update
-        del self.players[seat]
         if not self.humans:
             # Computer players alone would play on for ever in an empty channel: the game ends
             # here (recorded like a stop: only if a hand of a match was completed).
@@ -1078,6 +1090,11 @@ class Table:
             return update
         if irc_eq(player.nick, self.starter):
             self.starter = next(p.nick for p in self.players if not p.computer)
+        if any(type(e) is HandEnded for e in after):
+            if self._last_hand():
+                return self._end_round(update)
+            update.events.append(self._totals())
+            return self._start_hand(now, update)
         if was_turn:
             self._new_turn(now)
             self._turn_hand(update)

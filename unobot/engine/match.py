@@ -58,7 +58,19 @@ class Match:
         """Apply an action to the current hand; adds the match's end when the hand decides it."""
         if self.game is None:
             raise errors.UnoError("no hand has been dealt")
-        events = self.game.apply(seat, action)
+        return self._recorded(self.game.apply(seat, action))
+
+    def force_pass(self, seat: int) -> list[Event]:
+        """``Game.force_pass`` (an idle player's turn timed out), with the match's bookkeeping:
+        at No Mercy the card it draws may put the idler over the mercy limit and leave one
+        player standing, which ends the hand like any play that goes out."""
+        if self.game is None:
+            raise errors.UnoError("no hand has been dealt")
+        return self._recorded(self.game.force_pass(seat))
+
+    def _recorded(self, events: list[Event]) -> list[Event]:
+        """``events`` of the current hand, with the match's end when the hand ended and that
+        decides it (the hand's outcome is added to the totals)."""
         if events and isinstance(events[-1], HandEnded):
             events.extend(self._record(events[-1].outcome))
         return events
@@ -79,7 +91,10 @@ class Match:
             if max(self.totals) >= target:
                 return [self._end()]
         elif not rules.time_limit_minutes:
-            return [self._end()]
+            # One hand decides the match: its winner wins it, even on totals tied at 0 (No
+            # Mercy's last one standing collects nothing from the players it put out; in plain
+            # Uno the others may hold only zeros). A team's totals are its partners' together.
+            return [self._end(None if rules.teams else (outcome.winner,))]
         return []
 
     def end_by_time(self) -> list[Event]:
@@ -118,7 +133,9 @@ class Match:
 
         With three or more players the hand goes on without them (their cards under the draw
         pile) and their total is dropped; seats after theirs are renumbered one lower, also in
-        ``totals`` (past ``hands`` keep the old numbering). With two, the other player wins the
+        ``totals`` (past ``hands`` keep the old numbering). At No Mercy the leaver may have been
+        the last one standing beside one player: that player wins the hand, which is recorded
+        (in the new numbering) like any other. With two, the other player wins the
         hand and the match. In a teams game the leaver's team forfeits the match
         (:meth:`_team_forfeit`).
         """
@@ -149,7 +166,7 @@ class Match:
         if self.dealer >= seat:
             self.dealer -= 1
         self.dealer %= self.players
-        return events
+        return self._recorded(events)  # after the renumbering: the outcome is in the new one
 
     def _team_forfeit(self, seat: int) -> MatchEnded:
         """In a teams game a leaver's team can't go on (partners sit opposite, pairs are
