@@ -184,7 +184,7 @@ class NormalStrategy:
                     Rank.WILD_DRAW_FOUR: 160.0,
                     Rank.SKIP: 90.0,
                     Rank.REVERSE: 60.0 if obs.players > 2 else 90.0,
-                    **_NO_MERCY_STOPS,
+                    **NO_MERCY_STOPS,
                 }.get(rank, 0.0)
             if rank is Rank.DISCARD_ALL:
                 # No Mercy: it sheds every other card of its colour too; the nearer the mercy
@@ -212,7 +212,7 @@ class NormalStrategy:
         return best
 
 
-_NO_MERCY_STOPS: dict[Rank, float] = {
+NO_MERCY_STOPS: dict[Rank, float] = {
     Rank.DRAW_FOUR: 150.0,
     Rank.WILD_REVERSE_DRAW_FOUR: 160.0,
     Rank.WILD_DRAW_SIX: 170.0,

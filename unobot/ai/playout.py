@@ -19,6 +19,7 @@ from __future__ import annotations
 from random import Random
 from typing import Final
 
+from unobot.ai.normal import NO_MERCY_STOPS
 from unobot.engine import (
     Action,
     CallUno,
@@ -69,13 +70,7 @@ _THREAT: Final = tuple(
         Rank.DRAW_TWO: 100.0,
         Rank.WILD_DRAW_FOUR: 160.0,
         Rank.SKIP: 90.0,
-        # No Mercy's cards, as ``normal`` scores them (``_NO_MERCY_STOPS``)
-        Rank.DRAW_FOUR: 150.0,
-        Rank.WILD_REVERSE_DRAW_FOUR: 160.0,
-        Rank.WILD_DRAW_SIX: 170.0,
-        Rank.WILD_DRAW_TEN: 180.0,
-        Rank.WILD_COLOR_ROULETTE: 150.0,
-        Rank.SKIP_EVERYONE: 90.0,
+        **NO_MERCY_STOPS,  # No Mercy's cards, as ``normal`` scores them
     }.get(c.rank, 0.0)
     for c in CARDS
 )
