@@ -39,7 +39,6 @@ __all__ = [
     "TournamentView",
     "ViewCache",
     "build_view",
-    "clock_ended",
     "sheet_stage",
 ]
 
@@ -195,11 +194,6 @@ class TournamentView:
     @property
     def running(self) -> bool:
         return self.status in ("signup", "running")
-
-
-def clock_ended(row: SheetRow) -> bool:
-    """Whether the sheet row is a hand the clock ended (its text already says "(clock)")."""
-    return row.clock
 
 
 def sheet_stage(row: SheetRow, stages: dict[str, str]) -> str:
@@ -478,7 +472,7 @@ def build_view(stored: Stored) -> TournamentView:
         place = _section(stored.format, row.game_key, stage)
         mark = "Won" if row.won else str(row.points)
         sections.setdefault(place, []).append(
-            SheetLine(row.text(), row.player, row.table, row.game, mark, stage, clock_ended(row))
+            SheetLine(row.text(), row.player, row.table, row.game, mark, stage, row.clock)
         )
     view.sheet = tuple(
         SheetSection(title, tuple(lines)) for (_, title), lines in sorted(sections.items())
