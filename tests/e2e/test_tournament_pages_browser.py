@@ -143,6 +143,17 @@ def page_state(driver: Any) -> dict[str, Any]:
     )
 
 
+def placings_are_the_csv(browser: Any, site: Site, name: str) -> list[list[str]]:
+    """The page's placings (place, name, score) are the CSV download's standings, the bot's
+    export; returns the CSV's rows."""
+    with urllib.request.urlopen(site.url(f"/tournament/{name}/export.csv")) as answer:
+        rows = list(csv.reader(io.StringIO(answer.read().decode("utf-8"))))
+    exported = [f"{r[3]} {r[4]} {r[5]}" for r in rows if r[0] == "standing"]
+    shown = [" ".join(s.split()[:3]) for s in page_state(browser)["standings"]]
+    assert shown == exported, (shown, exported)
+    return rows
+
+
 def test_a_knockout_is_followed_live_in_the_browser(
     server: Any, browser: Any, tmp_path: Path
 ) -> None:
@@ -260,11 +271,7 @@ def test_a_knockout_is_followed_live_in_the_browser(
             else:
                 assert f"{stage}: {through[0]} goes through." in lines, (stage, drawn)
         # The page's placings are the CSV's (the bot's export), which are the announced ones.
-        with urllib.request.urlopen(site.url(f"/tournament/{name}/export.csv")) as answer:
-            rows = list(csv.reader(io.StringIO(answer.read().decode("utf-8"))))
-        exported = [f"{r[3]} {r[4]} {r[5]}" for r in rows if r[0] == "standing"]
-        shown = [" ".join(s.split()[:3]) for s in page_state(browser)["standings"]]
-        assert shown == exported, (shown, exported)
+        rows = placings_are_the_csv(browser, site, name)
         for o in scene.overs():
             for who, total in o.totals.items():
                 assert any(r[0] == "result" and r[4] == who and r[5] == str(total) for r in rows), (
@@ -372,11 +379,7 @@ def test_a_rotation_is_followed_live_and_its_moves_are_the_announced_ones(
             who = m.split(":")[0]
             assert f"table {where[1][who]} → table {where[2][who]}" in m, (m, where)
 
-        with urllib.request.urlopen(site.url(f"/tournament/{name}/export.csv")) as answer:
-            rows = list(csv.reader(io.StringIO(answer.read().decode("utf-8"))))
-        exported = [f"{r[3]} {r[4]} {r[5]}" for r in rows if r[0] == "standing"]
-        shown = [" ".join(s.split()[:3]) for s in page_state(browser)["standings"]]
-        assert shown == exported, (shown, exported)
+        placings_are_the_csv(browser, site, name)
 
         set_viewport(browser, PHONE, mobile=True)
         browser.get(site.url(f"/tournament/{name}"))
