@@ -19,7 +19,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -372,6 +372,16 @@ class SqlStatsStore:
                 add_records(self.db, cur, gid, game, ids, figures)
         return True
 
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Any]:
+        """A write transaction that holds the store's write lock (SQLite: ``BEGIN IMMEDIATE``;
+        PostgreSQL: the advisory lock of :meth:`_lock`); yields its cursor."""
+        cur = self.db.cursor()
+        atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
+        with atomic:
+            self._lock(cur)
+            yield cur
+
     def _lock(self, cur: Any) -> None:
         """PostgreSQL: serialise game writes and summary catch-up between bots sharing the
         database, so game ids commit in order and the ``last_game`` watermark never skips one
@@ -385,10 +395,7 @@ class SqlStatsStore:
         summary is the rows' own aggregate, merely kept pre-computed."""
         teams = _counts_teams()
         team = "g.teams" if teams else "FALSE"
-        cur = self.db.cursor()
-        atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
-        with atomic:
-            self._lock(cur)
+        with self._writing() as cur:
             cur.execute("SELECT last_game FROM summary_state")
             mark = int(cur.fetchone()[0])
             cur.execute(
@@ -844,10 +851,7 @@ class SqlStatsStore:
         rebuild``); returns the number of games."""
         self._drain()
         self._ensure_schema()
-        cur = self.db.cursor()
-        atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
-        with atomic:
-            self._lock(cur)
+        with self._writing():
             return rebuild_records(self.db, self.analyse)
 
     # -- ratings ---------------------------------------------------------------------------
@@ -857,10 +861,7 @@ class SqlStatsStore:
         returns the number of games replayed."""
         self._drain()
         self._ensure_schema()
-        cur = self.db.cursor()
-        atomic = self.db.atomic("IMMEDIATE") if self._sqlite else self.db.atomic()
-        with atomic:
-            self._lock(cur)
+        with self._writing():
             return rebuild_rating_rows(self.db)
 
     def player_ratings(self) -> dict[tuple[str, str], PlayerRating]:
