@@ -129,6 +129,8 @@ def test_a_confirmed_service_is_identified_to_before_the_joins(
     me = bot.adapter.nickname
     ident = services.wait_for(_from(me), what="IDENTIFY")
     assert ident.text == f"IDENTIFY {SECRET}"
+    # The bot knows it joined before the server has relayed its JOIN to this client: wait.
+    services.wait_for(_from(me, "JOIN"), what="the bot's JOIN, relayed")
     lines = services.snapshot()
     assert lines.index(ident) < next(i for i, m in enumerate(lines) if _from(me, "JOIN")(m))
     assert not _refusals(caplog)
