@@ -93,6 +93,28 @@ def _record_hashes() -> None:
         f.write("\n".join(lines))
 
 
+def _compile_translations() -> None:
+    """Compile each ``unobot/locale/<lang>/LC_MESSAGES/<domain>.po`` to its ``.mo`` in the
+    source tree before the package data is collected, so every build (wheel, sdist, editable)
+    carries compiled catalogues. Babel is a build requirement (pyproject.toml); the package
+    itself can't be imported here, so this is ``unobot.i18n.catalogs.compile_all`` in short."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    locale = os.path.join(HERE, "unobot", "locale")
+    for lang in sorted(os.listdir(locale)) if os.path.isdir(locale) else []:
+        folder = os.path.join(locale, lang, "LC_MESSAGES")
+        for entry in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if entry.endswith(".po"):
+                with open(os.path.join(folder, entry), "rb") as f:
+                    catalog = read_po(f, locale=lang)
+                with open(os.path.join(folder, entry[:-3] + ".mo"), "wb") as f:
+                    write_mo(f, catalog)
+
+
+_compile_translations()
+
+
 # The repository keeps its command plugins in a top-level plugins/ folder; installed they are
 # unobot.plugins, so no top-level "plugins" package collides with another project's.
 setup(
@@ -100,6 +122,9 @@ setup(
     package_dir={"unobot.plugins": "plugins"},
     # The stats site's templates and static files travel in the wheel (a non-editable install
     # has no checkout to read them from).
-    package_data={"unobot.web": ["templates/*.html", "static/*"]},
+    package_data={
+        "unobot.web": ["templates/*.html", "static/*"],
+        "unobot": ["locale/*.pot", "locale/*/LC_MESSAGES/*.po", "locale/*/LC_MESSAGES/*.mo"],
+    },
     ext_modules=_extensions(),
 )

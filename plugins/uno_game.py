@@ -439,12 +439,14 @@ def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
         f"Uno: {p}uno [teams] opens a game, {p}join, {p}team nick, {p}deal [60m], {p}leave, "
         f"{p}unostop; "
         f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players; "
-        f"{p}unorules: the rules here; {p}pce-on/{p}pce-off: cards in colour or plain. "
+        f"{p}unorules: the rules here; "
+        f"{p}pce-on/{p}pce-off: cards in colour or plain. "
         "Your hand comes by NOTICE when it changes and when your turn comes, playable cards marked "
         f"({p}unohand off: not at your turn).",
         f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
         f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt "
-        f"nick; {p}swap nick (Seven-O); {p}cards (your hand, counts), {p}top. "
+        f"nick; {p}swap nick (Seven-O); {p}cards (your hand, counts), {p}top; "
+        f"{p}unolang [me] de: language. "
         f"Tournaments: {p}tjoin, {p}tleave, {p}tstatus (admins: {p}tournament). "
         f"Records: {p}unorecords [week|month] [everywhere] [streak|cards|...].",
         f"Stats: {p}unostats [nick], {p}unostats pw|ppg N [week|month] [here], "

@@ -1,4 +1,4 @@
-"""``.unorules``: show, list and choose a channel's rules between games.
+"""``.unorules`` and ``.unolang``: a channel's rules and language, and a player's language.
 
 A channel's choice is stored by the bot's settings store as a preset's name plus the options
 changed from it (see ``unobot.core.settings``), and ``Bot.rules_for`` turns it back into rules when
@@ -18,12 +18,15 @@ from unobot.core.render_irc import LIMIT, Line, fit
 from unobot.core.settings import option_text, rules_as_text, rules_from_text
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import PRESETS, HouseRules, preset
+from unobot.i18n import LANGUAGE_NAMES, LANGUAGES, domain, normalize, speaking
 from unobot.irc.casemap import irc_lower
 
 if TYPE_CHECKING:
     from unobot.core.plugin import Context
 
-__all__ = ["describe", "preset_list"]
+__all__ = ["describe", "preset_list", "unolang"]
+
+_, ngettext = domain("commands")
 
 BLURBS: dict[str, str] = {
     "official": "draw one, challenge, 500",
@@ -145,3 +148,101 @@ def unorules(ctx: Context) -> None:
             f"{p}unorules shows the rules; {p}unorules list, {p}unorules preset <name>, "
             f"{p}unorules set <option> <value>"
         )
+
+
+# --- languages ---------------------------------------------------------------------------------
+
+_FORGET = ("default", "reset", "off", "none")
+
+
+def _language_list() -> str:
+    return ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
+
+
+def _chosen(ctx: Context, word: str) -> str:
+    """The shipped language ``word`` names; UnoError listing them otherwise."""
+    lang = normalize(word)
+    if lang is None:
+        raise UnoError(
+            _(
+                "I don't speak {language}. Languages: {languages}",
+                language=word[:20],
+                languages=_language_list(),
+            )
+        )
+    return lang
+
+
+@command("unolang")
+@example(".unolang")
+@example(".unolang de")
+@example(".unolang me fr")
+def unolang(ctx: Context) -> None:
+    """The channel's language (operators, admins: ``.unolang de``; ``.unolang default``
+    forgets it) and your own for what is sent to you alone (``.unolang me fr``,
+    ``.unolang me default``). What players type stays the same in every language."""
+    words = ctx.args.split()
+    p = ctx.prefix
+    settings = ctx.bot.settings
+    if not words:
+        here = ctx.channel_language
+        mine = settings.language(ctx.ident)
+        text = _(
+            "Language here: {language}. Yours: {yours}. Languages: {languages}. "
+            "{prefix}unolang <code> (channel operators), {prefix}unolang me <code> (you).",
+            language=LANGUAGE_NAMES[here],
+            yours=LANGUAGE_NAMES[mine] if mine else _("as the channel"),
+            languages=", ".join(LANGUAGES),
+            prefix=p,
+        )
+        ctx.reply(text)
+        return
+    if words[0].lower() == "me":
+        if len(words) < 2:
+            raise UnoError(
+                _(
+                    "{prefix}unolang me <code>: one of {languages}",
+                    prefix=p,
+                    languages=_language_list(),
+                )
+            )
+        if words[1].lower() in _FORGET:
+            settings.set_language(ctx.ident, None)
+            ctx.reply(_("What is sent to you alone now follows the channel's language."))
+            return
+        lang = _chosen(ctx, words[1])
+        settings.set_language(ctx.ident, lang)
+        ctx.reply(
+            _("What is sent to you alone is now in {language}.", language=LANGUAGE_NAMES[lang])
+        )
+        return
+    channel = ctx.channel
+    if channel is None:
+        raise UnoError(
+            _(
+                "say that in the channel whose language you want to change, or "
+                "{prefix}unolang me <code> for your own",
+                prefix=p,
+            )
+        )
+    if not (ctx.incoming.is_op or ctx.is_admin):
+        raise UnoError(
+            _(
+                "only a channel operator or a bot admin can change the channel's "
+                "language; {prefix}unolang me <code> changes yours",
+                prefix=p,
+            )
+        )
+    key = irc_lower(channel)
+    if words[0].lower() in _FORGET:
+        settings.set_language(key, None)
+    else:
+        settings.set_language(key, _chosen(ctx, words[0]))
+    lang = ctx.bot.channel_language(channel)
+    with speaking(lang):
+        text = _(
+            "{nick} set the language here: {language}.",
+            nick=ctx.nick,
+            language=LANGUAGE_NAMES[lang],
+        )
+    ctx.bot.send(Line("privmsg", channel, text, ctx.reply_tag(channel)))

@@ -21,6 +21,7 @@ from unobot.core.table import TableConfig
 from unobot.core.trusted import TrustedHosts
 from unobot.engine import preset
 from unobot.irc.adapter import IrcSettings, ServerSettings
+from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS
 from unobot.stats.urls import database_url_problem
 
@@ -129,6 +130,25 @@ def load(args: argparse.Namespace) -> Settings:
         raise ConfigError(str(err)) from None
 
 
+def _languages(bot_cfg: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """``[bot] language`` and ``[bot.channel_languages]``, each a shipped language."""
+    from unobot.i18n import LANGUAGES, normalize
+
+    def known(where: str, value: object) -> str:
+        lang = normalize(str(value))
+        if lang is None:
+            raise ConfigError(f"{where} = {value!r}: not a language unobot speaks "
+                              f"(one of {', '.join(LANGUAGES)})")  # fmt: skip
+        return lang
+
+    default = known("bot.language", _typed("bot", bot_cfg, "language", str, "en"))
+    per_channel = _typed("bot", bot_cfg, "channel_languages", dict, {})
+    channels = {
+        irc_lower(str(c)): known(f"bot.channel_languages.{c}", v) for c, v in per_channel.items()
+    }
+    return default, channels
+
+
 def _tournament_scale(bot_cfg: dict[str, Any]) -> float:
     """``bot.tournament_time_scale``: every tournament duration is multiplied by it (1 in
     play; tests and rehearsals run an hour's game in 20 s with 0.0056)."""
@@ -145,7 +165,7 @@ KEYS: dict[str, tuple[str, ...]] = {
             "connections"),
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "turn_hand", "channel_presets", "plugins", "journal", "tournament_time_scale",
-            "trusted_hosts", "trusted_multiplier"),
+            "trusted_hosts", "trusted_multiplier", "language", "channel_languages"),
     "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout", "live"),
     "web": ("host", "port", "public_url", "database", "root_path", "forwarded_allow_ips"),
@@ -306,6 +326,7 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         raise ConfigError("bot.prefix must be one punctuation character, e.g. '.' or '!'")
     per_channel = _typed("bot", bot_cfg, "channel_presets", dict, {})
     channel_rules = {str(c).lower(): preset(str(p)) for c, p in per_channel.items()}
+    language, channel_languages = _languages(bot_cfg)
     min_games = _typed("stats", stats_cfg, "min_games", int, 5)
     max_list = _typed("stats", stats_cfg, "max_list", int, 25)
     if min_games < 1 or not 1 <= max_list <= 100:
@@ -316,6 +337,8 @@ def _build(data: dict[str, Any], args: argparse.Namespace) -> Settings:
         admins=frozenset(str(a) for a in _typed("bot", bot_cfg, "admins", list, []))
         | _admin_flags(getattr(args, "admin", None)),
         channel_rules=channel_rules,
+        language=language,
+        channel_languages=channel_languages,
         network=servers[0].host,  # stored with each game, so two networks' stats never mix
         stats_min_games=min_games,
         stats_max_list=max_list,

@@ -93,7 +93,7 @@ def test_database_settings_keep_it_and_gain_its_column(tmp_path: Path) -> None:
     again = DatabaseSettings(url)
     assert again.turn_hands("alice") is False and again.colors("alice") is False
     assert again.turn_hands("bob") is True
-    colors, _rules, turn_hands = again.load_all()
+    colors, _rules, turn_hands, _languages = again.load_all()
     assert turn_hands == {"alice": False, "bob": True} and colors["bob"] is False
     again.close()
 

@@ -35,6 +35,7 @@ from unobot.core.table import Frozen, Table
 from unobot.core.trusted import TrustedHosts
 from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
+from unobot.i18n import speak, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind, Scheduler, Tag, Transport
 
@@ -256,7 +257,8 @@ class Bot:
                 back = table.arrive(incoming.nick)
                 if back.events:
                     self.publish(table, back)
-        self.dispatcher.run(handler, ctx)
+        with speaking(ctx.channel_language if ctx.channel else ctx.language):
+            self.dispatcher.run(handler, ctx)
 
     # --- tables ----------------------------------------------------------------------------
 
@@ -310,15 +312,17 @@ class Bot:
         """Send what an update says, then reschedule the table's timers (or drop the table)."""
         if self.live is not None:  # first, so the deal's lines find the game being watched
             self.live.observe(table, update)
-        lines = render_update(
-            update,
-            table.channel,
-            self.colors_for(table),
-            channel_colors=self.config.channel_colors,
-            prefix=self.config.prefix,
-            invite=table.match is not None and not table.config.tournament,
-            turn_hands=self.turn_hands_for(table),
-        )
+        with speaking(self.channel_language(table.channel)):
+            lines = render_update(
+                update,
+                table.channel,
+                self.colors_for(table),
+                channel_colors=self.config.channel_colors,
+                prefix=self.config.prefix,
+                invite=table.match is not None and not table.config.tournament,
+                turn_hands=self.turn_hands_for(table),
+                language_for=self.languages_for(table),
+            )
         for line in lines:
             self.send(line)
         if self.recorder is not None:
@@ -341,6 +345,40 @@ class Bot:
             return self.settings.colors(player.key if player else irc_lower(nick))
 
         return colors
+
+    # --- languages -------------------------------------------------------------------------
+
+    def channel_language(self, channel: str) -> str:
+        """What is said in ``channel``: its ``.unolang``, else the config's for it, else the
+        bot's. A settings store that can't answer leaves the configured language."""
+        key = irc_lower(channel)
+        try:
+            chosen = self.settings.language(key)
+        except Exception:
+            log.exception("can't read the language of %s", channel)
+            chosen = None
+        return chosen or self.config.channel_languages.get(key) or self.config.language
+
+    def person_language(self, ident: str, channel: str | None = None) -> str:
+        """What is sent to one person alone: their ``.unolang me``, else the language of the
+        channel it concerns (their table's), else the bot's."""
+        try:
+            chosen = self.settings.language(ident)
+        except Exception:
+            log.exception("can't read the language of %s", ident)
+            chosen = None
+        if chosen:
+            return chosen
+        return self.channel_language(channel) if channel else self.config.language
+
+    def languages_for(self, table: Table) -> Callable[[str], str]:
+        """Each seated nick's language for their hands (by their identity, as colours)."""
+
+        def language(nick: str) -> str:
+            player = table.player(nick)
+            return self.person_language(player.key if player else irc_lower(nick), table.channel)
+
+        return language
 
     def turn_hands_for(self, table: Table) -> Callable[[str], bool]:
         """Whether a player at ``table`` wants their hand when their turn comes
@@ -375,7 +413,9 @@ class Bot:
     # --- for the tournament director ------------------------------------------------------
 
     def say(self, channel: str, text: str) -> None:
-        """One line of the bot's own in ``channel`` (announcements; never raw user text)."""
+        """One line of the bot's own in ``channel`` (announcements; never raw user text), in
+        the channel's language when ``text`` is a translated message."""
+        text = speak(text, self.channel_language(channel))
         self.send(Line("privmsg", channel, text, Tag(channel)))
 
     def in_channel(self, channel: str) -> bool:

@@ -34,6 +34,11 @@ class BotConfig:
     """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
     channel_rules: Mapping[str, HouseRules] = field(default_factory=dict)
     """Rules for particular channels (keys folded with ``irc_lower``); others use ``table``."""
+    language: str = "en"
+    """``[bot] language``: what the bot speaks where nobody chose with ``.unolang``."""
+    channel_languages: Mapping[str, str] = field(default_factory=dict)
+    """``[bot.channel_languages]``: languages of particular channels (keys folded), unless
+    the channel chose another with ``.unolang``."""
     network: str = ""
     """Network name stored with every recorded game (stats of two networks never mix)."""
     stats_min_games: int = 5

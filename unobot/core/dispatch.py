@@ -285,7 +285,9 @@ class Dispatcher:
                 self.throttle.charge(who, now, channel, ctx.nick)
             if timely:
                 self.throttle.refused_timely(ctx.nick, now)
-            ctx.reply(str(err) or "you can't do that now")
+            # args[0], not str(err): a translated message keeps what it needs to be said
+            # again in the sender's own language.
+            ctx.reply(err.args[0] if err.args and err.args[0] else "you can't do that now")
         except Exception:
             log.exception("command %r from %s failed", handler.name, ctx.nick)
             ctx.reply(APOLOGY)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from unobot.core.render_irc import Line
 from unobot.engine.errors import UnoError
+from unobot.i18n import speak
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 
@@ -102,6 +103,12 @@ class BotApi(Protocol):
 
     def colors_for(self, table: Table) -> Callable[[str], bool]:
         """Whether a player at ``table`` wants mIRC colours."""
+
+    def channel_language(self, channel: str) -> str:
+        """The language spoken in ``channel``."""
+
+    def person_language(self, ident: str, channel: str | None = None) -> str:
+        """The language of what is sent to ``ident`` alone (``channel``: where it comes from)."""
 
     def commands(self) -> dict[str, str]:
         """Each command by its first name (``play`` for ``.p``), with its plugin's module."""
@@ -169,6 +176,22 @@ class Context:
             raise RuntimeError("command needs a table but has no guard")
         return table
 
+    @property
+    def channel_language(self) -> str:
+        """The language of the channel the command was said in (in private: :attr:`language`)."""
+        channel = self.channel
+        return self.bot.channel_language(channel) if channel else self.language
+
+    @property
+    def language(self) -> str:
+        """The sender's own language: what replies to them alone are in (``.unolang me``,
+        else the channel's: the one they spoke in, or in private the table they sit at)."""
+        channel = self.channel
+        if channel is None:
+            table = self.find_table()
+            channel = table.channel if table is not None else None
+        return self.bot.person_language(self.ident, channel)
+
     def reply_tag(self, channel: str | None = None) -> Tag:
         """How a reply to this command waits in the send queue: in the channel's flow (the
         channel it was said in by default), in turn with other people's replies."""
@@ -176,7 +199,9 @@ class Context:
                    person=self.person)  # fmt: skip
 
     def reply(self, text: str) -> None:
-        """A private answer (NOTICE): mistakes and personal information never go to a channel."""
+        """A private answer (NOTICE): mistakes and personal information never go to a channel.
+        A translated message (:class:`~unobot.i18n.Text`) is sent in the sender's language."""
+        text = speak(text, self.language)
         self.bot.send(Line("notice", self.nick, text, self.reply_tag()))
 
     def say(self, text: str) -> None:
@@ -187,6 +212,7 @@ class Context:
         if channel is None:
             self.reply(text)
         else:
+            text = speak(text, self.bot.channel_language(channel))
             self.bot.send(Line("privmsg", channel, text, self.reply_tag(channel)))
 
     def publish(self, table: Table, update: Update) -> None:

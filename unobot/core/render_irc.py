@@ -41,6 +41,7 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
+from unobot.i18n import language, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
 from unobot.irc.transport import UNTAGGED, Tag
@@ -631,6 +632,7 @@ def render_update(
     prefix: str = ".",
     invite: bool = False,
     turn_hands: Callable[[str], bool] | None = None,
+    language_for: Callable[[str], str] | None = None,
 ) -> list[Line]:
     """Every line an update produces: the channel's first, then each changed hand, then the
     optional hands (the turn's, :attr:`HandNotice.optional`) of the players ``turn_hands``
@@ -665,9 +667,11 @@ def render_update(
             continue
         fmt = Cards(colors_for(nick))
         key = "hand " + irc_lower(nick)  # a newer hand replaces a queued one
+        with speaking(language_for(nick) if language_for is not None else language()):
+            texts = hand_lines(notice, fmt)
         lines.extend(
             Line("notice", nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
-            for part, text in enumerate(hand_lines(notice, fmt))
+            for part, text in enumerate(texts)
         )
     return lines
 

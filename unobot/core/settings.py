@@ -40,8 +40,8 @@ log = logging.getLogger(__name__)
 
 ChannelRules = tuple[str, dict[str, str]]
 """A channel's stored rules: preset name, and ``{option: value as a player types it}``."""
-Loaded = tuple[dict[str, bool], dict[str, ChannelRules], dict[str, bool]]
-"""Everything stored: colour preferences, channels' rules, turn-hand preferences."""
+Loaded = tuple[dict[str, bool], dict[str, ChannelRules], dict[str, bool], dict[str, str]]
+"""Everything stored: colour preferences, channels' rules, turn-hand preferences, languages."""
 
 
 def option_text(value: Any) -> str:
@@ -100,6 +100,15 @@ class SettingsStore(Protocol):
         """Remember ``channel``'s rules: a preset's name and the options changed from it."""
         ...
 
+    def language(self, key: str) -> str | None:
+        """The language chosen with ``.unolang`` by a channel (its folded name) or a person
+        (their identity); None: none chosen (the config's, else English, answers)."""
+        ...
+
+    def set_language(self, key: str, lang: str | None) -> None:
+        """Remember ``key``'s language; None forgets it."""
+        ...
+
 
 class MemorySettings:
     """Preferences in dicts: for tests, and for a bot run without a database."""
@@ -108,12 +117,22 @@ class MemorySettings:
         self._colors: dict[str, bool] = {}
         self._turn_hands: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
+        self._languages: dict[str, str] = {}
 
     def colors(self, player: str) -> bool:
         return self._colors.get(player, True)
 
     def set_colors(self, player: str, on: bool) -> None:
         self._colors[player] = on
+
+    def language(self, key: str) -> str | None:
+        return self._languages.get(key)
+
+    def set_language(self, key: str, lang: str | None) -> None:
+        if lang is None:
+            self._languages.pop(key, None)
+        else:
+            self._languages[key] = lang
 
     def turn_hands(self, player: str) -> bool:
         return self._turn_hands.get(player, True)
@@ -171,9 +190,19 @@ class DatabaseSettings:
                 database = self.db
                 table_name = "channel_rules"
 
+        class LanguageRow(peewee.Model):
+            key = peewee.CharField(primary_key=True, max_length=255)
+            """A folded channel name, or a person's identity (account or folded nick)."""
+            language = peewee.CharField(max_length=16)
+
+            class Meta:
+                database = self.db
+                table_name = "language_setting"
+
         self._model = PlayerSetting
         self._rules_model = ChannelRulesRow
-        self.db.create_tables([PlayerSetting, ChannelRulesRow], safe=True)
+        self._language_model = LanguageRow
+        self.db.create_tables([PlayerSetting, ChannelRulesRow, LanguageRow], safe=True)
         columns = {c.name for c in self.db.get_columns("player_setting")}
         if "turn_hand" not in columns:
             from playhouse.migrate import SchemaMigrator, migrate
@@ -183,6 +212,23 @@ class DatabaseSettings:
         self._cache: dict[str, bool] = {}
         self._turn_cache: dict[str, bool] = {}
         self._rules_cache: dict[str, ChannelRules | None] = {}
+        self._language_cache: dict[str, str | None] = {}
+
+    def language(self, key: str) -> str | None:
+        if key not in self._language_cache:
+            row = self._language_model.get_or_none(self._language_model.key == key)
+            self._language_cache[key] = None if row is None else str(row.language)
+        return self._language_cache[key]
+
+    def set_language(self, key: str, lang: str | None) -> None:
+        model = self._language_model
+        if lang is None:
+            model.delete().where(model.key == key).execute()
+        else:
+            model.insert(key=key, language=lang).on_conflict(
+                conflict_target=[model.key], update={model.language: lang}
+            ).execute()
+        self._language_cache[key] = lang
 
     def _flag(self, field: peewee.Field, cache: dict[str, bool], player: str) -> bool:
         """A player's on/off setting (on unless they turned it off), read once then cached."""
@@ -241,17 +287,20 @@ class DatabaseSettings:
                 str(row.preset),
                 {str(k): str(v) for k, v in options.items()},
             )
+        languages = {str(r.key): str(r.language) for r in self._language_model.select()}
         self._cache.update(colors)
         self._turn_cache.update(turn_hands)
         self._rules_cache.update(rules)
-        return colors, rules, turn_hands
+        self._language_cache.update(languages)
+        return colors, rules, turn_hands, languages
 
     def close(self) -> None:
         self.db.close()
 
 
 _Write = tuple[str, str]
-"""A pending write's key: (``colors``, ``turn_hand`` or ``rules``, player or channel)."""
+"""A pending write's key: (``colors``, ``turn_hand``, ``rules`` or ``language``, player or
+channel)."""
 
 
 class BackgroundSettings:
@@ -273,6 +322,7 @@ class BackgroundSettings:
         self._colors: dict[str, bool] = {}
         self._turn_hands: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
+        self._languages: dict[str, str | None] = {}
         self._pending: dict[_Write, Any] = {}
         self._busy = False
         """A load or a flush is on the worker: don't queue another."""
@@ -307,6 +357,14 @@ class BackgroundSettings:
         self._pending[("rules", channel)] = (preset, dict(options))
         self._flush()
 
+    def language(self, key: str) -> str | None:
+        return self._languages.get(key)
+
+    def set_language(self, key: str, lang: str | None) -> None:
+        self._languages[key] = lang
+        self._pending[("language", key)] = lang
+        self._flush()
+
     @property
     def pending(self) -> int:
         """Changes not yet in the database."""
@@ -332,7 +390,7 @@ class BackgroundSettings:
 
     def _loaded(self, found: Loaded) -> None:
         self._busy = False
-        colors, rules, turn_hands = found
+        colors, rules, turn_hands, languages = found
         for player, on in colors.items():
             if ("colors", player) not in self._pending:
                 self._colors[player] = on
@@ -342,6 +400,9 @@ class BackgroundSettings:
         for channel, chosen in rules.items():
             if ("rules", channel) not in self._pending:
                 self._rules[channel] = chosen
+        for key, lang in languages.items():
+            if ("language", key) not in self._pending:
+                self._languages[key] = lang
         if not self.loaded:
             log.info("settings: %d preferences and %d channels' rules loaded", len(colors),
                      len(rules))  # fmt: skip
@@ -398,6 +459,8 @@ class BackgroundSettings:
                     store.set_colors(key, value)
                 elif kind == "turn_hand":
                     store.set_turn_hands(key, value)
+                elif kind == "language":
+                    store.set_language(key, value)
                 else:
                     store.set_channel_rules(key, value[0], value[1])
         except Exception:

@@ -1,0 +1,263 @@
+"""Translations: everything the bot and the site say, in the channel's or the person's language.
+
+The standard machinery (GNU gettext catalogues, Babel to extract, update and compile them): the
+English text in the code is the message id; ``unobot/locale/<lang>/LC_MESSAGES/<domain>.po``
+holds each language, compiled to ``.mo`` when the package is built (setup.py), so a wheel install
+carries them. Each part of the program has its own catalogue (a *domain*: ``game``,
+``commands``, ``stats``, ``tournament``, ``web``, ``terminal``) so that translating one part never
+touches another's file.
+
+Which language? The one *being spoken*: a context variable the bot sets around each piece of
+work (:func:`speaking`): the channel's language while it renders a channel's lines, the person's
+while it renders their hand. A module marks its messages with its domain's functions::
+
+    from unobot.i18n import domain
+    _, ngettext = domain("game")
+
+    _("{nick} plays {card}", nick=nick, card=card)          # a whole sentence, named places
+    ngettext("{n} card", "{n} cards", n)                     # ``n`` is filled in for you
+
+Both return a :class:`Text`: a ``str`` in the language being spoken that also remembers its
+message id and arguments, so that a reply rendered in the channel's language can be spoken again
+in the language of the person it is finally sent to (:meth:`Text.speak`), arguments included.
+A ``str`` built by joining Texts is just a ``str``: it stays in the language it was made in.
+
+What players type never changes (commands, card notation): only prose is translated.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext
+import io
+import logging
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from typing import Any
+
+__all__ = [
+    "DEFAULT",
+    "DOMAINS",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "N_",
+    "Text",
+    "catalog",
+    "domain",
+    "language",
+    "normalize",
+    "speak",
+    "speaking",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT = "en"
+LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "pt_BR", "it", "pl")
+"""Every shipped language; English is the source, the others have complete catalogues."""
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+    "it": "Italiano",
+    "pl": "Polski",
+}
+"""Each language in its own words (``.unolang`` lists them, the site's switch shows them)."""
+DOMAINS: tuple[str, ...] = ("game", "commands", "stats", "tournament", "web", "terminal")
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
+"""``unobot/locale``: the ``.po`` sources and (after a build) their compiled ``.mo``."""
+
+_current: ContextVar[str] = ContextVar("unobot_language", default=DEFAULT)
+
+_ALIASES = {
+    "pt": "pt_BR",
+    "br": "pt_BR",
+    "ptbr": "pt_BR",
+    "pt_br": "pt_BR",
+    "english": "en",
+    "deutsch": "de",
+    "german": "de",
+    "francais": "fr",
+    "français": "fr",
+    "french": "fr",
+    "espanol": "es",
+    "español": "es",
+    "spanish": "es",
+    "portugues": "pt_BR",
+    "português": "pt_BR",
+    "portuguese": "pt_BR",
+    "italiano": "it",
+    "italian": "it",
+    "polski": "pl",
+    "polish": "pl",
+}
+
+
+def normalize(code: str | None) -> str | None:
+    """A shipped language for what a person typed or a browser sent (``de``, ``DE``,
+    ``de-AT``, ``pt-br``, ``pt``, ``polski``), or None when none matches."""
+    if not code:
+        return None
+    text = code.strip().replace("-", "_")
+    lowered = text.lower()
+    if lowered in _ALIASES:
+        return _ALIASES[lowered]
+    for lang in LANGUAGES:
+        if lowered == lang.lower():
+            return lang
+    base = lowered.split("_", 1)[0]
+    if base in _ALIASES:
+        return _ALIASES[base]
+    return base if base in LANGUAGES else None
+
+
+def language() -> str:
+    """The language being spoken now."""
+    return _current.get()
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[str]:
+    """Speak ``lang`` (None or unknown: the default) inside the block."""
+    chosen = lang if lang in _KNOWN else (normalize(lang) or DEFAULT)
+    token = _current.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _current.reset(token)
+
+
+_KNOWN = frozenset(LANGUAGES)
+
+
+# --- catalogues --------------------------------------------------------------------------------
+
+
+def _po_path(lang: str, name: str) -> str:
+    return os.path.join(LOCALE_DIR, lang, "LC_MESSAGES", name + ".po")
+
+
+@functools.cache
+def catalog(lang: str, name: str) -> gettext.NullTranslations:
+    """The compiled catalogue of domain ``name`` in ``lang`` (English: none needed).
+
+    A built package has ``.mo`` files. A checkout whose ``.po`` is newer than its ``.mo`` (a
+    translator's edit, no rebuild yet) compiles the ``.po`` in memory with Babel when Babel is
+    there, so an edit is seen at the next start without a reinstall."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
+    po = _po_path(lang, name)
+    mo = po[:-3] + ".mo"
+    po_time = os.path.getmtime(po) if os.path.exists(po) else None
+    mo_time = os.path.getmtime(mo) if os.path.exists(mo) else None
+    if po_time is not None and (mo_time is None or po_time > mo_time):
+        compiled = _compile_in_memory(po)
+        if compiled is not None:
+            return gettext.GNUTranslations(io.BytesIO(compiled))
+    if mo_time is not None:
+        with open(mo, "rb") as f:
+            return gettext.GNUTranslations(f)
+    log.warning("no %s catalogue for %s: English is used", name, lang)
+    return gettext.NullTranslations()
+
+
+def _compile_in_memory(po: str) -> bytes | None:
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+    except ImportError:
+        return None
+    with open(po, "rb") as f:
+        parsed = read_po(f)
+    out = io.BytesIO()
+    write_mo(out, parsed)
+    return out.getvalue()
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+
+class Text(str):
+    """A translated message: the text in the language it was made in, plus how to make it in
+    another (:meth:`speak`). Behaves as the ``str`` it is everywhere else."""
+
+    __slots__ = ("_how", "lang")
+
+    _how: tuple[str, str, str | None, int, Mapping[str, Any]]
+    lang: str
+
+    def __new__(
+        cls,
+        value: str,
+        lang: str,
+        how: tuple[str, str, str | None, int, Mapping[str, Any]],
+    ) -> Text:
+        self = super().__new__(cls, value)
+        self.lang = lang
+        self._how = how
+        return self
+
+    def speak(self, lang: str) -> str:
+        """This message in ``lang`` (itself when already in it)."""
+        if lang == self.lang:
+            return self
+        name, singular, plural, n, params = self._how
+        return _render(lang, name, singular, plural, n, params)
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:  # pickles and copies as plain str
+        return (str, (str(self),))
+
+
+def speak(text: str, lang: str) -> str:
+    """``text`` in ``lang``: a :class:`Text` is spoken again, a plain ``str`` stays as it is."""
+    return text.speak(lang) if isinstance(text, Text) else text
+
+
+def _render(
+    lang: str,
+    name: str,
+    singular: str,
+    plural: str | None,
+    n: int,
+    params: Mapping[str, Any],
+) -> Text:
+    how = (name, singular, plural, n, params)
+    if lang == DEFAULT:
+        pattern = singular if plural is None or n == 1 else plural
+    else:
+        cat = catalog(lang, name)
+        pattern = cat.gettext(singular) if plural is None else cat.ngettext(singular, plural, n)
+    if not params:
+        return Text(pattern, lang, how)
+    values = {k: (v.speak(lang) if isinstance(v, Text) else v) for k, v in params.items()}
+    try:
+        return Text(pattern.format_map(values), lang, how)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        # A translation with a broken placeholder must not lose the line: say it in English.
+        log.warning("bad %s translation of %r in %s", name, singular, lang)
+        english = singular if plural is None or n == 1 else plural
+        return Text(english.format_map(values), DEFAULT, how)
+
+
+def N_(message: str) -> str:
+    """Marks a constant for extraction, translated later where it is used (``_(CONST)``)."""
+    return message
+
+
+def domain(name: str) -> tuple[Callable[..., Text], Callable[..., Text]]:
+    """``(_, ngettext)`` for a module of domain ``name``: each renders in :func:`language`."""
+    if name not in DOMAINS:
+        raise ValueError(f"unknown translation domain {name!r}")
+
+    def gettext_(message: str, /, **params: Any) -> Text:
+        return _render(_current.get(), name, message, None, 1, params)
+
+    def ngettext_(singular: str, plural: str, n: int, /, **params: Any) -> Text:
+        params.setdefault("n", n)
+        return _render(_current.get(), name, singular, plural, n, params)
+
+    return gettext_, ngettext_
