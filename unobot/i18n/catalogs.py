@@ -6,7 +6,9 @@
 ``python -m unobot.i18n check`` says what is missing or stale, and fails if anything is.
 
 Which domain a message belongs to is said once, in its module: the ``domain("game")`` call
-that gives the module its ``_``. Templates of the stats site are the ``web`` domain.
+that gives the module its ``_`` (a module that must not import the translations, such as the
+rules engine's errors, says it in a comment: ``# translations: domain("commands")``).
+Templates of the stats site are the ``web`` domain.
 """
 
 from __future__ import annotations
