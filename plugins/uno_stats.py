@@ -170,9 +170,11 @@ def parse_query(args: str) -> StatsQuery:
         else:
             shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])  # no formatting echoed back
             raise UnoError(
-                _("'{word}' is not a nick, number, pw/ppg/rating, week/month/all or here",
-                  word=shown)
-            )  # fmt: skip
+                _(
+                    "'{word}' is not a nick, number, pw/ppg/rating, week/month/all or here",
+                    word=shown,
+                )
+            )
     return StatsQuery(ranking, count, nick, period, here, rating)
 
 
@@ -211,8 +213,12 @@ def _games(stats: PlayerStats) -> str:
     """``12 games``, or ``12 games (3 in teams)`` when some were team games (a win shared with
     a partner): a line only grows for players who played in teams."""
     if stats.team_games:
-        return ngettext("{n} game ({teams} in teams)", "{n} games ({teams} in teams)",
-                        stats.games, teams=stats.team_games)  # fmt: skip
+        return ngettext(
+            "{n} game ({teams} in teams)",
+            "{n} games ({teams} in teams)",
+            stats.games,
+            teams=stats.team_games,
+        )
     return ngettext("{n} game", "{n} games", stats.games)
 
 
@@ -224,8 +230,9 @@ def _rank(stats: PlayerStats, ranking: Ranking, min_games: int) -> str:
     if stats.is_bot:
         return _(COMPUTER)
     if stats.rank is None:
-        return ngettext("unranked (fewer than {n} game)", "unranked (fewer than {n} games)",
-                        min_games)  # fmt: skip
+        return ngettext(
+            "unranked (fewer than {n} game)", "unranked (fewer than {n} games)", min_games
+        )
     if ranking is Ranking.PERCENT_WINS:
         return _("rank {rank} by percent wins", rank=stats.rank)
     return _("rank {rank} by points per game", rank=stats.rank)
@@ -239,12 +246,16 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
     who = _("{nick} ({scope})", nick=_shown(stats.nick), scope=scope) if scope else None
     figures = [
         _games(stats),
-        ngettext("{n} win ({percent}%)", "{n} wins ({percent}%)", stats.wins,
-                 percent=_number(stats.percent_wins)),
+        ngettext(
+            "{n} win ({percent}%)",
+            "{n} wins ({percent}%)",
+            stats.wins,
+            percent=_number(stats.percent_wins),
+        ),
         ngettext("{n} point", "{n} points", stats.points),
         _("{figure} points/game", figure=_number(stats.points_per_game)),
         _rank(stats, ranking, min_games),
-    ]  # fmt: skip
+    ]
     return f"{who or _shown(stats.nick)}: " + ", ".join(figures)
 
 
@@ -282,7 +293,7 @@ def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: st
             )
         else:
             entries.append(f"{place}. {nick} {figure} ({s.games})")
-    return packed(_list_head(ranking, count, scope), entries)  # fmt: skip
+    return packed(_list_head(ranking, count, scope), entries)
 
 
 def packed(head: str, entries: Iterable[str]) -> list[str]:
@@ -307,11 +318,17 @@ def rating_line(rated: RatedPlayer, min_games: int) -> str:
         figure = ngettext(
             "rating {rating}, provisional ({games} of {n} rated game)",
             "rating {rating}, provisional ({games} of {n} rated games)",
-            min_games, rating=shown, games=rated.games,
-        )  # fmt: skip
+            min_games,
+            rating=shown,
+            games=rated.games,
+        )
     else:
-        figure = ngettext("rating {rating} ({n} rated game)", "rating {rating} ({n} rated games)",
-                          rated.games, rating=shown)  # fmt: skip
+        figure = ngettext(
+            "rating {rating} ({n} rated game)",
+            "rating {rating} ({n} rated games)",
+            rated.games,
+            rating=shown,
+        )
     if rated.is_bot:
         rank = _(COMPUTER)
     elif rated.rank is not None:
@@ -387,8 +404,9 @@ def _not_so_fast(seconds: int) -> str:
 
 
 def _one_list(seconds: int) -> str:
-    return ngettext("One list at a time: try again in {n}s.",
-                    "One list at a time: try again in {n}s.", seconds)  # fmt: skip
+    return ngettext(
+        "One list at a time: try again in {n}s.", "One list at a time: try again in {n}s.", seconds
+    )
 
 
 def _list_shown(seconds: int) -> str:
@@ -455,8 +473,11 @@ def _list_count(ctx: Context, query: StatsQuery) -> int | None:
     cfg = ctx.bot.config
     count = TOP if query.count is None else query.count
     if count < 1:
-        raise UnoError(ngettext("a list has 1 to {n} player", "a list has 1 to {n} players",
-                                cfg.stats_max_list))  # fmt: skip
+        raise UnoError(
+            ngettext(
+                "a list has 1 to {n} player", "a list has 1 to {n} players", cfg.stats_max_list
+            )
+        )
     if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, _one_list):
         return None
     return min(count, cfg.stats_max_list)
@@ -484,9 +505,13 @@ def _answer_rating(
 
         def show(found: list[RatedPlayer]) -> None:
             if not found:
-                ctx.reply(ngettext("Nobody has played {n} rated Uno game yet.",
-                                   "Nobody has played {n} rated Uno games yet.",
-                                   cfg.stats_min_games))  # fmt: skip
+                ctx.reply(
+                    ngettext(
+                        "Nobody has played {n} rated Uno game yet.",
+                        "Nobody has played {n} rated Uno games yet.",
+                        cfg.stats_min_games,
+                    )
+                )
                 return
             _show_lines(ctx, lambda: rating_list_lines(found, count))
 
@@ -521,12 +546,17 @@ def _show_list(
     if not board:
         n = cfg.stats_min_games
         ctx.reply(
-            ngettext("Nobody has played {n} Uno game yet {scope}.",
-                     "Nobody has played {n} Uno games yet {scope}.", n, scope=scope)
+            ngettext(
+                "Nobody has played {n} Uno game yet {scope}.",
+                "Nobody has played {n} Uno games yet {scope}.",
+                n,
+                scope=scope,
+            )
             if scope
-            else ngettext("Nobody has played {n} Uno game yet.",
-                          "Nobody has played {n} Uno games yet.", n)
-        )  # fmt: skip
+            else ngettext(
+                "Nobody has played {n} Uno game yet.", "Nobody has played {n} Uno games yet.", n
+            )
+        )
         return
     _show_lines(ctx, lambda: list_lines(board, ranking, count, scope))
 
@@ -593,8 +623,12 @@ def unotop10(ctx: Context) -> None:
     _store_of(ctx)
     query = parse_query(ctx.args)
     if query.count is not None or query.nick is not None or query.ranking is not None:
-        raise UnoError(_("{command} takes only rating, week, month, all or here",
-                         command=f"{ctx.prefix}unotop10"))  # fmt: skip
+        raise UnoError(
+            _(
+                "{command} takes only rating, week, month, all or here",
+                command=f"{ctx.prefix}unotop10",
+            )
+        )
     if query.rating:
         _answer(ctx, StatsQuery(None, TOP, None, query.period, query.here, True), listing=True)
         return
@@ -649,10 +683,22 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
     short = game.short_id
     when = game.started.strftime("%Y-%m-%d %H:%M")
     if url:
-        return [_("Game {id} ({channel}, {when} UTC): {url}", id=short, channel=game.channel,
-                  when=when, url=f"{url}/game/{short}")]  # fmt: skip
-    known = {"id": short, "channel": game.channel, "preset": game.preset, "when": when,
-             "length": game_length(game.seconds)}  # fmt: skip
+        return [
+            _(
+                "Game {id} ({channel}, {when} UTC): {url}",
+                id=short,
+                channel=game.channel,
+                when=when,
+                url=f"{url}/game/{short}",
+            )
+        ]
+    known = {
+        "id": short,
+        "channel": game.channel,
+        "preset": game.preset,
+        "when": when,
+        "length": game_length(game.seconds),
+    }
     if game.teams:
         head = _("Game {id} in {channel} ({preset}, teams of two), {when} UTC, {length}", **known)
     else:
@@ -685,9 +731,12 @@ def unogame(ctx: Context) -> None:
     key = words[0] if len(words) == 1 else ""
     if words and game_key(key) is None:
         raise UnoError(
-            _("usage: {command} [id]: a game's number or its 8-character id "
-              "(no id: your last game)", command=f"{ctx.prefix}unogame")
-        )  # fmt: skip
+            _(
+                "usage: {command} [id]: a game's number or its 8-character id "
+                "(no id: your last game)",
+                command=f"{ctx.prefix}unogame",
+            )
+        )
     if _wait(_limits_of(ctx.bot).lines_by_user, ctx.ident, ctx, _not_so_fast):
         return
     url = public_url(ctx.bot)
@@ -783,9 +832,12 @@ def parse_records_query(args: str, here: str | None) -> RecordsQuery:
         else:
             shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])
             raise UnoError(
-                _("'{word}' is not week/month/all, everywhere, a #channel or a record "
-                  "(moves, time, points, streak, cards, comeback, day)", word=shown)
-            )  # fmt: skip
+                _(
+                    "'{word}' is not week/month/all, everywhere, a #channel or a record "
+                    "(moves, time, points, streak, cards, comeback, day)",
+                    word=shown,
+                )
+            )
     return RecordsQuery(period, irc_lower(channel) if channel else None, record)
 
 
@@ -837,13 +889,23 @@ def records_lines(records: list[Any], query: RecordsQuery, url: str) -> list[str
             return [_("Nobody holds that record {scope} yet.", scope=scope)]
         r = records[0]
         short = r.game_id[:8]
-        known = {"title": _title(r, _TITLE), "scope": scope, "nick": _shown(r.nick),
-                 "figure": _figure(r), "when": f"{r.at:%Y-%m-%d %H:%M}",
-                 "game": f"{url}/game/{short}" if url else _("game {id}", id=short)}  # fmt: skip
+        known = {
+            "title": _title(r, _TITLE),
+            "scope": scope,
+            "nick": _shown(r.nick),
+            "figure": _figure(r),
+            "when": f"{r.at:%Y-%m-%d %H:%M}",
+            "game": f"{url}/game/{short}" if url else _("game {id}", id=short),
+        }
         if query.channel:
             return [_("{title} {scope}: {nick}, {figure}, {when} UTC, {game}", **known)]
-        return [_("{title} {scope}: {nick}, {figure}, {when} UTC in {channel}, {game}",
-                  channel=r.channel, **known)]  # fmt: skip
+        return [
+            _(
+                "{title} {scope}: {nick}, {figure}, {when} UTC in {channel}, {game}",
+                channel=r.channel,
+                **known,
+            )
+        ]
     if not records:
         return [_("No Uno records {scope} yet.", scope=scope)]
     entries = [f"{_title(r, _SHORT_TITLE)}: {_shown(r.nick)} {_figure(r)}" for r in records]
