@@ -68,7 +68,7 @@ def _english_fragments() -> list[str]:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         for text in ids:
-            for piece in PLACEHOLDER.split(text):
+            for piece in PLACEHOLDER.sub("\0", text).split("\0"):
                 piece = piece.strip(" .,:;()'")
                 if len(re.findall(r"[A-Za-z]{3,}", piece)) >= 2:
                     found.add(piece)
