@@ -39,6 +39,7 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
 
+
 # --- colour translation ----------------------------------------------------------------------
 
 
