@@ -240,6 +240,35 @@ def test_a_session_speaks_its_language(lang: str) -> None:
         game.loop.close()
 
 
+def test_unolang_during_a_session_switches_the_programs_lines_too() -> None:
+    """As on IRC: ``.unolang me fr`` is the human's language (their hand, replies, and here the
+    program's own lines and the cue); ``.unolang it`` the pseudo-channel's (its lines)."""
+    from unobot.terminal.prompt import _message
+
+    game, out = _session("de", bots=2)
+    try:
+        game.start()  # seed 2: the human's turn
+        assert "".join(text for _style, text in _message(game)) == "du bist dran> "
+        game.line(".unolang me fr")
+        assert game.lang == "fr"
+        assert "".join(text for _style, text in _message(game)) == "à toi> "
+        game.line(".new")
+        assert (
+            out[-1]
+            == "*** Une partie est en cours: .unostop la termine, puis .new en lance une autre."
+        )
+        with speaking("fr"):
+            yours = str(_(N_YOUR_TURN))
+        game.line(".cards")  # a private reply: in French, the turn said in French
+        assert out[-1].startswith("-unobot- ") and out[-1].endswith(yours), out[-1]
+        game.line(".unolang it")  # the channel's language; the human's stays French
+        assert game.bot.channel_language("#uno") == "it" and game.lang == "fr"
+        game.line(".unostop")
+        assert out[-1].startswith("*** Partie terminée.")
+    finally:
+        game.loop.close()
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("bots", [0, 1, 2, 5, 22])
 def test_the_welcome_counts_the_computer_players(lang: str, bots: int) -> None:

@@ -26,9 +26,11 @@ terminal game exercises the real code paths. Only the edge is replaced:
 The game starts the way a channel would (``.uno``, ``.addbot LEVEL`` once per computer player,
 ``.deal``), so computer players come from the same ``.addbot`` command IRC users have.
 
-One language for the whole session (``--lang``, else the environment's): the program's own
-lines (domain ``terminal``) are said in it, and the bot is configured to speak it
-(``BotConfig.language``), so the game's lines and replies are in it too.
+The session's language (``--lang``, else the environment's) is the bot's configured language
+(``BotConfig.language``), so the game's lines and replies are in it; the program's own lines
+(domain ``terminal``: the welcome, the prompt's cue, "Game over") are said in the human's
+language as the bot knows it, so ``.unolang me fr`` (or ``.unolang fr`` for the pseudo-channel)
+switches those too, as on IRC.
 """
 
 from __future__ import annotations
@@ -134,7 +136,6 @@ class TerminalGame:
         self.echo = echo
         self.done: asyncio.Future[None] = loop.create_future()
         self._write_raw = write
-        self.lang = options.lang
         self.transport = TerminalTransport(
             self._write, options.nick, color=color, lang=options.lang
         )
@@ -182,6 +183,7 @@ class TerminalGame:
         # every channel) from one user's flood of .cards; here the only one to flood is the
         # human's own screen, so every command is answered.
         self.bot.dispatcher.throttle = _Unthrottled()
+        self.transport.language = self._language_of
         self._playing = False
         self.on_change: Callable[[], None] = lambda: None
         """Called after every input and timer: the line editor redraws its prompt (the turn
@@ -201,6 +203,17 @@ class TerminalGame:
         ``text`` is built by the caller under :meth:`speaking` (see there)."""
         mark = "\x1b[2m***\x1b[0m" if self.color else "***"
         self._write(f"{mark} {text}")
+
+    @property
+    def lang(self) -> str:
+        """The human's language: ``--lang`` (the bot's), or what ``.unolang`` changed it to."""
+        return self._language_of(self.options.nick)
+
+    def _language_of(self, target: str) -> str:
+        """The language the bot speaks to ``target``: the pseudo-channel's, or the human's."""
+        if irc_eq(target, CHANNEL):
+            return self.bot.channel_language(CHANNEL)
+        return self.bot.person_language(irc_lower(target), CHANNEL)
 
     def speaking(self) -> contextlib.AbstractContextManager[str]:
         """The session's language, around every line the program itself builds: a line may be

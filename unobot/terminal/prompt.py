@@ -45,9 +45,11 @@ class Game(Protocol):
     this module does not import the game that imports it)."""
 
     color: bool
-    lang: str
     done: asyncio.Future[None]
     on_change: Callable[[], None]
+
+    @property
+    def lang(self) -> str: ...
 
     def my_turn(self) -> bool: ...
 

@@ -128,7 +128,10 @@ class TerminalTransport:
     ) -> None:
         """``lang``: the session's language, in which the human's turn is said to them."""
         self.nickname = nickname
-        self.lang = lang
+        self.language: Callable[[str], str] = lambda _target: lang
+        """The language of what is sent to a target (the channel, the human): the status in
+        it is said in that language. The game points it at the bot's own choice, which
+        ``.unolang`` may change during the session."""
         self.human = human
         self.channel = channel
         self.color = color
@@ -136,16 +139,17 @@ class TerminalTransport:
 
     def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
         if irc_eq(target, self.channel):
-            self._show("<", ">", text)
+            self._show("<", ">", text, target)
         elif irc_eq(target, self.human):
-            self._show("*", "*", text)  # a private message, as irssi shows a query line
+            self._show("*", "*", text, target)  # a private message, as irssi shows a query line
 
     def notice(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
         if irc_eq(target, self.human) or irc_eq(target, self.channel):
-            self._show("-", "-", text)
+            self._show("-", "-", text, target)
 
-    def _show(self, left: str, right: str, text: str) -> None:
-        body = mirc_to_ansi(second_person(text, self.human, self.lang), ansi=self.color)
+    def _show(self, left: str, right: str, text: str, target: str) -> None:
+        said = second_person(text, self.human, self.language(target))
+        body = mirc_to_ansi(said, ansi=self.color)
         who = f"{left}{self.nickname}{right}"
         if self.color:
             who = f"\x1b[1m{who}\x1b[0m"
