@@ -318,3 +318,17 @@ def test_unolang_survives_a_restart(tmp_path: Path) -> None:
     assert notices(h.say("carol", ".p r 5"), "carol") == ["hier wird gerade kein Uno gespielt"]
     settings.close()
     assert worker.close(2.0)
+
+
+def test_a_plain_uno_refused_in_the_person_language() -> None:
+    """``uno`` said in the channel (not a command) is answered like ``.unocall``: privately,
+    in the caller's own language while the channel speaks another."""
+    h = _channel("de")
+    h.bot.settings.set_language("bob", "it")
+    h.say("alice", ".uno official")
+    h.say("bob", ".join")
+    h.say("alice", ".deal")
+    told = notices(h.say("bob", "uno"), "bob")
+    assert told == ["hai più di una carta: niente UNO da dichiarare"], told
+    told = notices(h.say("alice", "UNO!"), "alice")
+    assert told == ["du hast mehr als eine Karte: kein UNO zu rufen"], told
