@@ -326,7 +326,7 @@ def tstatus(ctx: Context) -> None:
     )
     top = ", ".join(f"{s.place}. {s.name} {s.score}" for s in standings[:3])
     status = (
-        _("{status}, paused", status=status_text(here.status))
+        _("{status} (paused)", status=status_text(here.status))
         if here.paused is not None
         else status_text(here.status)
     )

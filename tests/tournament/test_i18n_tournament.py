@@ -20,6 +20,7 @@ from tests.tournament.test_director import Event
 from unobot.core.render_irc import LIMIT
 from unobot.i18n import LANGUAGES, catalog, domain, speaking
 from unobot.i18n.catalogs import PLACEHOLDER, extract
+from unobot.irc.transport import Incoming, Kind
 from unobot.tournament.export import rows
 from unobot.tournament.store import MemoryTournamentLog
 
@@ -221,3 +222,106 @@ def test_refusals_go_to_the_asker_in_their_own_language() -> None:
     theirs = [s.text for s in event.transport.sent if s.kind == "notice" and s.target == "op"]
     with speaking("de"):
         assert theirs[-1] == _("the ocuk format needs at least 3 players")
+
+
+def said(lang: str, message: str, **params: object) -> str:
+    """``message`` as the ``lang`` catalogue says it."""
+    with speaking(lang):
+        return _(message, **params)
+
+
+def test_admin_commands_are_announced_in_the_lobbys_language_and_tables_in_theirs() -> None:
+    """Pause, resume, correction, removal, substitution and cancelling, said in an Italian
+    lobby; the table closed by the cancel hears it in Polish."""
+    event = Event(scale=1 / 60)  # 60-minute games as 60 s
+    event.bot.settings.set_language("#cup", "it")
+    event.bot.settings.set_language("#cup-t1", "pl")
+    event.bot.settings.set_language("#cup-t2", "pl")
+    event.say("op", ".tournament new knockout ko game=60m", op=True)
+    event.say("ann", ".tjoin")
+    event.say("op", ".tournament addbot easy 7", op=True)
+    event.say("op", ".tournament reserve zed", op=True)
+    assert event.lines()[-1] == said("it", "{nick} is a reserve in {name}.", nick="zed", name="ko")
+    event.say("op", ".tournament remove zed", op=True)  # (a reserve drawn in would not come)
+    event.say("op", ".tournament sub EasyBot7 Ezio", op=True)  # still a computer entrant
+    assert event.lines()[-1] == "Ezio prende il posto di EasyBot7."
+    event.say("op", ".tournament start", op=True)
+    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None
+    event.say("op", ".tournament pause", op=True)
+    assert event.lines()[-1] == "Torneo ko: l'orologio è in pausa."
+    event.say("ann", ".tstatus")
+    assert "(knockout, in corso (in pausa)):" in event.lines()[-1]
+    event.say("op", ".tournament resume", op=True)
+    assert "Torneo ko: l'orologio riparte." in event.lines()
+    at = next(ko.channel_of(g) for g in ko.pending() if "ann" in g.players)
+    event.feed(Incoming(Kind.JOIN, "ann", at))
+    key = next(g.key for g in ko.pending() if "ann" in g.players)
+    while key not in ko.results:
+        event.clock.advance(1.0)
+    event.say("op", f".tournament correct ann {key} -5 contati male", op=True)
+    assert f"Correzione: ann -5 in {key} (contati male)." in event.lines()
+    event.say("op", ".tournament cancel pioggia", op=True)
+    assert event.lines()[-1] == "Torneo ko annullato (pioggia)."
+    closed = [
+        line
+        for channel in ("#cup-t1", "#cup-t2")
+        for line in event.lines(channel)
+        if line.startswith("Ten stół jest zamknięty")
+    ]
+    assert closed in ([], ["Ten stół jest zamknięty: turniej został odwołany."])
+    assert leaks(event.lines(), "it", 6) == []
+    # English stays in the log: the cancel reason is the admin's own words, as typed.
+    assert ko.log[-1].kind == "cancel" and ko.reason == "pioggia"
+
+
+def test_tstatus_says_the_channel_line_in_its_language_and_the_rest_in_the_askers() -> None:
+    event = Event(scale=20 / 3600)
+    event.bot.settings.set_language("#cup", "de")
+    event.bot.settings.set_language("ann", "fr")
+    event.say("op", ".tournament new knockout ko", op=True)
+    event.say("op", ".tournament addbot easy 4", op=True)
+    event.say("op", ".tournament start", op=True)
+    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None
+    while ko.status != "done":
+        event.clock.advance(1.0)
+        event.answer_joins()
+    event.say("ann", ".tstatus ko")
+    assert event.lines()[-1].startswith("ko (knockout, vorbei): 1. ")
+    mine = [s.text for s in event.transport.sent if s.kind == "notice" and s.target == "ann"]
+    standings = [line for line in mine if line.startswith("1. ")]
+    assert standings and "(champion)" in standings[0] and "(finaliste)" in standings[0]
+    sheet = [line for line in mine if " > " in line]
+    assert sheet and all(" > Finale,G" in line for line in sheet)
+    assert any(line.endswith(",Gagné") for line in sheet)
+    # the stored sheet is untouched: English, as exported
+    assert all(" > Final,G" in row.text() for row in ko.sheet.lines)
+    assert leaks(mine, "fr", 6) == []
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_count_has_its_languages_forms_at_0_1_2_5_22(lang: str) -> None:
+    """Each counted message of the domain, rendered through ngettext at 0, 1, 2, 5 and 22: the
+    catalogue's form for that number (Polish: 22 takes the 2-4 form, 25 and 0 the many)."""
+    cat = catalog(lang, "tournament")
+    plural = cat.plural  # type: ignore[attr-defined]
+    counted = [m.id for m in extract("tournament") if isinstance(m.id, tuple)]
+    assert len(counted) >= 8
+    for singular, plural_id in counted:
+        forms = [cat.ngettext(singular, plural_id, n) for n in (1, 2, 5)]
+        for n in (0, 1, 2, 5, 22):
+            with speaking(lang):
+                got = ngettext(singular, plural_id, n, level="easy", tournament="t", names="a",
+                               entrants="e", stage="s", channel="#c", totals="t", winners="w",
+                               score=1, why="y")  # fmt: skip
+            index = plural(n)
+            want_pattern = cat.ngettext(singular, plural_id, n)
+            assert got == want_pattern.format(
+                n=n, level="easy", tournament="t", names="a", entrants="e", stage="s",
+                channel="#c", totals="t", winners="w", score=1, why="y",
+            )  # fmt: skip
+            if lang == "pl":
+                assert index == {0: 2, 1: 0, 2: 1, 5: 2, 22: 1}[n]
+        if lang == "pl" and singular == "{n} game":
+            assert len(set(forms)) == 3  # gra, gry, gier

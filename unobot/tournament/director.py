@@ -700,7 +700,7 @@ class Director:
                 "{stage} at {channel} was stopped ({why}); it will be played again.",
                 stage=stage_text(live.game.stage),
                 channel=live.channel,
-                why=why,
+                why=_why_text(why),
             ),
         )
         self.bot.scheduler.call_later(1.0, lambda: self._try_open(key))
@@ -949,6 +949,23 @@ def _hand(names: tuple[str, ...], outcome: HandOutcome) -> Hand:
     winner = names[outcome.winner] if 0 <= outcome.winner < len(names) else None
     points, scores = tuple(outcome.points), tuple(outcome.scores)
     return Hand(names, points, scores, winner, clock=not outcome.complete)
+
+
+def _why_text(why: str) -> str:
+    """The bot's reason for dropping a table (English, as its log says it) in the language
+    spoken, for the reasons the bot gives; anything else as it came."""
+    if why == "the game is over":
+        return _("the game is over")
+    if why == "the bot left the channel":
+        return _("the bot left the channel")
+    found = re.fullmatch(r"the bot could not get back in within (\d+) s \(after a (\w+)\)", why)
+    if found:
+        return _(
+            "the bot could not get back in within {seconds} s (after a {what})",
+            seconds=int(found.group(1)),
+            what=found.group(2),
+        )
+    return why
 
 
 def _tag(tournament: Tournament, game: Game) -> str:
