@@ -829,7 +829,11 @@ class Director:
                     _(
                         "Tournament {name} can't be kept ({reason}): it is closed.",
                         name=name,
-                        reason=reason,
+                        reason=(
+                            _("there is already a tournament called {name}", name=name)
+                            if reason == f"there is already a tournament called {name}"
+                            else reason  # the database's own words
+                        ),
                     ),
                 )
 
