@@ -325,3 +325,24 @@ def test_every_count_has_its_languages_forms_at_0_1_2_5_22(lang: str) -> None:
                 assert index == {0: 2, 1: 0, 2: 1, 5: 2, 22: 1}[n]
         if lang == "pl" and singular == "{n} game":
             assert len(set(forms)) == 3  # gra, gry, gier
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_usage_and_option_refusals_in_every_language(lang: str) -> None:
+    """The usage line (commands and options as typed, the prose translated) and a format's
+    option refusal, answered to the asker in the channel's language, within the line."""
+    event = Event()
+    event.bot.settings.set_language("#cup", lang)
+    event.say("op", ".tournament", op=True)
+    event.say("op", ".tournament new knockout ko game_size=99", op=True)
+    event.say("op", ".tournament new knockout ko speed=9", op=True)
+    usage, size, option = [
+        s.text for s in event.transport.sent if s.kind == "notice" and s.target == "op"
+    ][-3:]
+    assert ".tournament new <format> <name> [key=value ...] | start" in usage
+    assert usage.endswith("ocuk, knockout, rotation")
+    assert "usage:" not in usage or lang == "fr"  # (French says "usage" too)
+    assert size == said(lang, "game_size is 2 to {most}", most=10) != "game_size is 2 to 10"
+    assert "'speed'" in option and "max_entrants, game_size, game, warning" in option
+    assert leaks([usage, size], lang, 6) == []  # (option names are as typed)
+    assert all(len(line.encode()) <= LIMIT for line in (usage, size, option))
