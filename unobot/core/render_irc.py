@@ -533,7 +533,10 @@ def _hand_row(nick: str, cards: Sequence[Card], points: int, fmt: Cards) -> str:
 
 def _left(head: str, rest: Sequence[str]) -> str:
     """The hand's end, then (when anyone held cards) ``Left: ...``: a sentence of its own."""
-    return f"{head} {_('Left: {hands}', hands='; '.join(rest))}" if rest else head
+    if not rest:
+        return head
+    left = _("Left: {hands}", hands="; ".join(rest))
+    return f"{head} {left}"
 
 
 def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> str:
