@@ -420,3 +420,83 @@ def test_plural_forms(lang: str) -> None:
     }[lang]
     for n, want in expected.items():
         assert re.search(rf"\b{re.escape(want)}\b", left[n]), (lang, n, left[n])
+
+
+# --- timers, leaving, the bot's own lines -----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_timers_and_leaving_in_the_channels_language(lang: str) -> None:
+    """The turn warning, a timeout, removal after repeated timeouts, a seat held for a player
+    who left the channel, and the timed match's warning: said by timers, in the language."""
+    from unobot.core.bot import BotConfig
+    from unobot.core.table import TableConfig
+    from unobot.irc.transport import Kind
+
+    config = BotConfig(table=TableConfig(turn_timeout=20, turn_warning=5, max_timeouts=2))
+    h = Harness(4, config)
+    h.bot.settings.set_language("#uno", lang)
+    sent = open_game(h, ["anna", "Bob", "carol"], "official")
+    for _ in range(6):  # warnings and timeouts until someone is out
+        sent += h.advance(16) + h.advance(5)
+    sent += h.event(Kind.PART, "carol", "#uno") + h.advance(61)
+    said = channel_lines(sent)
+    assert_translated(said, lang)
+    assert len(said) > 8
+    for nick in ("anna", "Bob", "carol"):
+        assert_translated(notices(sent, nick) or ["-"], f"{lang} {nick}")
+
+
+def test_farewell_and_frozen_replies_in_each_ones_language() -> None:
+    h = Harness(6)
+    h.bot.settings.set_language("#de", "de")
+    h.bot.settings.set_language("bob", "fr")
+    open_game(h, ["anna", "Bob"], "official", "#de")
+    open_game(h, ["carol", "dave"], "official", "#en")
+    start = len(h.sent)
+    h.bot.farewell()
+    said = {s.target: s.text for s in h.sent[start:]}
+    assert said == {
+        "#de": "unobot wird beendet: Dieses Spiel endet hier.",
+        "#en": "unobot is stopping: this game ends here.",
+    }
+    refused = h.say("Bob", ".draw", "#de")
+    assert [s.text for s in refused] == ["unobot s'arrête : cette partie est terminée"], refused
+    refused = h.say("anna", ".draw", "#de")
+    assert [strip_codes(s.text) for s in refused][-1].endswith(
+        "unobot wird beendet: dieses Spiel ist zu Ende"
+    ), refused
+
+
+def test_the_resumed_and_held_lines_through_the_bot() -> None:
+    from unobot.irc.transport import Incoming, Kind
+
+    h = Harness(7)
+    h.bot.settings.set_language("#uno", "it")
+    open_game(h, ["anna", "Bob"], "official")
+    start = len(h.sent)
+    h.bot.handle(Incoming(Kind.HELD, "Bob", "#uno", "20"))
+    said = channel_lines(h.sent[start:])
+    assert said and "il server mi fa aspettare 20 s" in said[0], said
+
+
+def test_the_plain_event_lines_in_every_language() -> None:
+    from unobot.core.render import describe
+
+    names = ["anna", "bob"]
+    events: list[ev.Event] = [
+        ev.CardPlayed(0, _card("W"), Color.GREEN, 3),
+        ev.CardsDrawn(1, (_card("R5"),) * 2, ev.DrawReason.MISSED_UNO),
+        ev.ColorChosen(1, Color.RED),
+        ev.Reversed(1),
+        ev.UnoCaught(0, 1, 2),
+        ev.StartCardReplaced(_card("WD4")),
+    ]
+    english = [describe(e, names) for e in events]
+    assert english[0] == "anna plays W and chooses green (3 left)."
+    assert english[1] == "bob draws 2 cards (missed-uno)."
+    for lang in LANGS:
+        with speaking(lang):
+            lines = [describe(e, names) or "" for e in events]
+        assert_translated(lines, lang)
+        assert not set(lines) & set(english)
