@@ -209,6 +209,9 @@ def test_hands_in_the_players_own_language_while_the_channel_is_german() -> None
     bobs = notices(sent, "Bob")
     assert bobs and all("Tes cartes (" in t for t in bobs), bobs[:3]
     assert not any("Deine Karten" in t for t in bobs)
+    assert_translated(bobs, "Bob's hands")
+    # A hint the table made during a German command reads in French in Bob's hand.
+    assert any("Joue " in t or "Tu dois jouer" in t or "Tu peux jouer" in t for t in bobs), bobs
     annas = notices(sent, "anna")
     assert annas and all("Deine Karten (" in t for t in annas)
 
