@@ -142,7 +142,14 @@ class Bot:
         self.transport = transport
         self.scheduler = scheduler
         self.settings: SettingsStore = settings if settings is not None else MemorySettings()
-        self.config = config or BotConfig()
+        self._config = config or BotConfig()
+        self._spoken: dict[str, str] = {}
+        """Each channel's language as last worked out (:meth:`channel_language`)."""
+        listeners = getattr(self.settings, "language_listeners", None)
+        self._keep_languages = listeners is not None
+        """The settings say when a language changes: channels' languages can be kept."""
+        if listeners is not None:
+            listeners.append(self._spoken.clear)
         self.rng = rng or Random()
         plugins = load_plugins(self.config.plugins) if plugins is None else list(plugins)
         throttle = CommandThrottle(
@@ -258,7 +265,8 @@ class Bot:
                 back = table.arrive(incoming.nick)
                 if back.events:
                     self.publish(table, back)
-        with speaking(ctx.channel_language if ctx.channel else ctx.language):
+        channel = None if incoming.private else incoming.target
+        with speaking(self.channel_language(channel) if channel else ctx.language):
             self.dispatcher.run(handler, ctx)
 
     # --- tables ----------------------------------------------------------------------------
@@ -313,7 +321,8 @@ class Bot:
         """Send what an update says, then reschedule the table's timers (or drop the table)."""
         if self.live is not None:  # first, so the deal's lines find the game being watched
             self.live.observe(table, update)
-        with speaking(self.channel_language(table.channel)):
+        spoken = self.channel_language(table.channel)
+        with speaking(spoken):
             lines = render_update(
                 update,
                 table.channel,
@@ -322,7 +331,7 @@ class Bot:
                 prefix=self.config.prefix,
                 invite=table.match is not None and not table.config.tournament,
                 turn_hands=self.turn_hands_for(table),
-                language_for=self.languages_for(table),
+                language_for=self.languages_for(table, spoken),
             )
         for line in lines:
             self.send(line)
@@ -347,11 +356,33 @@ class Bot:
 
         return colors
 
+    @property
+    def config(self) -> BotConfig:
+        return self._config
+
+    @config.setter
+    def config(self, config: BotConfig) -> None:
+        """A new config (tests, a reload) may say other channels' languages."""
+        self._config = config
+        self._spoken.clear()
+
     # --- languages -------------------------------------------------------------------------
 
     def channel_language(self, channel: str) -> str:
         """What is said in ``channel``: its ``.unolang``, else the config's for it, else the
-        bot's. A settings store that can't answer leaves the configured language."""
+        bot's. A settings store that can't answer leaves the configured language.
+
+        Asked for every command and every update: kept per channel until the settings say a
+        language changed (their ``language_listeners``) or the config is replaced."""
+        found = self._spoken.get(channel)
+        if found is not None:
+            return found
+        lang = self._channel_language(channel)
+        if self._keep_languages and len(self._spoken) < 10_000:
+            self._spoken[channel] = lang
+        return lang
+
+    def _channel_language(self, channel: str) -> str:
         key = irc_lower(channel)
         try:
             chosen = self.settings.language(key)
@@ -372,12 +403,20 @@ class Bot:
             return chosen
         return self.channel_language(channel) if channel else self.config.language
 
-    def languages_for(self, table: Table) -> Callable[[str], str]:
-        """Each seated nick's language for their hands (by their identity, as colours)."""
+    def languages_for(self, table: Table, channel: str | None = None) -> Callable[[str], str]:
+        """Each seated nick's language for their hands (by their identity, as colours), else
+        the channel's (``channel``: already known, else looked up once)."""
+        spoken = channel if channel is not None else self.channel_language(table.channel)
+        settings = self.settings
 
         def language(nick: str) -> str:
             player = table.player(nick)
-            return self.person_language(player.key if player else irc_lower(nick), table.channel)
+            try:
+                chosen = settings.language(player.key if player else irc_lower(nick))
+            except Exception:
+                log.exception("can't read the language of %s", nick)
+                chosen = None
+            return chosen or spoken
 
         return language
 

@@ -41,12 +41,14 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
-from unobot.i18n import N_, domain, language, speak, speaking
+from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
 from unobot.irc.transport import UNTAGGED, Tag
 
-_, ngettext = domain("game")
+_, ngettext = plain("game")
+"""Plain strings: the pieces of a line are joined in the language being spoken, never said
+again in another (the bot renders each line for its reader), so no :class:`Text` is kept."""
 
 __all__ = [
     "LIMIT",
@@ -907,11 +909,14 @@ def held_text(nick: str, seconds: str) -> str:
     return text if len(text.encode()) <= LIMIT else fit(text, LIMIT - 4)[0] + " …"
 
 
-def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
+def channel_text(
+    update: Update, fmt: Cards, prefix: str = ".", *, status: str | None = None
+) -> str:
     """The update's channel text as one string (split with :func:`fit` to send it).
 
     An action's engine events form one sentence of clauses (``alice plays RD2, bob draws 2 and
     is skipped.``); the end of a hand and table events are sentences of their own.
+    ``status``: the status sentence when the caller has made it already.
     """
     sentences: list[str] = []
     clauses: list[_Fragment] = []
@@ -949,7 +954,7 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
                 clauses.append(fragment)
     flush()
     if update.status is not None and sentences:
-        sentences.append(_update_status(update, fmt, prefix))
+        sentences.append(status if status is not None else _update_status(update, fmt, prefix))
     return " ".join(sentences)
 
 
@@ -1008,13 +1013,13 @@ def render_update(
     of its own only when it doesn't fit); the caller leaves it out where nobody may start one
     (a tournament's table)."""
     fmt = Cards(channel_colors)
-    texts = [text for text in fit(channel_text(update, fmt, prefix)) if text]
+    # Made once: the line ends in it, and the send queue folds a waiting status line by it.
+    status = None if update.status is None else _update_status(update, fmt, prefix)
+    texts = [text for text in fit(channel_text(update, fmt, prefix, status=status)) if text]
     game = Tag(channel)
-    if len(texts) == 1 and update.status is not None:
+    if len(texts) == 1 and status is not None and texts[0].endswith(status):
         # One line ending in the status: while it waits to be sent, the next one folds in.
-        status = _update_status(update, fmt, prefix)
-        if texts[0].endswith(status):
-            game = Tag(channel, key="status", status=status)
+        game = Tag(channel, key="status", status=status)
     lines = [Line("privmsg", channel, text, game) for text in texts]
     if invite and update.finished and texts:
         # On the game's last line when it fits: a line of its own is one more send slot
@@ -1026,13 +1031,18 @@ def render_update(
         else:
             lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
     hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
+    current = language()
     for nick, notice in hands:
         if notice.optional and turn_hands is not None and not turn_hands(nick):
             continue
         fmt = Cards(colors_for(nick))
         key = "hand " + irc_lower(nick)  # a newer hand replaces a queued one
-        with speaking(language_for(nick) if language_for is not None else language()):
+        spoken = language_for(nick) if language_for is not None else current
+        if spoken == current:
             texts = hand_lines(notice, fmt)
+        else:
+            with speaking(spoken):
+                texts = hand_lines(notice, fmt)
         lines.extend(
             Line("notice", nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
             for part, text in enumerate(texts)

@@ -118,6 +118,8 @@ class MemorySettings:
         self._turn_hands: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
         self._languages: dict[str, str] = {}
+        self.language_listeners: list[Callable[[], None]] = []
+        """Called on every change of language (the bot keeps channels' languages until one)."""
 
     def colors(self, player: str) -> bool:
         return self._colors.get(player, True)
@@ -133,6 +135,8 @@ class MemorySettings:
             self._languages.pop(key, None)
         else:
             self._languages[key] = lang
+        for listener in self.language_listeners:
+            listener()
 
     def turn_hands(self, player: str) -> bool:
         return self._turn_hands.get(player, True)
@@ -323,6 +327,9 @@ class BackgroundSettings:
         self._turn_hands: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
         self._languages: dict[str, str | None] = {}
+        self.language_listeners: list[Callable[[], None]] = []
+        """Called on every change of language (a command's, or the stored ones loaded): the
+        bot keeps channels' languages until one."""
         self._pending: dict[_Write, Any] = {}
         self._busy = False
         """A load or a flush is on the worker: don't queue another."""
@@ -362,6 +369,8 @@ class BackgroundSettings:
 
     def set_language(self, key: str, lang: str | None) -> None:
         self._languages[key] = lang
+        for listener in self.language_listeners:
+            listener()
         self._pending[("language", key)] = lang
         self._flush()
 
@@ -403,6 +412,8 @@ class BackgroundSettings:
         for key, lang in languages.items():
             if ("language", key) not in self._pending:
                 self._languages[key] = lang
+        for listener in self.language_listeners:
+            listener()
         if not self.loaded:
             log.info("settings: %d preferences and %d channels' rules loaded", len(colors),
                      len(rules))  # fmt: skip

@@ -5,9 +5,10 @@
 ``python -m unobot.i18n compile`` writes the ``.mo`` files (setup.py does it when building);
 ``python -m unobot.i18n check`` says what is missing or stale, and fails if anything is.
 
-Which domain a message belongs to is said once, in its module: the ``domain("game")`` call
-that gives the module its ``_`` (a module that must not import the translations, such as the
-rules engine's errors, says it in a comment: ``# translations: domain("commands")``).
+Which domain a message belongs to is said once, in its module: the ``domain("game")`` (or
+``plain("game")``) call that gives the module its ``_`` (a module that must not import the
+translations, such as the rules engine's errors, says it in a comment:
+``# translations: domain("commands")``).
 Templates of the stats site are the ``web`` domain.
 """
 
@@ -30,7 +31,7 @@ PLUGINS = os.path.join(os.path.dirname(ROOT), "plugins")
 """``plugins/`` in a checkout (installed, the plugins sit in ``unobot/plugins``)."""
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 """``gettext``: what Jinja's singular ``{% trans %}`` blocks call."""
-_DOMAIN_CALL = re.compile(r"""\bdomain\(\s*["'](\w+)["']\s*\)""")
+_DOMAIN_CALL = re.compile(r"""\b(?:domain|plain)\(\s*["'](\w+)["']\s*\)""")
 _EPOCH = datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)
 PLACEHOLDER = re.compile(r"\{(\w*)(?:[!:][^}]*)?\}")
 """``{name}`` in Python's messages."""
