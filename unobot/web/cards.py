@@ -12,6 +12,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from unobot.engine.cards import Card, CardParseError, Color, Rank
+from unobot.i18n import N_, domain
+
+_, ngettext = domain("web")
 
 __all__ = ["CardView", "card_view", "color_name", "views_of"]
 
@@ -24,22 +27,25 @@ _FACE = {
     Rank.DRAW_FOUR: "+4",
 }
 _SPOKEN = {
-    Rank.SKIP: "skip",
-    Rank.REVERSE: "reverse",
-    Rank.DRAW_TWO: "draw two",
-    Rank.SKIP_EVERYONE: "skip everyone",
-    Rank.DISCARD_ALL: "discard all",
-    Rank.DRAW_FOUR: "draw four",
+    Rank.SKIP: N_("{colour} skip"),
+    Rank.REVERSE: N_("{colour} reverse"),
+    Rank.DRAW_TWO: N_("{colour} draw two"),
+    Rank.SKIP_EVERYONE: N_("{colour} skip everyone"),
+    Rank.DISCARD_ALL: N_("{colour} discard all"),
+    Rank.DRAW_FOUR: N_("{colour} draw four"),
 }
+"""What a screen reader says of a coloured action card, in the page's language (the card's
+name as sold there, so the colour's place in it is the translator's)."""
 _WILD_VIEW = {
-    Rank.WILD: ("Wild", "wild"),
-    Rank.WILD_DRAW_FOUR: ("+4", "wild draw four"),
-    Rank.WILD_DRAW_SIX: ("+6", "wild draw six"),
-    Rank.WILD_DRAW_TEN: ("+10", "wild draw ten"),
-    Rank.WILD_REVERSE_DRAW_FOUR: ("Rev +4", "wild reverse draw four"),
-    Rank.WILD_COLOR_ROULETTE: ("Roulette", "wild colour roulette"),
+    Rank.WILD: ("Wild", N_("wild")),
+    Rank.WILD_DRAW_FOUR: ("+4", N_("wild draw four")),
+    Rank.WILD_DRAW_SIX: ("+6", N_("wild draw six")),
+    Rank.WILD_DRAW_TEN: ("+10", N_("wild draw ten")),
+    Rank.WILD_REVERSE_DRAW_FOUR: ("Rev +4", N_("wild reverse draw four")),
+    Rank.WILD_COLOR_ROULETTE: ("Roulette", N_("wild colour roulette")),
 }
-_COLOR_NAMES = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+_COLOR_NAMES = {"r": N_("red"), "y": N_("yellow"), "g": N_("green"), "b": N_("blue")}
+_NUMBER = N_("{colour} {number}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +66,8 @@ class CardView:
 
 def color_name(letter: str | None) -> str | None:
     """``"g"`` -> ``"green"`` (the chosen colour of a wild on the discard pile)."""
-    return _COLOR_NAMES.get((letter or "").lower())
+    name = _COLOR_NAMES.get((letter or "").lower())
+    return None if name is None else _(name)
 
 
 def card_view(code: str) -> CardView:
@@ -69,15 +76,20 @@ def card_view(code: str) -> CardView:
     try:
         card = Card.parse(code)
     except (CardParseError, ValueError, TypeError):
-        return CardView(str(code), "card-w", "?", f"unknown card {code}", "?")
+        return CardView(str(code), "card-w", "?", _("unknown card {code}", code=code), "?")
     if card.color is None:
         face, spoken = _WILD_VIEW[card.rank]
-        return CardView(card.text, "card-w", face, spoken, "W")
+        return CardView(card.text, "card-w", face, _(spoken), "W")
     color = Color(card.color)
     letter = color.letter
     face = _FACE.get(card.rank, str(int(card.rank)))
-    spoken = _SPOKEN.get(card.rank, str(int(card.rank)))
-    return CardView(card.text, f"card-{letter.lower()}", face, f"{color} {spoken}", letter)
+    colour = color_name(letter) or str(color)
+    action = _SPOKEN.get(card.rank)
+    if action is None:
+        label = _(_NUMBER, colour=colour, number=int(card.rank))
+    else:
+        label = _(action, colour=colour)
+    return CardView(card.text, f"card-{letter.lower()}", face, label, letter)
 
 
 def views_of(codes: set[str]) -> dict[str, dict[str, Any]]:

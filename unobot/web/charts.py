@@ -17,7 +17,10 @@ from dataclasses import dataclass
 import pygal
 from pygal.style import Style
 
+from unobot.i18n import domain
 from unobot.web.queries import RatingPoint, WeekPoints
+
+_, ngettext = domain("web")
 
 __all__ = [
     "PPG_CHART_FROM",
@@ -132,7 +135,7 @@ def _series(
         stroke_style={"width": 2.5},
         x_label_rotation=0,
         truncate_label=-1,
-        no_data_text="No games yet",
+        no_data_text=_("No games yet"),
         margin=8,
         margin_right=48,  # half the last date label sticks out past the plot
         show_x_guides=False,
@@ -189,19 +192,28 @@ def _drawings(draw: Callable[[Layout], str], enough: bool) -> str:
 
 def rating_summary(points: Sequence[RatingPoint]) -> str:
     if not points:
-        return "No rated games yet."
+        return _("No rated games yet.")
     if len(points) < RATING_CHART_FROM:
         values = ", ".join(f"{p.rating} ({p.ended:%Y-%m-%d})" for p in points)
-        return (
-            f"Rating after each rated game so far: {values}. The chart starts at "
-            f"{RATING_CHART_FROM} rated games."
+        return _(
+            "Rating after each rated game so far: {values}. The chart starts at {n} rated "
+            "games.",
+            values=values,
+            n=RATING_CHART_FROM,
         )
     first, last = points[0], points[-1]
     high = max(p.rating for p in points)
-    return (
-        f"Rating over the last {len(points)} rated game{'s' * (len(points) != 1)}: "
-        f"from {first.rating} ({first.ended:%Y-%m-%d}) to {last.rating} "
-        f"({last.ended:%Y-%m-%d}), highest {high}."
+    return ngettext(
+        "Rating over the last {n} rated game: from {first} ({first_date}) to {last} "
+        "({last_date}), highest {high}.",
+        "Rating over the last {n} rated games: from {first} ({first_date}) to {last} "
+        "({last_date}), highest {high}.",
+        len(points),
+        first=first.rating,
+        first_date=f"{first.ended:%Y-%m-%d}",
+        last=last.rating,
+        last_date=f"{last.ended:%Y-%m-%d}",
+        high=high,
     )
 
 
@@ -218,7 +230,7 @@ def rating_chart(points: Sequence[RatingPoint]) -> str:
     label = rating_summary(points)
     return _drawings(
         lambda layout: _render(
-            _series(layout, "Rating after each game", "rating", labels, values, ".0f",
+            _series(layout, _("Rating after each game"), _("rating"), labels, values, ".0f",
                     RATING_SPAN),
             label, layout.css,
         ),
@@ -228,19 +240,36 @@ def rating_chart(points: Sequence[RatingPoint]) -> str:
 
 def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
     if not weeks:
-        return "No games yet."
+        return _("No games yet.")
     if len(weeks) < PPG_CHART_FROM:
         values = "; ".join(
-            f"{w.ppg:.1f} in the week of {w.week} ({w.games} game{'s' * (w.games != 1)})"
+            ngettext(
+                "{ppg} in the week of {week} ({n} game)",
+                "{ppg} in the week of {week} ({n} games)",
+                w.games,
+                ppg=f"{w.ppg:.1f}",
+                week=w.week,
+            )
             for w in weeks
         )
-        return f"Points per game: {values}. The chart starts at {PPG_CHART_FROM} weeks played."
+        return _(
+            "Points per game: {values}. The chart starts at {n} weeks played.",
+            values=values,
+            n=PPG_CHART_FROM,
+        )
     best = max(weeks, key=lambda w: (w.ppg, w.week))
-    return (
-        f"Points per game in each of {len(weeks)} week{'s' * (len(weeks) != 1)} played, "
-        f"from the week of {weeks[0].week} ({weeks[0].ppg:.1f}) to the week of "
-        f"{weeks[-1].week} ({weeks[-1].ppg:.1f}); best the week of {best.week} "
-        f"({best.ppg:.1f})."
+    return ngettext(
+        "Points per game in each of {n} week played, from the week of {first} ({first_ppg}) "
+        "to the week of {last} ({last_ppg}); best the week of {best} ({best_ppg}).",
+        "Points per game in each of {n} weeks played, from the week of {first} ({first_ppg}) "
+        "to the week of {last} ({last_ppg}); best the week of {best} ({best_ppg}).",
+        len(weeks),
+        first=weeks[0].week,
+        first_ppg=f"{weeks[0].ppg:.1f}",
+        last=weeks[-1].week,
+        last_ppg=f"{weeks[-1].ppg:.1f}",
+        best=best.week,
+        best_ppg=f"{best.ppg:.1f}",
     )
 
 
@@ -252,8 +281,8 @@ def ppg_chart(weeks: Sequence[WeekPoints]) -> str:
     label = ppg_summary(weeks)
     return _drawings(
         lambda layout: _render(
-            _series(layout, "Points per game, by week", "points per game", labels, values,
-                    ".1f", PPG_SPAN),
+            _series(layout, _("Points per game, by week"), _("points per game"), labels,
+                    values, ".1f", PPG_SPAN),
             label, layout.css,
         ),
         len(weeks) >= PPG_CHART_FROM,
