@@ -27,6 +27,7 @@ from urllib.parse import quote, urlencode
 
 import anyio.to_thread
 import jinja2
+import markupsafe
 import peewee as pw
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal, format_percent
@@ -318,6 +319,7 @@ class Site:
         env.filters["when"] = _when
         env.filters["decimal"] = _decimal
         env.globals["tr"] = _translate
+        env.globals["Markup"] = markupsafe.Markup
         env.globals["record_title"] = _record_title
         env.globals["record_unit"] = _record_unit
         env.globals["status_name"] = _status_name
@@ -698,9 +700,7 @@ def _game(request: Request) -> Any:
         )
     game = site.read(lambda reader: reader.game(key))
     if game is None:
-        raise Problem(
-            404, _("No such game"), _("No recorded game is called {key}.", key=repr(key))
-        )
+        raise Problem(404, _("No such game"), _("No recorded game is called {key}.", key=repr(key)))
     return game
 
 

@@ -196,8 +196,7 @@ def rating_summary(points: Sequence[RatingPoint]) -> str:
     if len(points) < RATING_CHART_FROM:
         values = ", ".join(f"{p.rating} ({p.ended:%Y-%m-%d})" for p in points)
         return _(
-            "Rating after each rated game so far: {values}. The chart starts at {n} rated "
-            "games.",
+            "Rating after each rated game so far: {values}. The chart starts at {n} rated games.",
             values=values,
             n=RATING_CHART_FROM,
         )
