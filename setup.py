@@ -124,7 +124,8 @@ setup(
     # has no checkout to read them from).
     package_data={
         "unobot.web": ["templates/*.html", "static/*"],
-        "unobot": ["locale/*.pot", "locale/*/LC_MESSAGES/*.po", "locale/*/LC_MESSAGES/*.mo"],
+        # Only the compiled catalogues: an install reads the .mo, a checkout its .po.
+        "unobot": ["locale/*/LC_MESSAGES/*.mo"],
     },
     ext_modules=_extensions(),
 )

@@ -261,6 +261,36 @@ def test_readme_command_installs_a_compiled_wheel_and_starts_plays_and_stops(
     assert "Connect any IRC client to 127.0.0.1 port" in seen["output"]
 
 
+def test_installed_wheel_speaks_every_language_from_compiled_catalogues(
+    readme_install: tuple[Installed, dict],
+) -> None:
+    """The wheel carries every catalogue compiled (setup.py runs Babel when it builds): the
+    installed bot answers ``.unolang me de`` in German from the ``.mo``, not from a ``.po``."""
+    installed, _ = readme_install
+    from unobot.i18n import DOMAINS, LANGUAGES
+
+    locale = installed.site / "unobot" / "locale"
+    for lang in LANGUAGES[1:]:
+        for name in DOMAINS:
+            assert (locale / lang / "LC_MESSAGES" / f"{name}.mo").stat().st_size > 100
+    assert not list(locale.rglob("*.po")), "sources are not installed"
+    script = (
+        "from unobot.i18n import catalog, domain, speaking\n"
+        "import gettext\n"
+        "_, n = domain('commands')\n"
+        "assert type(catalog('de', 'commands')) is gettext.GNUTranslations\n"
+        "with speaking('de'):\n"
+        "    print(_('What is sent to you alone is now in {language}.', language='Deutsch'))\n"
+    )
+    done = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", script],
+        cwd="/", env=user_env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.strip()
+    assert "Deutsch" in said and "What is sent" not in said, said
+
+
 def test_installed_console_script_plays_on_a_real_server(
     readme_install: tuple[Installed, dict],
 ) -> None:

@@ -28,10 +28,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The ``unobot`` package folder."""
 PLUGINS = os.path.join(os.path.dirname(ROOT), "plugins")
 """``plugins/`` in a checkout (installed, the plugins sit in ``unobot/plugins``)."""
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+"""``gettext``: what Jinja's singular ``{% trans %}`` blocks call."""
 _DOMAIN_CALL = re.compile(r"""\bdomain\(\s*["'](\w+)["']\s*\)""")
 _EPOCH = datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)
-PLACEHOLDER = re.compile(r"\{(\w*)(?:[!:][^}]*)?\}")
+PLACEHOLDER = re.compile(r"\{(\w*)(?:[!:][^}]*)?\}|%\((\w+)\)[sd]")
+"""``{name}`` in Python's messages, ``%(name)s`` in the site's templates (Jinja's style)."""
 
 
 def sources(name: str) -> Iterator[tuple[str, str]]:
@@ -170,7 +172,10 @@ class Problems:
 
 def names(text: str) -> set[str]:
     """The ``{placeholders}`` of a message."""
-    return {m.group(1) for m in PLACEHOLDER.finditer(text.replace("{{", "").replace("}}", ""))}
+    text = text.replace("{{", "").replace("}}", "").replace("%%", "")
+    return {
+        m.group(1) if m.group(1) is not None else m.group(2) for m in PLACEHOLDER.finditer(text)
+    }
 
 
 def check(domains: tuple[str, ...] = DOMAINS, langs: tuple[str, ...] = LANGUAGES) -> Problems:
@@ -209,9 +214,13 @@ def _key(message_id: str | tuple[str, ...]) -> str:
 
 
 def placeholders_kept(ids: tuple[str, ...], strs: tuple[str, ...]) -> bool:
-    """A translation uses exactly the message's ``{names}``; a plural form may leave out
-    ``{n}`` (``eine Karte``) but nothing else."""
+    """A translation uses exactly the message's ``{names}``; a plural form may leave out its
+    count (``eine Karte``) but nothing else."""
     expected = set().union(*(names(i) for i in ids))
     if len(ids) == 1:
         return all(names(s) == expected for s in strs)
-    return all(names(s) <= expected and expected - {"n"} <= names(s) for s in strs)
+    return all(names(s) <= expected and expected - _COUNTS <= names(s) for s in strs)
+
+
+_COUNTS = {"n", "num", "count"}
+"""The count of a plural message (``n`` in Python's, ``num``/``count`` in Jinja's)."""
