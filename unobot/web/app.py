@@ -79,7 +79,7 @@ from unobot.web.queries import (
     tournament_heads,
     tournament_stored,
 )
-from unobot.web.tournaments import TournamentView, ViewCache
+from unobot.web.tournaments import TournamentView, ViewCache, note_label, stage_label
 
 __all__ = ["LIVE_HEADER", "Problem", "ServerTiming", "create_app", "live_page"]
 
@@ -286,6 +286,21 @@ def _status_name(status: str) -> str:
     return status if name is None else _(name)
 
 
+RECORD_KINDS = {
+    "correction": N_("correction"),
+    "penalty": N_("penalty"),
+    "removal": N_("removal"),
+    "substitution": N_("substitution"),
+    "cancellation": N_("cancellation"),
+}
+
+
+def _record_kind(kind: str) -> str:
+    """A tournament record's kind as the page says it (the CSS class keeps the stored word)."""
+    name = RECORD_KINDS.get(kind)
+    return kind if name is None else _(name)
+
+
 def _translate(message: str, **params: Any) -> str:
     """A label kept in Python (``N_`` constants: ranking and period names, tournament
     stages) said in the page's language, for templates."""
@@ -323,6 +338,10 @@ class Site:
         env.globals["record_title"] = _record_title
         env.globals["record_unit"] = _record_unit
         env.globals["status_name"] = _status_name
+        env.globals["record_kind"] = _record_kind
+        env.globals["stage_label"] = stage_label
+        env.filters["stage_label"] = stage_label
+        env.globals["note_label"] = note_label
         env.globals["color_name"] = color_name
         self.static_version = _static_version()
         env.globals["PERIOD_NAMES"] = PERIOD_NAMES

@@ -10,6 +10,11 @@ asked again, or polled by ``static/live.js``, replays nothing until the bot writ
 
 A log the current code can't replay (an older bot's entries) still gets a page: what the
 entries and the sheet say (the last standings the bot wrote), with a note.
+
+Labels are said in the language being spoken when the view is built (the cache keeps one view
+per language). What the store holds (stages such as "Round 2 game 1", standings notes) stays
+English data: :func:`stage_label` and :func:`note_label` translate it on display, by pattern,
+and leave anything they don't recognise (an older bot's wording) as it is.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from unobot.i18n import N_, domain
 from unobot.irc.casemap import irc_lower
 from unobot.tournament.model import Standing
 from unobot.tournament.state import Entry, Tournament
@@ -39,8 +45,12 @@ __all__ = [
     "TournamentView",
     "ViewCache",
     "build_view",
+    "note_label",
     "sheet_stage",
+    "stage_label",
 ]
+
+_, ngettext = domain("web")
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +58,11 @@ CACHE_SIZE = 64
 """Tournaments whose view is kept (the running ones are the ones asked for)."""
 
 FORMAT_NAMES = {
-    "ocuk": "Overclockers UK (tables to 251, one-hand final)",
-    "knockout": "Knockout (games of up to four, lowest total through)",
-    "rotation": "Rotation (timed rounds; lowest moves down, highest up)",
+    "ocuk": N_("Overclockers UK (tables to 251, one-hand final)"),
+    "knockout": N_("Knockout (games of up to four, lowest total through)"),
+    "rotation": N_("Rotation (timed rounds; lowest moves down, highest up)"),
 }
+"""Each format in words (``_()`` where shown; the JSON API's view is built in English)."""
 
 _ROUND = re.compile(r"^r(\d+)-(?:g|t|bye)(\d+)")
 _OCUK_ROUND = re.compile(r"^r(\d+)t(\d+)$")
@@ -209,21 +220,21 @@ def _section(fmt: str, key: str, stage: str) -> tuple[tuple[int, int], str]:
         m = _ROUND.match(base)
         if m:
             r = int(m.group(1))
-            title = "Final" if stage.startswith("Final") else f"Round {r}"
+            title = _("Final") if stage.startswith("Final") else _("Round {n}", n=r)
             return (r, 0), title
     if fmt == "ocuk":
         if re.fullmatch(r"t\d+", key):
-            return (1, 0), "Tables"
+            return (1, 0), _("Tables")
         m = _OCUK_ROUND.match(key)
         if m:
-            return (int(m.group(1)), 0), f"Round {m.group(1)} tables"
+            return (int(m.group(1)), 0), _("Round {n} tables", n=int(m.group(1)))
         if re.fullmatch(r"h\d+", key):
-            return (1, 0), "Hands"
+            return (1, 0), _("Hands")
         if key.startswith("cut"):
-            return (50, 0), "Play-off for the final"
+            return (50, 0), _("Play-off for the final")
         if key == "final" or key.startswith("po"):
-            return (100, 0), "Final and play-offs"
-    return (999, 0), stage or "Other games"
+            return (100, 0), _("Final and play-offs")
+    return (999, 0), stage_label(stage) if stage else _("Other games")
 
 
 def _records(entries: list[Any]) -> tuple[Record, ...]:
@@ -232,7 +243,6 @@ def _records(entries: list[Any]) -> tuple[Record, ...]:
         d = e.data
         by = str(d.get("by", ""))
         reason = str(d.get("reason", "") or "")
-        because = f": {reason}" if reason else ""
         if e.kind == "correct":
             delta = int(d.get("delta", 0))
             out.append(
@@ -240,7 +250,15 @@ def _records(entries: list[Any]) -> tuple[Record, ...]:
                     "correction",
                     e.at,
                     str(d.get("name", "")),
-                    f"{delta:+d} in {d.get('key', '')} by {by}{because}",
+                    _reasoned(
+                        _(
+                            "{delta} in {game} by {by}",
+                            delta=f"{delta:+d}",
+                            game=str(d.get("key", "")),
+                            by=by,
+                        ),
+                        reason,
+                    ),
                 )
             )
         elif e.kind == "penalty":
@@ -249,23 +267,34 @@ def _records(entries: list[Any]) -> tuple[Record, ...]:
                     "penalty",
                     e.at,
                     str(d.get("name", "")),
-                    f"draws {d.get('cards', '')} by {by} in {d.get('channel', '')}",
+                    _(
+                        "draws {cards} by {by} in {channel}",
+                        cards=str(d.get("cards", "")),
+                        by=by,
+                        channel=str(d.get("channel", "")),
+                    ),
                 )
             )
         elif e.kind == "remove":
-            out.append(Record("removal", e.at, str(d.get("name", "")), f"by {by}{because}"))
+            detail = _reasoned(_("by {by}", by=by), reason)
+            out.append(Record("removal", e.at, str(d.get("name", "")), detail))
         elif e.kind == "sub":
             out.append(
                 Record(
                     "substitution",
                     e.at,
                     str(d.get("new", "")),
-                    f"replaces {d.get('old', '')}, by {by}",
+                    _("replaces {old}, by {by}", old=str(d.get("old", "")), by=by),
                 )
             )
         elif e.kind == "cancel":
-            out.append(Record("cancellation", e.at, "", f"by {by}{because}"))
+            out.append(Record("cancellation", e.at, "", _reasoned(_("by {by}", by=by), reason)))
     return tuple(out)
+
+
+def _reasoned(detail: str, reason: str) -> str:
+    """A record's detail and the reason the MC gave (their own words, never translated)."""
+    return _("{detail}: {reason}", detail=detail, reason=reason) if reason else detail
 
 
 def _entrants(entries: list[Any]) -> tuple[Entrant, ...]:
@@ -369,9 +398,10 @@ def _bracket(
         if later:
             came = {b.through for b in out if b.through}
             for name in sorted(nxt - came - {s.name for g in mains[n] for s in g.seats}):
-                out.append(BracketGame(f"r{n}-bye-{name}", "Bye", (Seat(name),), name, True))
+                out.append(BracketGame(f"r{n}-bye-{name}", _("Bye"), (Seat(name),), name, True))
         final = len(mains[n]) == 1 and mains[n][0].stage.startswith("Final")
-        rounds.append(BracketRound(n, "Final" if final else f"Round {n}", tuple(out)))
+        title = _("Final") if final else _("Round {n}", n=n)
+        rounds.append(BracketRound(n, title, tuple(out)))
     return tuple(rounds)
 
 
@@ -397,11 +427,11 @@ def _rotation(games: list[GameView]) -> tuple[RotationRound, ...]:
                     if there is None or there == g.table:
                         continue
                     if s.gone or s.total == high:
-                        why = "highest: up"
+                        why = _("highest: up")
                     elif s.total == low:
-                        why = "lowest: down"
+                        why = _("lowest: down")
                     else:
-                        why = "rebalanced"
+                        why = _("rebalanced")
                     moves.append(Move(s.name, g.table, there, why))
         out.append(RotationRound(r, tuple(tables), tuple(moves)))
     return tuple(out)
@@ -425,7 +455,9 @@ def build_view(stored: Stored) -> TournamentView:
     view = TournamentView(
         name=stored.name,
         format=stored.format,
-        format_name=FORMAT_NAMES.get(stored.format, stored.format),
+        format_name=_(FORMAT_NAMES[stored.format])
+        if stored.format in FORMAT_NAMES
+        else stored.format,
         channel=stored.channel,
         status=stored.status,
         created=stored.created,
@@ -447,7 +479,9 @@ def build_view(stored: Stored) -> TournamentView:
         tournament = Tournament.replay([Entry(e.kind, e.data, e.at) for e in entries])
     except Exception as err:  # an older bot's log: show what is stored
         log.info("tournament %s: not replayed (%s)", stored.name, err)
-        view.problem = f"The log could not be replayed with this version ({err})."
+        view.problem = _(
+            "The log could not be replayed with this version ({error}).", error=str(err)
+        )
     stored_standings, stored_final = _last_standings(entries)
     over = stored.status in ("done", "cancelled")
     if tournament is not None and not (over and stored_standings):
@@ -470,7 +504,7 @@ def build_view(stored: Stored) -> TournamentView:
     for row in stored.sheet:
         stage = sheet_stage(row, stages)
         place = _section(stored.format, row.game_key, stage)
-        mark = "Won" if row.won else str(row.points)
+        mark = _("Won") if row.won else str(row.points)
         sections.setdefault(place, []).append(
             SheetLine(row.text(), row.player, row.table, row.game, mark, stage, row.clock)
         )
@@ -488,24 +522,90 @@ def _current(fmt: str, tournament: Tournament | None, playing: tuple[GameView, .
     if tournament is None:
         return ""
     if tournament.status == "signup":
-        return "Sign-up"
+        return _("Sign-up")
     if tournament.over:
         return ""
     if fmt == "rotation" and tournament.round is not None:
-        return f"Round {tournament.round.number}"
+        return _("Round {n}", n=tournament.round.number)
     stages = list(dict.fromkeys(g.stage for g in playing))
     if fmt == "knockout" and playing:
         m = _ROUND.match(playing[0].key)
         if playing[0].stage.startswith("Final"):
-            return "Final"
+            return _("Final")
         if m:
-            return f"Round {m.group(1)}"
+            return _("Round {n}", n=int(m.group(1)))
     if fmt == "ocuk" and playing:
         if any(g.key == "final" for g in playing):
-            return "Final"
+            return _("Final")
         if all(re.fullmatch(r"t\d+", g.key) for g in playing):
-            return "Tables"
-    return ", ".join(stages)
+            return _("Tables")
+    return ", ".join(stage_label(s) for s in stages)
+
+
+_STAGES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"Final"), lambda m: _("Final")),
+    (
+        re.compile(r"Round (\d+) game (\d+)"),
+        lambda m: _("Round {round} game {game}", round=m[1], game=m[2]),
+    ),
+    (
+        re.compile(r"Round (\d+) table (\d+)"),
+        lambda m: _("Round {round} table {table}", round=m[1], table=m[2]),
+    ),
+    (re.compile(r"Table (\d+)"), lambda m: _("Table {table}", table=m[1])),
+    (re.compile(r"Hand (\d+)"), lambda m: _("Hand {hand}", hand=m[1])),
+    (re.compile(r"Play-off for the final"), lambda m: _("Play-off for the final")),
+    (
+        re.compile(r"Play-off for (\d+)(?:st|nd|rd|th)"),
+        lambda m: _("Play-off for place {place}", place=m[1]),
+    ),
+)
+_SUDDEN = re.compile(r"(.+) sudden death(?: (\d+))?")
+
+
+def stage_label(stage: str) -> str:
+    """A stage as the store has it ("Round 2 game 1", "Final sudden death 2", written by the
+    formats in English) in the language being spoken; an unknown wording as it is."""
+    m = _SUDDEN.fullmatch(stage)
+    if m:
+        base = stage_label(m[1])
+        if m[2]:
+            return _("{stage} sudden death {n}", stage=base, n=m[2])
+        return _("{stage} sudden death", stage=base)
+    for pattern, say in _STAGES:
+        m = pattern.fullmatch(stage)
+        if m:
+            return say(m)
+    return stage
+
+
+_NOTES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"champion"), lambda m: _("champion")),
+    (re.compile(r"finalist"), lambda m: _("finalist")),
+    (re.compile(r"through"), lambda m: _("through")),
+    (re.compile(r"removed"), lambda m: _("removed")),
+    (re.compile(r"in round (\d+)"), lambda m: _("in round {round}", round=m[1])),
+    (re.compile(r"out in round (\d+)"), lambda m: _("out in round {round}", round=m[1])),
+    (re.compile(r"table (\d+)"), lambda m: _("table {table}", table=m[1])),
+    (
+        re.compile(r"round (\d+) table (\d+)"),
+        lambda m: _("round {round} table {table}", round=m[1], table=m[2]),
+    ),
+    (re.compile(r"left in hand (\d+)"), lambda m: _("left in hand {hand}", hand=m[1])),
+    (re.compile(r"eliminated at (-?\d+)"), lambda m: _("eliminated at {score}", score=m[1])),
+)
+
+
+def note_label(note: str) -> str:
+    """A standings note as the formats write it ("out in round 2", "table 3, left") in the
+    language being spoken; an unknown wording as it is."""
+    if note.endswith(", left"):
+        return _("{note}, left", note=note_label(note[: -len(", left")]))
+    for pattern, say in _NOTES:
+        m = pattern.fullmatch(note)
+        if m:
+            return say(m)
+    return note
 
 
 class ViewCache:
