@@ -19,13 +19,16 @@ _, ngettext = domain("web")
 __all__ = ["CardView", "card_view", "color_name", "views_of"]
 
 _FACE = {
-    Rank.SKIP: "Skip",
-    Rank.REVERSE: "Rev",
+    Rank.SKIP: N_("Skip"),
+    Rank.REVERSE: N_("Rev"),
     Rank.DRAW_TWO: "+2",
-    Rank.SKIP_EVERYONE: "Skip all",
-    Rank.DISCARD_ALL: "Disc. all",
+    Rank.SKIP_EVERYONE: N_("Skip all"),
+    Rank.DISCARD_ALL: N_("Disc. all"),
     Rank.DRAW_FOUR: "+4",
 }
+"""The face text: short (a card is small; the commercial name abbreviated as its players
+would), in the page's language; numbers and ``+2`` are the same everywhere."""
+_SAME = frozenset({"+2", "+4", "+6", "+10"})
 _SPOKEN = {
     Rank.SKIP: N_("{colour} skip"),
     Rank.REVERSE: N_("{colour} reverse"),
@@ -37,12 +40,12 @@ _SPOKEN = {
 """What a screen reader says of a coloured action card, in the page's language (the card's
 name as sold there, so the colour's place in it is the translator's)."""
 _WILD_VIEW = {
-    Rank.WILD: ("Wild", N_("wild")),
+    Rank.WILD: (N_("Wild"), N_("wild")),
     Rank.WILD_DRAW_FOUR: ("+4", N_("wild draw four")),
     Rank.WILD_DRAW_SIX: ("+6", N_("wild draw six")),
     Rank.WILD_DRAW_TEN: ("+10", N_("wild draw ten")),
-    Rank.WILD_REVERSE_DRAW_FOUR: ("Rev +4", N_("wild reverse draw four")),
-    Rank.WILD_COLOR_ROULETTE: ("Roulette", N_("wild colour roulette")),
+    Rank.WILD_REVERSE_DRAW_FOUR: (N_("Rev +4"), N_("wild reverse draw four")),
+    Rank.WILD_COLOR_ROULETTE: (N_("Roulette"), N_("wild colour roulette")),
 }
 _COLOR_NAMES = {"r": N_("red"), "y": N_("yellow"), "g": N_("green"), "b": N_("blue")}
 _NUMBER = N_("{colour} {number}")
@@ -79,10 +82,10 @@ def card_view(code: str) -> CardView:
         return CardView(str(code), "card-w", "?", _("unknown card {code}", code=code), "?")
     if card.color is None:
         face, spoken = _WILD_VIEW[card.rank]
-        return CardView(card.text, "card-w", face, _(spoken), "W")
+        return CardView(card.text, "card-w", _face(face), _(spoken), "W")
     color = Color(card.color)
     letter = color.letter
-    face = _FACE.get(card.rank, str(int(card.rank)))
+    face = _face(_FACE[card.rank]) if card.rank in _FACE else str(int(card.rank))
     colour = color_name(letter) or str(color)
     action = _SPOKEN.get(card.rank)
     if action is None:
@@ -90,6 +93,10 @@ def card_view(code: str) -> CardView:
     else:
         label = _(action, colour=colour)
     return CardView(card.text, f"card-{letter.lower()}", face, label, letter)
+
+
+def _face(text: str) -> str:
+    return text if text in _SAME else _(text)
 
 
 def views_of(codes: set[str]) -> dict[str, dict[str, Any]]:
