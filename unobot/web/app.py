@@ -41,7 +41,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from unobot.i18n import DEFAULT, N_, catalog, domain, language
+from unobot.i18n import N_, catalog, domain, language
 from unobot.irc.casemap import irc_lower
 from unobot.stats import live_rows
 from unobot.stats.model import Period, game_key
@@ -49,6 +49,7 @@ from unobot.stats.ratings import conservative
 from unobot.stats.summaries import period_start
 from unobot.tournament.export import export_csv
 from unobot.web import charts
+from unobot.web import lang as site_lang
 from unobot.web.cards import card_view, color_name
 from unobot.web.lang import LanguageMiddleware, html_lang, switch_links
 from unobot.web.pages import (
@@ -79,7 +80,13 @@ from unobot.web.queries import (
     tournament_heads,
     tournament_stored,
 )
-from unobot.web.tournaments import TournamentView, ViewCache, note_label, stage_label
+from unobot.web.tournaments import (
+    TournamentView,
+    ViewCache,
+    format_label,
+    note_label,
+    stage_label,
+)
 
 __all__ = ["LIVE_HEADER", "Problem", "ServerTiming", "create_app", "live_page"]
 
@@ -194,8 +201,7 @@ def _duration(seconds: int | None) -> str:
 def _locale() -> str | None:
     """Babel's locale for the language being spoken; None for English, whose figures keep
     the site's own plain forms (``2026-11-20 18:04 UTC``, ``41.7 %``)."""
-    lang = language()
-    return None if lang == DEFAULT else lang
+    return site_lang.babel_locale()
 
 
 def _when(at: float | datetime | None) -> str:
@@ -342,6 +348,7 @@ class Site:
         env.globals["stage_label"] = stage_label
         env.filters["stage_label"] = stage_label
         env.globals["note_label"] = note_label
+        env.globals["format_label"] = format_label
         env.globals["color_name"] = color_name
         self.static_version = _static_version()
         env.globals["PERIOD_NAMES"] = PERIOD_NAMES

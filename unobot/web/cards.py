@@ -67,9 +67,14 @@ class CardView:
         return asdict(self)
 
 
+_COLOR_WORDS = {english: letter for letter, english in _COLOR_NAMES.items()}
+
+
 def color_name(letter: str | None) -> str | None:
-    """``"g"`` -> ``"green"`` (the chosen colour of a wild on the discard pile)."""
-    name = _COLOR_NAMES.get((letter or "").lower())
+    """``"g"`` -> ``"green"`` (the chosen colour of a wild on the discard pile), in the page's
+    language. The live rows store the word (``"green"``, as ``str(Color)``): it is read too."""
+    key = (letter or "").lower()
+    name = _COLOR_NAMES.get(_COLOR_WORDS.get(key, key))
     return None if name is None else _(name)
 
 

@@ -15,9 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pygal
+from babel.numbers import format_decimal
 from pygal.style import Style
 
 from unobot.i18n import domain
+from unobot.web import lang as site_lang
 from unobot.web.queries import RatingPoint, WeekPoints
 
 _, ngettext = domain("web")
@@ -190,6 +192,12 @@ def _drawings(draw: Callable[[Layout], str], enough: bool) -> str:
     return "".join(draw(layout) for layout in LAYOUTS) if enough else ""
 
 
+def _one_decimal(value: float) -> str:
+    """``12.5`` as the language writes it (``12,5`` in German, Polish...)."""
+    loc = site_lang.babel_locale()
+    return f"{value:.1f}" if loc is None else format_decimal(value, "#,##0.0", locale=loc)
+
+
 def rating_summary(points: Sequence[RatingPoint]) -> str:
     if not points:
         return _("No rated games yet.")
@@ -246,7 +254,7 @@ def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
                 "{ppg} in the week of {week} ({n} game)",
                 "{ppg} in the week of {week} ({n} games)",
                 w.games,
-                ppg=f"{w.ppg:.1f}",
+                ppg=_one_decimal(w.ppg),
                 week=w.week,
             )
             for w in weeks
@@ -264,11 +272,11 @@ def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
         "to the week of {last} ({last_ppg}); best the week of {best} ({best_ppg}).",
         len(weeks),
         first=weeks[0].week,
-        first_ppg=f"{weeks[0].ppg:.1f}",
+        first_ppg=_one_decimal(weeks[0].ppg),
         last=weeks[-1].week,
-        last_ppg=f"{weeks[-1].ppg:.1f}",
+        last_ppg=_one_decimal(weeks[-1].ppg),
         best=best.week,
-        best_ppg=f"{best.ppg:.1f}",
+        best_ppg=_one_decimal(best.ppg),
     )
 
 

@@ -27,6 +27,7 @@ from unobot.i18n import DEFAULT, LANGUAGE_NAMES, LANGUAGES, language, normalize,
 __all__ = [
     "COOKIE",
     "LanguageMiddleware",
+    "babel_locale",
     "choose",
     "html_lang",
     "switch_links",
@@ -91,6 +92,13 @@ def choose(query: str, cookie_header: str, accept: str) -> tuple[str, str | None
         if kept is not None:
             return kept, None
     return (_accept_language(accept) if accept else None) or DEFAULT, None
+
+
+def babel_locale() -> str | None:
+    """Babel's locale for the figures and dates of the language being spoken; None for
+    English, whose pages keep the site's own plain forms (``2026-11-20 18:04 UTC``)."""
+    lang = language()
+    return None if lang == DEFAULT else lang
 
 
 def html_lang(lang: str | None = None) -> str:

@@ -45,6 +45,7 @@ __all__ = [
     "TournamentView",
     "ViewCache",
     "build_view",
+    "format_label",
     "note_label",
     "sheet_stage",
     "stage_label",
@@ -63,6 +64,18 @@ FORMAT_NAMES = {
     "rotation": N_("Rotation (timed rounds; lowest moves down, highest up)"),
 }
 """Each format in words (``_()`` where shown; the JSON API's view is built in English)."""
+FORMAT_SHORT = {
+    "ocuk": N_("Overclockers UK"),
+    "knockout": N_("Knockout"),
+    "rotation": N_("Rotation"),
+}
+"""Each format's name alone, for the tournaments list."""
+
+
+def format_label(code: str) -> str:
+    """A format's short name in the language being spoken (an unknown code as it is)."""
+    return _(FORMAT_SHORT[code]) if code in FORMAT_SHORT else code
+
 
 _ROUND = re.compile(r"^r(\d+)-(?:g|t|bye)(\d+)")
 _OCUK_ROUND = re.compile(r"^r(\d+)t(\d+)$")
