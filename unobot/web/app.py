@@ -279,7 +279,7 @@ def _record_unit(kind: Any, figure: int) -> str:
 
 
 STATUS_NAMES = {
-    "signup": N_("sign-up"),
+    "signup": N_("signup"),
     "running": N_("running"),
     "done": N_("done"),
     "cancelled": N_("cancelled"),
@@ -287,7 +287,8 @@ STATUS_NAMES = {
 
 
 def _status_name(status: str) -> str:
-    """A tournament's status as the page says it (the CSS class keeps the stored word)."""
+    """A tournament's status as the page says it (the CSS class keeps the stored word; the
+    English is the stored word itself, "signup", as the pages always said it)."""
     name = STATUS_NAMES.get(status)
     return status if name is None else _(name)
 

@@ -62,6 +62,10 @@ class CardView:
     """What a screen reader says: ``"red 9"``, ``"wild draw four"``."""
     letter: str
     """The colour's letter (``"R"``; ``"W"`` for wilds), shown by the colour-blind option."""
+    face_class: str = "card-face"
+    """``card-face``, plus ``card-face-small`` (or ``-tiny``) when a word of the face is longer
+    than a card holds at the normal size (``Disc. all``, ``Roulette``, Polish ``Kolor``): a
+    smaller font, not a face spilling over the next card."""
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,7 +91,8 @@ def card_view(code: str) -> CardView:
         return CardView(str(code), "card-w", "?", _("unknown card {code}", code=code), "?")
     if card.color is None:
         face, spoken = _WILD_VIEW[card.rank]
-        return CardView(card.text, "card-w", _face(face), _(spoken), "W")
+        shown = _face(face)
+        return CardView(card.text, "card-w", shown, _(spoken), "W", _face_class(shown, True))
     color = Color(card.color)
     letter = color.letter
     face = _face(_FACE[card.rank]) if card.rank in _FACE else str(int(card.rank))
@@ -97,11 +102,25 @@ def card_view(code: str) -> CardView:
         label = _(_NUMBER, colour=colour, number=int(card.rank))
     else:
         label = _(action, colour=colour)
-    return CardView(card.text, f"card-{letter.lower()}", face, label, letter)
+    return CardView(
+        card.text, f"card-{letter.lower()}", face, label, letter, _face_class(face, False)
+    )
 
 
 def _face(text: str) -> str:
     return text if text in _SAME else _(text)
+
+
+FACE_WORD = 4
+"""The longest word a card's face shows at the normal size (``Skip``, ``Stop``); a wild's
+face has a wider patch around it, so one letter less."""
+
+
+def _face_class(face: str, wild: bool) -> str:
+    longest = max((len(word) for word in face.split()), default=0) + (1 if wild else 0)
+    if longest > FACE_WORD + 2:
+        return "card-face card-face-tiny"
+    return "card-face card-face-small" if longest > FACE_WORD else "card-face"
 
 
 def views_of(codes: set[str]) -> dict[str, dict[str, Any]]:

@@ -60,7 +60,7 @@
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", view.label);
     node.setAttribute("data-letter", view.letter);
-    var face = el("span", "card-face", view.face);
+    var face = el("span", view.face_class || "card-face", view.face);
     face.setAttribute("aria-hidden", "true");
     node.appendChild(face);
     return node;
