@@ -73,7 +73,7 @@ def page(polish_browser: Any) -> Iterator[Any]:
     afterwards no script errors."""
     set_viewport(polish_browser, DESKTOP, mobile=False)
     polish_browser.get("about:blank")
-    polish_browser.delete_all_cookies()
+    polish_browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
     browser_errors(polish_browser)
     yield polish_browser
     errors = browser_errors(polish_browser)
@@ -194,3 +194,28 @@ def test_every_card_face_fits_its_card_in_every_language(page: Any, site: Site) 
         visit(page, site, "/")
         spilled = page.execute_script(MEASURE, views)
         assert not spilled, f"faces wider than their card at {size}: {spilled}"
+
+
+def test_the_replay_steps_in_polish(page: Any, site: Site, seeded: Seeded) -> None:
+    """What the replay's script writes as it steps (the step, whose turn, hand sizes, the
+    cards' spoken labels) is in the page's language, Polish plural forms included."""
+    visit(page, site, f"/game/{seeded.replay_game}")
+    assert html_lang(page) == "pl"
+    assert css(page, "#replay-step").text.startswith("Krok 1 z ")
+    for _ in range(5):
+        page.find_element("css selector", "#replay-next").click()
+    step = page.find_element("css selector", "#replay-step")
+    wait_until(lambda: step.text.startswith("Krok 6 z "), what="step 6 in Polish")
+    sizes = [e.text for e in page.find_elements("css selector", "#replay-hands .hand-name .muted")]
+    assert sizes, "no hands drawn"
+    for size in sizes:
+        n, word = size.split()
+        form = "karta" if n == "1" else ("karty" if int(n) % 10 in (2, 3, 4) and int(n) % 100
+                                         not in (12, 13, 14) else "kart")  # fmt: skip
+        assert word == form, sizes
+    labels = [
+        e.get_attribute("aria-label")
+        for e in page.find_elements("css selector", "#replay-hands .card")
+    ]
+    assert labels and all("kolor" in label or "zmiana koloru" in label for label in labels), labels
+    assert "Kolej: " in css(page, "#replay-turn").text or not css(page, "#replay-turn").text
