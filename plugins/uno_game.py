@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from unobot.core.computers import computer_name, parse_addbot
 from unobot.core.plugin import action, command, example, in_channel, in_game, in_table, move
+from unobot.core.refusals import refusal
 from unobot.core.render_irc import (
     Cards,
     HandNotice,
@@ -26,22 +27,24 @@ from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, 
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
 from unobot.engine.rules import PRESETS, HouseRules, UnoCall
+from unobot.i18n import N_, domain, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Tag
-from unobot.stats.ratings import EXPLAINED
 
 if TYPE_CHECKING:
     from unobot.core.plugin import BotApi, Context
     from unobot.core.table import Table
     from unobot.irc.transport import Incoming
 
-_DIRECTED = "this is a tournament table: the director seats the players and deals"
+_, ngettext = domain("commands")
+
+_DIRECTED = N_("this is a tournament table: the director seats the players and deals")
 
 
 def _not_directed(table: Table) -> None:
     """Tournament tables (``TableConfig.tournament``) are seated and dealt by the director."""
     if table.config.tournament:
-        raise UnoError(_DIRECTED)
+        raise UnoError(_(_DIRECTED))
 
 
 _DURATION = re.compile(r"(?:(\d{1,3})h)?(?:(\d{1,4})m(?:in)?)?(?:(\d{1,5})s)?")
@@ -55,7 +58,12 @@ def parse_duration(text: str) -> float:
         return int(raw) * 60.0
     m = _DURATION.fullmatch(raw)
     if not raw or m is None or not any(m.groups()):
-        raise UnoError(f"'{text[:20]}' is not a time limit: e.g. .deal 60m, .deal 1h, .deal 90s")
+        raise UnoError(
+            _(
+                "'{text}' is not a time limit: e.g. .deal 60m, .deal 1h, .deal 90s",
+                text="".join(ch if ch.isprintable() else "?" for ch in text[:20]),
+            )
+        )
     hours, minutes, seconds = (int(g) if g else 0 for g in m.groups())
     return hours * 3600.0 + minutes * 60.0 + seconds
 
@@ -88,7 +96,8 @@ def said_uno(bot: BotApi, incoming: Incoming) -> bool:
     try:
         bot.publish(table, table.call_uno(incoming.nick, bot.scheduler.now()))
     except UnoError as err:
-        text = str(err) or "you can't do that now"
+        with speaking(bot.person_language(bot.ident(incoming), table.channel)):
+            text = refusal(err)
         bot.send(Line("notice", incoming.nick, text, Tag(table.channel, reply=True)))
     return True
 
@@ -120,8 +129,8 @@ def uno(ctx: Context) -> None:
         _call(ctx, table)
         return
     if table.dealt:
-        raise UnoError("a game is being played here: wait for the next one")
-    raise UnoError(f"a game is open here: {ctx.prefix}join to play")
+        raise UnoError(_("a game is being played here: wait for the next one"))
+    raise UnoError(_("a game is open here: {prefix}join to play", prefix=ctx.prefix))
 
 
 @command("join", "ujoin")
@@ -150,9 +159,14 @@ def _may_seat_computers(ctx: Context, table: Table) -> None:
     play with them, and the starter still decides when to deal), a channel operator or a bot
     admin. Onlookers can't fill or empty someone else's game."""
     if not ctx.bot.config.bots.enabled:
-        raise UnoError("computer players are turned off on this bot")
+        raise UnoError(_("computer players are turned off on this bot"))
     if not (table.has(ctx.nick) or ctx.is_admin or (ctx.incoming.is_op and ctx.channel)):
-        raise UnoError(f"only players in this game (or an operator) can do that: {ctx.prefix}join")
+        raise UnoError(
+            _(
+                "only players in this game (or an operator) can do that: {prefix}join",
+                prefix=ctx.prefix,
+            )
+        )
 
 
 @command("addbot")
@@ -221,12 +235,27 @@ def team(ctx: Context) -> None:
     words = ctx.args.split()
     if not words:
         if not table.config.rules.teams:
-            raise UnoError(f"this game is not played in teams: {ctx.prefix}uno teams opens one")
+            raise UnoError(
+                _(
+                    "this game is not played in teams: {prefix}uno teams opens one",
+                    prefix=ctx.prefix,
+                )
+            )
         teams = "; ".join(f"{a} + {b}" for a, b in table.team_names())
-        ctx.reply(
-            f"Teams: {teams or 'none yet'}. {ctx.prefix}team <nick> to pair up; the rest are "
-            "paired in join order at the deal."
-        )
+        if teams:
+            text = _(
+                "Teams: {teams}. {prefix}team <nick> to pair up; the rest are paired in join "
+                "order at the deal.",
+                teams=teams,
+                prefix=ctx.prefix,
+            )
+        else:
+            text = _(
+                "Teams: none yet. {prefix}team <nick> to pair up; the rest are paired in join "
+                "order at the deal.",
+                prefix=ctx.prefix,
+            )
+        ctx.reply(text)
         return
     ctx.publish(table, table.team(ctx.nick, words[0], ctx.now))
 
@@ -284,7 +313,7 @@ def split_target(text: str, table: Table) -> tuple[str, str | None]:
 def swap(ctx: Context) -> None:
     """Seven-O: name whom the 7 you just played swaps hands with."""
     if not ctx.args:
-        raise UnoError(f"swap with whom? e.g. {ctx.prefix}swap nick")
+        raise UnoError(_("swap with whom? e.g. {prefix}swap nick", prefix=ctx.prefix))
     ctx.publish(ctx.table, ctx.table.swap(ctx.nick, ctx.args.split()[0], ctx.now))
 
 
@@ -295,7 +324,7 @@ def unocall(ctx: Context) -> None:
     """Call UNO (also ``.uno`` during a game): before or right after the next-to-last card."""
     table = ctx.table
     if table.config.rules.uno_call is not UnoCall.MANUAL:
-        raise UnoError("UNO is called automatically in this game")
+        raise UnoError(_("UNO is called automatically in this game"))
     _call(ctx, table)
 
 
@@ -336,7 +365,7 @@ def challenge(ctx: Context) -> None:
 @in_game
 def catch(ctx: Context) -> None:
     if not ctx.args:
-        raise UnoError(f"catch whom? e.g. {ctx.prefix}catch nick")
+        raise UnoError(_("catch whom? e.g. {prefix}catch nick", prefix=ctx.prefix))
     ctx.publish(ctx.table, ctx.table.catch(ctx.nick, ctx.args.split()[0], ctx.now))
 
 
@@ -347,19 +376,26 @@ def cards(ctx: Context) -> None:
     table = ctx.table
     status = table.status()
     if status is None:
-        raise UnoError("no hand is being played")
+        raise UnoError(_("no hand is being played"))
     fmt = Cards(ctx.bot.colors_for(table)(ctx.nick))
     out = {irc_lower(nick) for nick in status.out}
-    counts = ", ".join(
-        f"{nick} {'out' if irc_lower(nick) in out else n}" for nick, n in status.counts
-    )
-    public = f"Cards: {counts}. {status_text(status, fmt, ctx.prefix)}"
-    # The hand in lines of its own (split only between cards), then the table's counts.
-    lines = hand_lines(HandNotice(table.hand_of(ctx.nick)), fmt) if table.has(ctx.nick) else []
-    if irc_lower(ctx.nick) in out:
-        lines = ["You are out of this hand (mercy rule)."]
-    for line in [*lines, *fit(public)]:
-        ctx.reply(line)
+    # Lines made of several messages can't be said again in another language: made in the
+    # sender's own from the start.
+    with speaking(ctx.language):
+        counts = ", ".join(
+            _("{nick} out", nick=nick) if irc_lower(nick) in out else f"{nick} {n}"
+            for nick, n in status.counts
+        )
+        public = _(
+            "Cards: {counts}. {status}", counts=counts, status=status_text(status, fmt, ctx.prefix)
+        )
+        # The hand in lines of its own (split only between cards), then the table's counts.
+        hand = HandNotice(table.hand_of(ctx.nick))
+        lines: list[str] = hand_lines(hand, fmt) if table.has(ctx.nick) else []
+        if irc_lower(ctx.nick) in out:
+            lines = [_("You are out of this hand (mercy rule).")]
+        for line in [*lines, *fit(public)]:
+            ctx.reply(line)
 
 
 @command("top")
@@ -367,9 +403,10 @@ def cards(ctx: Context) -> None:
 def top(ctx: Context) -> None:
     status = ctx.table.status()
     if status is None:
-        raise UnoError("no hand is being played")
+        raise UnoError(_("no hand is being played"))
     fmt = Cards(ctx.bot.colors_for(ctx.table)(ctx.nick))
-    ctx.reply(status_text(status, fmt, ctx.prefix))
+    with speaking(ctx.language):
+        ctx.reply(status_text(status, fmt, ctx.prefix))
 
 
 @command("unostop")
@@ -378,7 +415,12 @@ def unostop(ctx: Context) -> None:
     """The starter, a bot admin or a channel operator may stop; anyone once the game is idle."""
     table = ctx.table
     if table.config.tournament and not (ctx.is_admin or ctx.incoming.is_op):
-        raise UnoError("a tournament game is stopped by a tournament admin (.tournament)")
+        raise UnoError(
+            _(
+                "a tournament game is stopped by a tournament admin ({prefix}tournament)",
+                prefix=ctx.prefix,
+            )
+        )
     idle = table.idle_for(ctx.now)
     allowed = (
         irc_eq(ctx.nick, table.starter)
@@ -387,24 +429,29 @@ def unostop(ctx: Context) -> None:
         or idle >= table.config.idle_stop
     )
     if not allowed:
-        wait = wait_text(table.config.idle_stop - idle)
-        raise UnoError(
-            f"only {table.starter}, an operator or a bot admin can stop this game now; "
-            f"if nobody moves, anyone can {wait}"
-        )
+        with speaking(ctx.language):
+            wait = wait_text(table.config.idle_stop - idle)
+            raise UnoError(
+                _(
+                    "only {nick}, an operator or a bot admin can stop this game now; if nobody "
+                    "moves, anyone can {wait}",
+                    nick=table.starter,
+                    wait=wait,
+                )
+            )
     ctx.publish(table, table.stop(ctx.nick))
 
 
 @command("pce-on")
 def colors_on(ctx: Context) -> None:
     ctx.bot.settings.set_colors(ctx.ident, True)
-    ctx.reply("Your cards will be shown in colour.")
+    ctx.reply(_("Your cards will be shown in colour."))
 
 
 @command("pce-off")
 def colors_off(ctx: Context) -> None:
     ctx.bot.settings.set_colors(ctx.ident, False)
-    ctx.reply("Your cards will be shown as plain letters.")
+    ctx.reply(_("Your cards will be shown as plain letters."))
 
 
 @command("unohand")
@@ -416,17 +463,37 @@ def turn_hand(ctx: Context) -> None:
     if word in ("on", "off"):
         settings.set_turn_hands(ctx.ident, word == "on")
     elif word:
-        raise UnoError(f"{ctx.prefix}unohand on or {ctx.prefix}unohand off")
+        raise UnoError(_("{prefix}unohand on or {prefix}unohand off", prefix=ctx.prefix))
     if settings.turn_hands(ctx.ident):
         ctx.reply(
-            "Your hand comes by NOTICE when your turn comes, playable cards marked "
-            f"({ctx.prefix}unohand off to stop)."
+            _(
+                "Your hand comes by NOTICE when your turn comes, playable cards marked "
+                "({prefix}unohand off to stop).",
+                prefix=ctx.prefix,
+            )
         )
     else:
         ctx.reply(
-            f"Your hand comes only when it changes; {ctx.prefix}cards shows it "
-            f"({ctx.prefix}unohand on: also when your turn comes)."
+            _(
+                "Your hand comes only when it changes; {prefix}cards shows it "
+                "({prefix}unohand on: also when your turn comes).",
+                prefix=ctx.prefix,
+            )
         )
+
+
+def rating_explained(min_games: int) -> str:
+    """``unobot.stats.ratings.EXPLAINED`` as the help says it, in the language being spoken (a
+    test keeps the English the same as the stats' own)."""
+    return ngettext(
+        "Rating: a cautious estimate of skill from your places in every game and whom you "
+        "played; it starts at 1000, grows as your results make it surer, and is provisional "
+        "until you have played {n} game.",
+        "Rating: a cautious estimate of skill from your places in every game and whom you "
+        "played; it starts at 1000, grows as your results make it surer, and is provisional "
+        "until you have played {n} games.",
+        min_games,
+    )
 
 
 def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
@@ -436,22 +503,30 @@ def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
     provisional)."""
     p = prefix
     return [
-        f"Uno: {p}uno [teams] opens a game, {p}join, {p}team nick, {p}deal [60m], {p}leave, "
-        f"{p}unostop; "
-        f"{p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer players; "
-        f"{p}unorules: the rules here; "
-        f"{p}pce-on/{p}pce-off: cards in colour or plain. "
-        "Your hand comes by NOTICE when it changes and when your turn comes, playable cards marked "
-        f"({p}unohand off: not at your turn).",
-        f"Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
-        f"call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt "
-        f"nick; {p}swap nick (Seven-O); {p}cards (your hand, counts), {p}top; "
-        f"{p}unolang [me] de: language. "
-        f"Tournaments: {p}tjoin, {p}tleave, {p}tstatus (admins: {p}tournament). "
-        f"Records: {p}unorecords [week|month] [everywhere] [streak|cards|...].",
-        f"Stats: {p}unostats [nick], {p}unostats pw|ppg N [week|month] [here], "
-        f"{p}unotop10 [rating], {p}unorating [nick], {p}unogame [id] (a recorded game). "
-        + EXPLAINED.format(min_games=min_games),
+        _(
+            "Uno: {p}uno [teams] opens a game, {p}join, {p}team nick, {p}deal [60m], {p}leave, "
+            "{p}unostop; {p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer "
+            "players; {p}unorules: the rules here; {p}pce-on/{p}pce-off: cards in colour or "
+            "plain. Your hand comes by NOTICE when it changes and when your turn comes, "
+            "playable cards marked ({p}unohand off: not at your turn).",
+            p=p,
+        ),
+        _(
+            "Play: {p}p b 9, {p}p r s, {p}p g r, {p}p y d2, {p}p w g, {p}p wd4 b (add 'uno' to "
+            "call it); {p}draw, {p}pass, {p}color, {p}challenge, {p}unocall, {p}catch/{p}halt "
+            "nick; {p}swap nick (Seven-O); {p}cards (your hand, counts), {p}top; "
+            "{p}unolang [me] de: language. Tournaments: {p}tjoin, {p}tleave, {p}tstatus "
+            "(admins: {p}tournament). Records: {p}unorecords [week|month] [everywhere] "
+            "[streak|cards|...].",
+            p=p,
+        ),
+        _(
+            "Stats: {p}unostats [nick], {p}unostats pw|ppg N [week|month] [here], "
+            "{p}unotop10 [rating], {p}unorating [nick], {p}unogame [id] (a recorded game). "
+            "{rating}",
+            p=p,
+            rating=rating_explained(min_games),
+        ),
     ]
 
 
@@ -463,4 +538,4 @@ def help_(ctx: Context) -> None:
         ctx.reply(line)
     others = sorted(n for n, m in ctx.bot.commands().items() if not m.startswith(__package__))
     if others:  # commands of the operator's own plugins
-        ctx.reply("Also here: " + ", ".join(p + name for name in others) + ".")
+        ctx.reply(_("Also here: {commands}.", commands=", ".join(p + name for name in others)))

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from unobot.core.plugin import command, example
 from unobot.core.render_irc import LIMIT, Line, fit
 from unobot.core.settings import option_text, rules_as_text, rules_from_text
-from unobot.engine.errors import UnoError
+from unobot.engine.errors import RuleError, UnoError
 from unobot.engine.rules import PRESETS, HouseRules, preset
-from unobot.i18n import LANGUAGE_NAMES, LANGUAGES, domain, normalize, speaking
+from unobot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, domain, normalize, speaking
 from unobot.irc.casemap import irc_lower
 
 if TYPE_CHECKING:
@@ -29,18 +29,19 @@ __all__ = ["describe", "preset_list", "unolang"]
 _, ngettext = domain("commands")
 
 BLURBS: dict[str, str] = {
-    "official": "draw one, challenge, 500",
-    "irc-classic": "the original bot",
-    "ocuk-tournament": "+2/+4 stacking, 251 points",
-    "bac-tournament": "low wins",
-    "knockout": "60 minutes",
-    "teams": "pairs, 500 by team",
-    "seven-o": "7 swaps, 0 passes",
-    "jump-in": "same card out of turn",
-    "house": "Seven-O, Jump-In, stacking",
-    "no-mercy": "168 cards, out at 25",
+    "official": N_("draw one, challenge, 500"),
+    "irc-classic": N_("the original bot"),
+    "ocuk-tournament": N_("+2/+4 stacking, 251 points"),
+    "bac-tournament": N_("low wins"),
+    "knockout": N_("60 minutes"),
+    "teams": N_("pairs, 500 by team"),
+    "seven-o": N_("7 swaps, 0 passes"),
+    "jump-in": N_("same card out of turn"),
+    "house": N_("Seven-O, Jump-In, stacking"),
+    "no-mercy": N_("168 cards, out at 25"),
 }
-"""A few words per preset for ``.unorules list``; a preset missing here is listed by name."""
+"""A few words per preset for ``.unorules list`` (English ids, said with ``_()``); a preset
+missing here is listed by name."""
 
 
 def _clip(text: str, lines: int) -> list[str]:
@@ -58,32 +59,43 @@ def changes_text(rules: HouseRules, sep: str = ": ") -> str:
     return ", ".join(f"{k}{sep}{option_text(v)}" for k, v in rules.differences().items())
 
 
-def describe(rules: HouseRules, where: str) -> str:
-    """``Rules in #uno: ocuk-tournament; changed: stacking: none, uno_penalty: 2``."""
+_WHERE = {
+    # (where the rules are, whether options changed): the whole sentence
+    ("game", True): N_("Rules of the game in {channel}: {preset}; changed: {changed}."),
+    ("game", False): N_("Rules of the game in {channel}: {preset} (as the preset)."),
+    ("channel", True): N_("Rules in {channel}: {preset}; changed: {changed}."),
+    ("channel", False): N_("Rules in {channel}: {preset} (as the preset)."),
+    ("default", True): N_("Rules by default: {preset}; changed: {changed}."),
+    ("default", False): N_("Rules by default: {preset} (as the preset)."),
+}
+
+
+def describe(rules: HouseRules, where: str, channel: str = "") -> str:
+    """``Rules in #uno: ocuk-tournament; changed: stacking: none, uno_penalty: 2``.
+    ``where``: ``game`` (of the game in ``channel``), ``channel`` or ``default``."""
     changed = changes_text(rules)
-    tail = f"; changed: {changed}" if changed else " (as the preset)"
-    return f"Rules {where}: {rules.name}{tail}."
+    return _(_WHERE[where, bool(changed)], channel=channel, preset=rules.name, changed=changed)
 
 
 def preset_list(prefix: str) -> str:
     """Every preset with a few words each, or only the names if that would not fit a line."""
-    choose = f" Choose one: {prefix}unorules preset <name>"
-    long = ", ".join(f"{n} ({BLURBS[n]})" if n in BLURBS else n for n in PRESETS)
-    text = f"Presets: {long}.{choose}"
+    long = ", ".join(f"{n} ({_(BLURBS[n])})" if n in BLURBS else n for n in PRESETS)
+    message = N_("Presets: {presets}. Choose one: {prefix}unorules preset <name>")
+    text = _(message, presets=long, prefix=prefix)
     if len(text.encode()) <= LIMIT:
         return text
-    return f"Presets: {', '.join(PRESETS)}.{choose}"
+    return _(message, presets=", ".join(PRESETS), prefix=prefix)
 
 
 def _may_change(ctx: Context) -> str:
     """The channel whose rules ``ctx`` may change now; UnoError saying why not otherwise."""
     channel = ctx.channel
     if channel is None:
-        raise UnoError("say that in the channel whose rules you want to change")
+        raise UnoError(_("say that in the channel whose rules you want to change"))
     if not (ctx.incoming.is_op or ctx.is_admin):
-        raise UnoError("only a channel operator or a bot admin can change the rules")
+        raise UnoError(_("only a channel operator or a bot admin can change the rules"))
     if ctx.find_table() is not None:
-        raise UnoError("the rules can't change during a game: wait until it ends")
+        raise UnoError(_("the rules can't change during a game: wait until it ends"))
     return channel
 
 
@@ -95,12 +107,25 @@ def _store(ctx: Context, channel: str, rules: HouseRules) -> None:
             raise ValueError("not a preset")
     except ValueError:  # only with a hand-built default that is no preset
         raise UnoError(
-            f"these rules can't be stored: choose a preset first ({ctx.prefix}unorules list)"
+            _(
+                "these rules can't be stored: choose a preset first ({prefix}unorules list)",
+                prefix=ctx.prefix,
+            )
         ) from None
     ctx.bot.settings.set_channel_rules(irc_lower(channel), name, options)
     changed = changes_text(rules, " ")
-    text = f"{ctx.nick} set the rules: {name}" + (f", {changed}" if changed else "")
-    ctx.bot.send(Line("privmsg", channel, _clip(text, 1)[0], ctx.reply_tag(channel)))
+    with speaking(ctx.bot.channel_language(channel)):
+        if changed:
+            text = _(
+                "{nick} set the rules: {preset}, {changed}",
+                nick=ctx.nick,
+                preset=name,
+                changed=changed,
+            )
+        else:
+            text = _("{nick} set the rules: {preset}", nick=ctx.nick, preset=name)
+        line = _clip(text, 1)[0]
+    ctx.bot.send(Line("privmsg", channel, line, ctx.reply_tag(channel)))
 
 
 @command("unorules")
@@ -115,42 +140,60 @@ def unorules(ctx: Context) -> None:
     sub = words[0].lower() if words else ""
     if not sub:
         table = ctx.find_table()
-        if table is not None:
-            text = describe(table.config.rules, f"of the game in {table.channel}")
-        elif ctx.channel is not None:
-            text = describe(ctx.bot.rules_for(ctx.channel), f"in {ctx.channel}")
-        else:
-            text = describe(ctx.bot.config.table.rules, "by default")
-        for line in _clip(text, 2):
-            ctx.reply(line)
+        with speaking(ctx.language):  # clipped into lines: made in the sender's language
+            if table is not None:
+                text = describe(table.config.rules, "game", table.channel)
+            elif ctx.channel is not None:
+                text = describe(ctx.bot.rules_for(ctx.channel), "channel", ctx.channel)
+            else:
+                text = describe(ctx.bot.config.table.rules, "default")
+            for line in _clip(text, 2):
+                ctx.reply(line)
     elif sub in ("list", "presets"):
-        ctx.reply(_clip(preset_list(p), 1)[0])
+        with speaking(ctx.language):
+            ctx.reply(_clip(preset_list(p), 1)[0])
     elif sub == "preset":
         if len(words) != 2:
-            raise UnoError(f"which preset? e.g. {p}unorules preset official ({p}unorules list)")
+            raise UnoError(
+                _(
+                    "which preset? e.g. {prefix}unorules preset official ({prefix}unorules list)",
+                    prefix=p,
+                )
+            )
         channel = _may_change(ctx)
         try:
             rules = preset(words[1])
-        except ValueError as err:
-            raise UnoError(str(err)) from None
+        except RuleError as err:
+            raise UnoError(err.message_id, **err.params) from None
         _store(ctx, channel, rules)
     elif sub == "set":
         if len(words) < 3:
-            raise UnoError(f"set what? e.g. {p}unorules set stacking same")
+            raise UnoError(_("set what? e.g. {prefix}unorules set stacking same", prefix=p))
         channel = _may_change(ctx)
         try:
             rules = ctx.bot.rules_for(channel).with_option(words[1], " ".join(words[2:]))
-        except ValueError as err:
-            raise UnoError(str(err)) from None
+        except RuleError as err:
+            raise UnoError(err.message_id, **err.params) from None
         _store(ctx, channel, rules)
     else:
         raise UnoError(
-            f"{p}unorules shows the rules; {p}unorules list, {p}unorules preset <name>, "
-            f"{p}unorules set <option> <value>"
+            _(
+                "{prefix}unorules shows the rules; {prefix}unorules list, {prefix}unorules "
+                "preset <name>, {prefix}unorules set <option> <value>",
+                prefix=p,
+            )
         )
 
 
 # --- languages ---------------------------------------------------------------------------------
+
+
+def shown(text: str, most: int = 20) -> str:
+    """User text safe to quote back: printable characters only (no colour codes, no CTCP
+    marker), one line, short."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text.strip())
+    return clean if len(clean) <= most else clean[: most - 1] + "…"
+
 
 _FORGET = ("default", "reset", "off", "none")
 
@@ -166,7 +209,7 @@ def _chosen(ctx: Context, word: str) -> str:
         raise UnoError(
             _(
                 "I don't speak {language}. Languages: {languages}",
-                language=word[:20],
+                language=shown(word),
                 languages=_language_list(),
             )
         )

@@ -20,6 +20,13 @@ original bot: a list asked for in a channel goes to the channel, unless a game i
 there (then privately, so the game's lines are not buried) or it is long; a private question gets
 a private answer. Leaderboards are rate-limited per user and per channel, so nobody can use the
 bot to flood.
+
+Everything said is in the translation domain ``stats``: a private reply in the asker's language
+(``.unolang me``), a line said in the channel in the channel's. An answer comes back from the
+database worker after the command's own ``speaking()`` block is over, so the lines are built
+inside :func:`_spoken` in the language of where they go. Stored data (nicks, channels, preset
+and record keys) and numbers are shown as they are; what people type (``pw``, ``week``,
+``here``, ``streak``…) is the same in every language.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from unobot.core.plugin import command, example
 from unobot.core.render import game_length
 from unobot.core.render_irc import LIMIT, Line
 from unobot.engine.errors import UnoError
+from unobot.i18n import N_, domain, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.stats import Period, PlayerStats, Ranking, StatsStore
 from unobot.stats.background import ask
@@ -57,6 +65,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_, ngettext = domain("stats")
 
 # --- rate limits -----------------------------------------------------------------------------
 
@@ -161,14 +170,16 @@ def parse_query(args: str) -> StatsQuery:
         else:
             shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])  # no formatting echoed back
             raise UnoError(
-                f"'{shown}' is not a nick, number, pw/ppg/rating, week/month/all or here"
+                _(
+                    "'{word}' is not a nick, number, pw/ppg/rating, week/month/all or here",
+                    word=shown,
+                )
             )
     return StatsQuery(ranking, count, nick, period, here, rating)
 
 
 # --- answers ---------------------------------------------------------------------------------
 
-_RANKING_NAME = {Ranking.PERCENT_WINS: "percent wins", Ranking.POINTS_PER_GAME: "points per game"}
 DEFAULT_RANKING = Ranking.POINTS_PER_GAME
 """The ranking when none is named (``.unotop10`` ranks by points per game)."""
 TOP = 10
@@ -176,14 +187,14 @@ TOP = 10
 
 
 def _scope(query: StatsQuery, channel: str | None) -> str:
-    parts = {Period.WEEK: ["this week"], Period.MONTH: ["this month"], Period.ALL: []}[query.period]
-    if query.here and channel is not None:
-        parts.append(f"in {channel}")
-    return " ".join(parts)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``this week``, ``this month in #uno``…, or "" for all time everywhere: one translated
+    phrase (the period and the channel together, as each language orders them)."""
+    here = channel if query.here else None
+    if query.period is Period.WEEK:
+        return _("this week in {channel}", channel=here) if here else _("this week")
+    if query.period is Period.MONTH:
+        return _("this month in {channel}", channel=here) if here else _("this month")
+    return _("in {channel}", channel=here) if here else ""
 
 
 def _shown(nick: str) -> str:
@@ -192,45 +203,97 @@ def _shown(nick: str) -> str:
     return nick if len(nick) <= 60 else nick[:59] + "…"
 
 
-def _in_teams(stats: PlayerStats) -> str:
-    """`` (3 in teams)`` after a count of games some of which were team games (a win shared
-    with a partner), else nothing: a line only grows for players who played in teams."""
-    return f" ({stats.team_games} in teams)" if stats.team_games else ""
+def _number(value: float) -> str:
+    """A figure with one decimal, the same in every language (``41.7``): IRC reads a decimal
+    point everywhere, and the English lines stay exactly as they were."""
+    return f"{value:.1f}"
+
+
+def _games(stats: PlayerStats) -> str:
+    """``12 games``, or ``12 games (3 in teams)`` when some were team games (a win shared with
+    a partner): a line only grows for players who played in teams."""
+    if stats.team_games:
+        return ngettext(
+            "{n} game ({teams} in teams)",
+            "{n} games ({teams} in teams)",
+            stats.games,
+            teams=stats.team_games,
+        )
+    return ngettext("{n} game", "{n} games", stats.games)
+
+
+COMPUTER = N_("a computer player (not ranked with people)")
+"""Where a computer player's rank would be (in every player and rating line)."""
+
+
+def _rank(stats: PlayerStats, ranking: Ranking, min_games: int) -> str:
+    if stats.is_bot:
+        return _(COMPUTER)
+    if stats.rank is None:
+        return ngettext(
+            "unranked (fewer than {n} game)", "unranked (fewer than {n} games)", min_games
+        )
+    if ranking is Ranking.PERCENT_WINS:
+        return _("rank {rank} by percent wins", rank=stats.rank)
+    return _("rank {rank} by points per game", rank=stats.rank)
 
 
 def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
     """``alice: 12 games (3 in teams), 5 wins (41.7%), 340 points, 28.3 points/game, rank 3
-    by ...`` (the team games only when there are some)."""
-    where = f" ({scope})" if scope else ""
-    if stats.is_bot:
-        rank = "a computer player (not ranked with people)"
-    elif stats.rank is not None:
-        rank = f"rank {stats.rank} by {_RANKING_NAME[ranking]}"
-    else:
-        rank = f"unranked (fewer than {min_games} games)"
-    return (
-        f"{_shown(stats.nick)}{where}: {_plural(stats.games, 'game')}{_in_teams(stats)}, "
-        f"{_plural(stats.wins, 'win')} "
-        f"({stats.percent_wins:.1f}%), {stats.points} points, "
-        f"{stats.points_per_game:.1f} points/game, {rank}"
-    )
+    by ...`` (the team games only when there are some), in the language being spoken: each
+    figure is a whole translated label, the labels joined by commas."""
+    # A message of its own so that a translated scope is spoken again with the line.
+    who = _("{nick} ({scope})", nick=_shown(stats.nick), scope=scope) if scope else None
+    figures = [
+        _games(stats),
+        ngettext(
+            "{n} win ({percent}%)",
+            "{n} wins ({percent}%)",
+            stats.wins,
+            percent=_number(stats.percent_wins),
+        ),
+        ngettext("{n} point", "{n} points", stats.points),
+        _("{figure} points/game", figure=_number(stats.points_per_game)),
+        _rank(stats, ranking, min_games),
+    ]
+    return f"{who or _shown(stats.nick)}: " + ", ".join(figures)
+
+
+def _list_head(ranking: Ranking, count: int, scope: str) -> str:
+    if ranking is Ranking.PERCENT_WINS:
+        if scope:
+            return _("Uno top {count} by percent wins (games) {scope}:", count=count, scope=scope)
+        return _("Uno top {count} by percent wins (games):", count=count)
+    if scope:
+        return _("Uno top {count} by points per game (games) {scope}:", count=count, scope=scope)
+    return _("Uno top {count} by points per game (games):", count=count)
 
 
 def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: str) -> list[str]:
     """A header and ``1. alice 41.3 (12)`` entries (``(12, 3 in teams)`` for a player with
     team games), several to a line of at most LIMIT bytes, never splitting an entry."""
-    where = f" {scope}" if scope else ""
-    head = f"Uno top {count} by {_RANKING_NAME[ranking]} (games){where}:"
     entries = []
     for i, s in enumerate(board, 1):
         figure = (
-            f"{s.percent_wins:.1f}%"
+            f"{_number(s.percent_wins)}%"
             if ranking is Ranking.PERCENT_WINS
-            else f"{s.points_per_game:.1f}"
+            else _number(s.points_per_game)
         )
-        teams = f", {s.team_games} in teams" if s.team_games else ""
-        entries.append(f"{s.rank or i}. {_shown(s.nick)} {figure} ({s.games}{teams})")
-    return packed(head, entries)
+        place, nick = s.rank or i, _shown(s.nick)
+        if s.team_games:
+            entries.append(
+                _(
+                    "{place}. {nick} {figure} ({games}, {teams} in teams)",
+                    place=place,
+                    nick=nick,
+                    figure=figure,
+                    games=s.games,
+                    teams=s.team_games,
+                )
+            )
+        else:
+            entries.append(f"{place}. {nick} {figure} ({s.games})")
+    return packed(_list_head(ranking, count, scope), entries)
 
 
 def packed(head: str, entries: Iterable[str]) -> list[str]:
@@ -252,22 +315,33 @@ def rating_line(rated: RatedPlayer, min_games: int) -> str:
     ``erin: rating 979, provisional (1 of 5 rated games), not ranked yet``."""
     shown = conservative(rated.mu, rated.sigma)
     if rated.games < min_games:
-        figure = f"{shown}, provisional ({rated.games} of {min_games} rated games)"
+        figure = ngettext(
+            "rating {rating}, provisional ({games} of {n} rated game)",
+            "rating {rating}, provisional ({games} of {n} rated games)",
+            min_games,
+            rating=shown,
+            games=rated.games,
+        )
     else:
-        figure = f"{shown} ({_plural(rated.games, 'rated game')})"
+        figure = ngettext(
+            "rating {rating} ({n} rated game)",
+            "rating {rating} ({n} rated games)",
+            rated.games,
+            rating=shown,
+        )
     if rated.is_bot:
-        rank = "a computer player (not ranked with people)"
+        rank = _(COMPUTER)
     elif rated.rank is not None:
-        rank = f"rank {rated.rank} by rating"
+        rank = _("rank {rank} by rating", rank=rated.rank)
     else:
-        rank = "not ranked yet"
-    return f"{_shown(rated.nick)}: rating {figure}, {rank}"
+        rank = _("not ranked yet")
+    return f"{_shown(rated.nick)}: {figure}, {rank}"
 
 
 def rating_list_lines(board: list[RatedPlayer], count: int) -> list[str]:
     """A header and ``1. alice 612 (42)`` entries, packed like :func:`list_lines`."""
     return packed(
-        f"Uno top {count} by rating (games):",
+        _("Uno top {count} by rating (games):", count=count),
         (
             f"{r.rank or i}. {_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
             for i, r in enumerate(board, 1)
@@ -275,8 +349,11 @@ def rating_list_lines(board: list[RatedPlayer], count: int) -> list[str]:
     )
 
 
-UNAVAILABLE = "Stats are unavailable right now."
-"""The answer when the stats database does not answer (down, stalled or refusing)."""
+UNAVAILABLE = N_("Stats are unavailable right now.")
+"""The answer when the stats database does not answer (down, stalled or refusing); translated
+where it is said (``_(UNAVAILABLE)``)."""
+RATINGS_ALL_TIME = N_("ratings are all-time and network-wide: no week, month or here")
+"""Refusing ``week``/``month``/``here`` with ratings (the words as typed, in every language)."""
 
 _CHANNEL_LINES = 2
 """Longer lists always go privately (the channel shouldn't scroll for one person's question)."""
@@ -285,7 +362,7 @@ _CHANNEL_LINES = 2
 def _store_of(ctx: Context) -> StatsStore:
     store = ctx.bot.store
     if store is None:
-        raise UnoError("Stats are off on this bot.")
+        raise UnoError(_("Stats are off on this bot."))
     return store
 
 
@@ -295,21 +372,58 @@ def _in_game_here(ctx: Context) -> bool:
     return table is not None and table.dealt
 
 
-def _send(ctx: Context, lines: list[str], public: bool) -> None:
-    for text in lines:
+Lines = Callable[[], list[str]]
+"""Makes an answer's lines in the language being spoken (called inside :func:`_spoken`)."""
+
+
+def _spoken(ctx: Context, public: bool, make: Lines) -> list[str]:
+    """``make()`` in the language of where its lines go: the channel's when they are said
+    there, else the asker's own. (The answer comes from the database worker, outside the
+    command's ``speaking()``; and a line joined from several messages is a plain ``str`` that
+    can't be spoken again later.)"""
+    channel = ctx.channel if public else None
+    with speaking(ctx.bot.channel_language(channel) if channel else ctx.language):
+        return make()
+
+
+def _send(ctx: Context, make: Lines, public: bool) -> None:
+    public = public and ctx.channel is not None
+    for text in _spoken(ctx, public, make):
         if public and ctx.channel is not None:
             ctx.bot.send(Line("privmsg", ctx.channel, text, ctx.reply_tag()))
         else:
             ctx.reply(text)
 
 
-def _wait(limit: Cooldown, key: str, ctx: Context, what: str) -> bool:
+Refusal = Callable[[int], str]
+"""The reply to a request that must wait, given the whole seconds left."""
+
+
+def _not_so_fast(seconds: int) -> str:
+    return ngettext("Not so fast: try again in {n}s.", "Not so fast: try again in {n}s.", seconds)
+
+
+def _one_list(seconds: int) -> str:
+    return ngettext(
+        "One list at a time: try again in {n}s.", "One list at a time: try again in {n}s.", seconds
+    )
+
+
+def _list_shown(seconds: int) -> str:
+    return ngettext(
+        "A list was just shown here (ask me privately, or wait): try again in {n}s.",
+        "A list was just shown here (ask me privately, or wait): try again in {n}s.",
+        seconds,
+    )
+
+
+def _wait(limit: Cooldown, key: str, ctx: Context, refusal: Refusal) -> bool:
     """True if the request must wait (and the user was told, once per window)."""
     left = limit.take(key, ctx.now)
     if left <= 0:
         return False
     if limit.tell(key):
-        ctx.reply(f"{what}: try again in {math.ceil(left)}s.")
+        ctx.reply(refusal(math.ceil(left)))
     return True
 
 
@@ -318,14 +432,14 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
     bot = ctx.bot
     cfg = bot.config
     if query.here and ctx.channel is None:
-        raise UnoError("'here' works in a channel only")
+        raise UnoError(_("'here' works in a channel only"))
     channel = irc_lower(ctx.channel) if query.here and ctx.channel is not None else None
     limits = _limits_of(bot)
     scope = _scope(query, ctx.channel)
 
     def unavailable(reason: str) -> None:
         log.warning("stats: %s asked and got no answer (%s)", ctx.nick, reason)
-        ctx.reply(UNAVAILABLE)
+        ctx.reply(_(UNAVAILABLE))
 
     if query.rating:
         _answer_rating(ctx, store, query, listing=listing, unavailable=unavailable)
@@ -343,7 +457,7 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
 
         ask(store, board, lambda found: _show_list(ctx, found, ranking, count, scope), unavailable)
         return
-    if _wait(limits.lines_by_user, ctx.ident, ctx, "Not so fast"):
+    if _wait(limits.lines_by_user, ctx.ident, ctx, _not_so_fast):
         return
     name = query.nick or ctx.ident
 
@@ -359,8 +473,12 @@ def _list_count(ctx: Context, query: StatsQuery) -> int | None:
     cfg = ctx.bot.config
     count = TOP if query.count is None else query.count
     if count < 1:
-        raise UnoError(f"a list has 1 to {cfg.stats_max_list} players")
-    if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, "One list at a time"):
+        raise UnoError(
+            ngettext(
+                "a list has 1 to {n} player", "a list has 1 to {n} players", cfg.stats_max_list
+            )
+        )
+    if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, _one_list):
         return None
     return min(count, cfg.stats_max_list)
 
@@ -376,7 +494,7 @@ def _answer_rating(
     cfg = ctx.bot.config
     limits = _limits_of(ctx.bot)
     if query.period is not Period.ALL or query.here:
-        raise UnoError("ratings are all-time and network-wide: no week, month or here")
+        raise UnoError(_(RATINGS_ALL_TIME))
     if listing:
         count = _list_count(ctx, query)
         if count is None:
@@ -387,13 +505,19 @@ def _answer_rating(
 
         def show(found: list[RatedPlayer]) -> None:
             if not found:
-                ctx.reply(f"Nobody has played {cfg.stats_min_games} rated Uno games yet.")
+                ctx.reply(
+                    ngettext(
+                        "Nobody has played {n} rated Uno game yet.",
+                        "Nobody has played {n} rated Uno games yet.",
+                        cfg.stats_min_games,
+                    )
+                )
                 return
-            _show_lines(ctx, rating_list_lines(found, count))
+            _show_lines(ctx, lambda: rating_list_lines(found, count))
 
         ask(store, board, show, unavailable)
         return
-    if _wait(limits.lines_by_user, ctx.ident, ctx, "Not so fast"):
+    if _wait(limits.lines_by_user, ctx.ident, ctx, _not_so_fast):
         return
     name = query.nick or ctx.ident
 
@@ -402,10 +526,14 @@ def _answer_rating(
 
     def show_player(found: RatedPlayer | None) -> None:
         if found is None:
-            ctx.reply(f"No rated Uno games recorded for {query.nick or 'you'}.")
+            ctx.reply(
+                _("No rated Uno games recorded for {nick}.", nick=query.nick)
+                if query.nick
+                else _("No rated Uno games recorded for you.")
+            )
             return
-        line = rating_line(found, cfg.stats_min_games)
-        _send(ctx, [line], ctx.channel is not None and not _in_game_here(ctx))
+        public = ctx.channel is not None and not _in_game_here(ctx)
+        _send(ctx, lambda: [rating_line(found, cfg.stats_min_games)], public)
 
     ask(store, player, show_player, unavailable)
 
@@ -416,25 +544,34 @@ def _show_list(
     """The answer to a list, on the reactor once the store replied."""
     cfg = ctx.bot.config
     if not board:
-        where = f" {scope}" if scope else ""
-        ctx.reply(f"Nobody has played {cfg.stats_min_games} Uno games yet{where}.")
+        n = cfg.stats_min_games
+        ctx.reply(
+            ngettext(
+                "Nobody has played {n} Uno game yet {scope}.",
+                "Nobody has played {n} Uno games yet {scope}.",
+                n,
+                scope=scope,
+            )
+            if scope
+            else ngettext(
+                "Nobody has played {n} Uno game yet.", "Nobody has played {n} Uno games yet.", n
+            )
+        )
         return
-    _show_lines(ctx, list_lines(board, ranking, count, scope))
+    _show_lines(ctx, lambda: list_lines(board, ranking, count, scope))
 
 
-def _show_lines(ctx: Context, lines: list[str]) -> None:
-    """A list's lines: in the channel when short and no game is on there, else privately."""
+def _show_lines(ctx: Context, make: Lines) -> None:
+    """A list's lines: in the channel when short and no game is on there, else privately.
+    "Short" is counted in the channel's language (German and Polish lines run longer)."""
     limits = _limits_of(ctx.bot)
-    public = ctx.channel is not None and not _in_game_here(ctx) and len(lines) <= _CHANNEL_LINES
-    if public and _wait(
-        limits.lists_by_channel,
-        irc_lower(ctx.channel or ""),
-        ctx,
-        "A list was just shown here (ask me privately, or wait)",
-    ):
+    public = ctx.channel is not None and not _in_game_here(ctx)
+    if public and len(_spoken(ctx, True, make)) > _CHANNEL_LINES:
+        public = False
+    if public and _wait(limits.lists_by_channel, irc_lower(ctx.channel or ""), ctx, _list_shown):
         limits.lists_by_user.release(ctx.ident)  # so asking privately works at once
         return
-    _send(ctx, lines, public)
+    _send(ctx, make, public)
 
 
 def _show_player(
@@ -443,12 +580,21 @@ def _show_player(
     """The answer to a player's line, on the reactor once the store replied."""
     cfg = ctx.bot.config
     if stats is None:
-        who = query.nick or "you"
-        where = f" {scope}" if scope else ""
-        ctx.reply(f"No Uno games recorded for {who}{where}.")
+        ctx.reply(_no_games(query.nick, scope))
         return
-    line = stats_line(stats, ranking, cfg.stats_min_games, scope)
-    _send(ctx, [line], ctx.channel is not None and not _in_game_here(ctx))
+    public = ctx.channel is not None and not _in_game_here(ctx)
+    _send(ctx, lambda: [stats_line(stats, ranking, cfg.stats_min_games, scope)], public)
+
+
+def _no_games(nick: str | None, scope: str) -> str:
+    """No games for ``nick`` (None: the asker) in ``scope``: four whole sentences."""
+    if nick:
+        if scope:
+            return _("No Uno games recorded for {nick} {scope}.", nick=nick, scope=scope)
+        return _("No Uno games recorded for {nick}.", nick=nick)
+    if scope:
+        return _("No Uno games recorded for you {scope}.", scope=scope)
+    return _("No Uno games recorded for you.")
 
 
 @command("unostats")
@@ -477,7 +623,12 @@ def unotop10(ctx: Context) -> None:
     _store_of(ctx)
     query = parse_query(ctx.args)
     if query.count is not None or query.nick is not None or query.ranking is not None:
-        raise UnoError(f"{ctx.prefix}unotop10 takes only rating, week, month, all or here")
+        raise UnoError(
+            _(
+                "{command} takes only rating, week, month, all or here",
+                command=f"{ctx.prefix}unotop10",
+            )
+        )
     if query.rating:
         _answer(ctx, StatsQuery(None, TOP, None, query.period, query.here, True), listing=True)
         return
@@ -493,9 +644,9 @@ def unorating(ctx: Context) -> None:
     _store_of(ctx)
     query = parse_query(ctx.args)
     if query.count is not None or query.ranking is not None or query.period is not Period.ALL:
-        raise UnoError(f"{ctx.prefix}unorating takes only a nick")
+        raise UnoError(_("{command} takes only a nick", command=f"{ctx.prefix}unorating"))
     if query.here:
-        raise UnoError("ratings are all-time and network-wide: no week, month or here")
+        raise UnoError(_(RATINGS_ALL_TIME))
     _answer(ctx, StatsQuery(None, None, query.nick, Period.ALL, False, True), listing=False)
 
 
@@ -532,19 +683,40 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
     short = game.short_id
     when = game.started.strftime("%Y-%m-%d %H:%M")
     if url:
-        return [f"Game {short} ({game.channel}, {when} UTC): {url}/game/{short}"]
-    head = (
-        f"Game {short} in {game.channel} ({game.preset}{', teams of two' if game.teams else ''}), "
-        f"{when} UTC, {game_length(game.seconds)}"
-    )
+        return [
+            _(
+                "Game {id} ({channel}, {when} UTC): {url}",
+                id=short,
+                channel=game.channel,
+                when=when,
+                url=f"{url}/game/{short}",
+            )
+        ]
+    known = {
+        "id": short,
+        "channel": game.channel,
+        "preset": game.preset,
+        "when": when,
+        "length": game_length(game.seconds),
+    }
+    if game.teams:
+        head = _("Game {id} in {channel} ({preset}, teams of two), {when} UTC, {length}", **known)
+    else:
+        head = _("Game {id} in {channel} ({preset}), {when} UTC, {length}", **known)
     if hands is not None:
-        head += f", {_plural(hands, 'hand')}"
+        played = ngettext("{n} hand", "{n} hands", hands)
+        head = f"{head}, {played}"
     entries = []
     for r in game.results:
-        notes = [n for n, on in (("won", r.won), ("left", not r.finished)) if on]
-        extra = f" ({', '.join(notes)})" if notes else ""
-        entries.append(f"{r.place}. {_shown(r.nick)} {r.points_won}{extra}")
-    return packed(head + ":", entries)
+        entry = f"{r.place}. {_shown(r.nick)} {r.points_won}"
+        if r.won and not r.finished:
+            entry = _("{entry} (won, left)", entry=entry)
+        elif r.won:
+            entry = _("{entry} (won)", entry=entry)
+        elif not r.finished:
+            entry = _("{entry} (left)", entry=entry)
+        entries.append(entry)
+    return packed(f"{head}:", entries)
 
 
 @command("unogame")
@@ -559,10 +731,13 @@ def unogame(ctx: Context) -> None:
     key = words[0] if len(words) == 1 else ""
     if words and game_key(key) is None:
         raise UnoError(
-            f"usage: {ctx.prefix}unogame [id]: a game's number or its 8-character id "
-            "(no id: your last game)"
+            _(
+                "usage: {command} [id]: a game's number or its 8-character id "
+                "(no id: your last game)",
+                command=f"{ctx.prefix}unogame",
+            )
         )
-    if _wait(_limits_of(ctx.bot).lines_by_user, ctx.ident, ctx, "Not so fast"):
+    if _wait(_limits_of(ctx.bot).lines_by_user, ctx.ident, ctx, _not_so_fast):
         return
     url = public_url(ctx.bot)
 
@@ -577,12 +752,15 @@ def unogame(ctx: Context) -> None:
         found, hands = answer
         if found is None:
             ctx.reply(
-                "No recorded game has that id (or several do: give more of it)."
+                _("No recorded game has that id (or several do: give more of it).")
                 if key
-                else "You have no recorded game yet."
+                else _("You have no recorded game yet.")
             )
             return
-        lines = game_lines(found, hands, url)
+
+        def lines() -> list[str]:
+            return game_lines(found, hands, url)
+
         if url:  # one short line: where everyone can see it, unless a game is on here
             _send(ctx, lines, ctx.channel is not None and not _in_game_here(ctx))
         else:
@@ -590,7 +768,7 @@ def unogame(ctx: Context) -> None:
 
     def unavailable(reason: str) -> None:
         log.warning("stats: %s asked for a game and got no answer (%s)", ctx.nick, reason)
-        ctx.reply(UNAVAILABLE)
+        ctx.reply(_(UNAVAILABLE))
 
     ask(store, find, show, unavailable)
 
@@ -608,9 +786,19 @@ _EVERYWHERE = ("everywhere", "network", "channels")
 """All channels: ``.unorecords everywhere``, ``network``, or ``all channels`` as people say it."""
 _CHANNEL = re.compile(r"[#&][^\x00-\x20\x7f,:]{1,49}")
 _SHORT_TITLE = {
-    "moves": "fewest moves", "time": "fastest", "points": "biggest hand",
-    "streak": "streak", "cards": "most cards", "comeback": "comeback", "day": "games in a day",
+    "moves": N_("fewest moves"), "time": N_("fastest"), "points": N_("biggest hand"),
+    "streak": N_("streak"), "cards": N_("most cards"), "comeback": N_("comeback"),
+    "day": N_("games in a day"),
 }  # fmt: skip
+"""Each record's name in a summary line (by the kind's stored key), translated where shown."""
+_TITLE = {
+    "moves": N_("Fastest win (moves)"), "time": N_("Fastest win (time)"),
+    "points": N_("Biggest hand won"), "streak": N_("Longest winning streak"),
+    "cards": N_("Most cards held at once"), "comeback": N_("Best comeback"),
+    "day": N_("Most games in a day"),
+}  # fmt: skip
+"""Each record's title as ``RecordKind.title`` (stored and shown by the site in English)
+says it, for the one-record reply in the language being spoken."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -644,19 +832,29 @@ def parse_records_query(args: str, here: str | None) -> RecordsQuery:
         else:
             shown = re.sub(r"[\x00-\x1f\x7f]", "?", word[:20])
             raise UnoError(
-                f"'{shown}' is not week/month/all, everywhere, a #channel or a record "
-                "(moves, time, points, streak, cards, comeback, day)"
+                _(
+                    "'{word}' is not week/month/all, everywhere, a #channel or a record "
+                    "(moves, time, points, streak, cards, comeback, day)",
+                    word=shown,
+                )
             )
     return RecordsQuery(period, irc_lower(channel) if channel else None, record)
 
 
 def _records_scope(query: RecordsQuery) -> str:
-    where = f"in {query.channel}" if query.channel else "in all channels"
-    when = {Period.WEEK: " this week", Period.MONTH: " this month", Period.ALL: ""}[query.period]
-    return where + when
-
-
-_UNIT = {"moves": "move", "points": "point", "cards": "card", "comeback": "card", "day": "game"}
+    """``in #uno this week``, ``in all channels``…: one translated phrase."""
+    channel, period = query.channel, query.period
+    if channel:
+        if period is Period.WEEK:
+            return _("in {channel} this week", channel=channel)
+        if period is Period.MONTH:
+            return _("in {channel} this month", channel=channel)
+        return _("in {channel}", channel=channel)
+    if period is Period.WEEK:
+        return _("in all channels this week")
+    if period is Period.MONTH:
+        return _("in all channels this month")
+    return _("in all channels")
 
 
 def _figure(record: Any) -> str:
@@ -665,8 +863,21 @@ def _figure(record: Any) -> str:
     if key == "time":
         return game_length(n)
     if key == "streak":
-        return f"{_plural(n, 'win')} in a row"
-    return _plural(n, _UNIT[key])
+        return ngettext("{n} win in a row", "{n} wins in a row", n)
+    if key == "moves":
+        return ngettext("{n} move", "{n} moves", n)
+    if key == "points":
+        return ngettext("{n} point", "{n} points", n)
+    if key == "day":
+        return ngettext("{n} game", "{n} games", n)
+    return ngettext("{n} card", "{n} cards", n)  # most cards held, and cards at a comeback
+
+
+def _title(record: Any, titles: dict[str, str]) -> str:
+    """A record kind's name in the language being spoken (its stored English title for a
+    kind this table does not know yet)."""
+    key = record.kind.key
+    return _(titles[key]) if key in titles else str(record.kind.title)
 
 
 def records_lines(records: list[Any], query: RecordsQuery, url: str) -> list[str]:
@@ -675,21 +886,32 @@ def records_lines(records: list[Any], query: RecordsQuery, url: str) -> list[str
     scope = _records_scope(query)
     if query.record is not None:
         if not records:
-            return [f"Nobody holds that record {scope} yet."]
+            return [_("Nobody holds that record {scope} yet.", scope=scope)]
         r = records[0]
-        where = "" if query.channel else f" in {r.channel}"
         short = r.game_id[:8]
-        game = f"{url}/game/{short}" if url else f"game {short}"
+        known = {
+            "title": _title(r, _TITLE),
+            "scope": scope,
+            "nick": _shown(r.nick),
+            "figure": _figure(r),
+            "when": f"{r.at:%Y-%m-%d %H:%M}",
+            "game": f"{url}/game/{short}" if url else _("game {id}", id=short),
+        }
+        if query.channel:
+            return [_("{title} {scope}: {nick}, {figure}, {when} UTC, {game}", **known)]
         return [
-            f"{r.kind.title} {scope}: {_shown(r.nick)}, {_figure(r)}, "
-            f"{r.at:%Y-%m-%d %H:%M} UTC{where}, {game}"
+            _(
+                "{title} {scope}: {nick}, {figure}, {when} UTC in {channel}, {game}",
+                channel=r.channel,
+                **known,
+            )
         ]
     if not records:
-        return [f"No Uno records {scope} yet."]
-    entries = [f"{_SHORT_TITLE[r.kind.key]}: {_shown(r.nick)} {_figure(r)}" for r in records]
+        return [_("No Uno records {scope} yet.", scope=scope)]
+    entries = [f"{_title(r, _SHORT_TITLE)}: {_shown(r.nick)} {_figure(r)}" for r in records]
     if url:
         entries.append(f"{url}/records")
-    return packed(f"Uno records {scope} (people only):", entries)
+    return packed(_("Uno records {scope} (people only):", scope=scope), entries)
 
 
 @command("unorecords")
@@ -704,7 +926,7 @@ def unorecords(ctx: Context) -> None:
     ``comeback``, ``day``) for its holder, when and the game. Computer players are left out."""
     store = _store_of(ctx)
     query = parse_records_query(ctx.args, ctx.channel)
-    if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, "One list at a time"):
+    if _wait(_limits_of(ctx.bot).lists_by_user, ctx.ident, ctx, _one_list):
         return
     url = public_url(ctx.bot)
 
@@ -717,9 +939,12 @@ def unorecords(ctx: Context) -> None:
 
     def show(found: list[Any] | None) -> None:
         if found is None:
-            ctx.reply("Records are kept by the SQL stats store only.")
+            ctx.reply(_("Records are kept by the SQL stats store only."))
             return
-        lines = records_lines(found, query, url)
+
+        def lines() -> list[str]:
+            return records_lines(found, query, url)
+
         if query.record is not None:
             _send(ctx, lines, ctx.channel is not None and not _in_game_here(ctx))
         else:
@@ -727,6 +952,6 @@ def unorecords(ctx: Context) -> None:
 
     def unavailable(reason: str) -> None:
         log.warning("stats: %s asked for records and got no answer (%s)", ctx.nick, reason)
-        ctx.reply(UNAVAILABLE)
+        ctx.reply(_(UNAVAILABLE))
 
     ask(store, read, show, unavailable)

@@ -24,8 +24,12 @@ def figure(output: str, pattern: str) -> re.Match[str]:
     return found
 
 
-@pytest.mark.parametrize("think", ["0", "5"])
-def test_small_irc_benchmark_runs_and_reports_sane_figures(think: str) -> None:
+@pytest.mark.parametrize(
+    ("think", "language"), [("0", "en"), ("5", "en"), ("0", "de"), ("0", "pl")]
+)
+def test_small_irc_benchmark_runs_and_reports_sane_figures(think: str, language: str) -> None:
+    """In English, German and Polish: the simulated players read the bot's lines in the
+    language it speaks (their patterns come from the catalogues), and the budget holds."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -38,6 +42,8 @@ def test_small_irc_benchmark_runs_and_reports_sane_figures(think: str) -> None:
             "2",
             "--think",
             think,
+            "--language",
+            language,
         ],
         cwd=ROOT,
         capture_output=True,
@@ -48,6 +54,7 @@ def test_small_irc_benchmark_runs_and_reports_sane_figures(think: str) -> None:
     assert proc.returncode == 0, out + proc.stderr
     mode = "think 0-10 ms" if think == "5" else "answer at once"
     assert mode in out.splitlines()[0]
+    assert f"the bot speaks {language}" in out
     assert figure(out, r"^games finished: (\d+)/3 ").group(1) == "3"
     sent, handled, answered, lost, unanswered = map(
         int,

@@ -31,6 +31,15 @@ from unobot.terminal.transport import LoopScheduler, TerminalTransport, second_p
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read English: the language ``unobot play`` takes from the locale when no
+    ``--lang`` is given (and that its subprocesses inherit) must not depend on who runs them."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+
+
 # --- colour translation ----------------------------------------------------------------------
 
 

@@ -368,11 +368,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     def farewell() -> None:
         # One line per channel with a game, then QUIT once the lines had time to leave.
         games = len(bot.tables)
-        bot.farewell(
-            "unobot is restarting: this game will be restored when it is back."
-            if journal is not None
-            else "unobot is stopping: this game ends here."
-        )
+        bot.farewell()  # its own line, in each channel's language
         adapter.call_later(1.5 if games else 0, lambda: adapter.stop("unobot shutting down"))
         for extra in pool.extras:
             extra.call_soon_threadsafe(

@@ -63,7 +63,9 @@ from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from unobot.bench.reading import Reader
 from unobot.engine.cards import Card, CardParseError, Color, Rank
+from unobot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from unobot.core.bot import Bot
@@ -334,8 +336,6 @@ _STATUS = re.compile(
     r"(?:Top:|First card) (\S+?)(?: \((red|yellow|green|blue)\))?(?:: [^.]*)?\. "
     r"(\S+?)('s turn| picks| must)"
 )
-_HAND = re.compile(r"Your cards \((\d+)\): ?(.*)$")
-_JOINS = re.compile(r" joins \((\d+) players\)")
 _CARDS_ONLY = re.compile(r"[RYGBWD0-9SR \[\]]+")
 
 
@@ -375,14 +375,15 @@ class Seat:
     # what this player reads
     def on_notice(self, text: str, client: Clients) -> None:
         text = _CODES.sub("", text)
+        reader = self.game.reader
         if self.counting:
             self.notices += 1
-            self.turn_hands += "Your turn | " in text
-        m = _HAND.search(text)
+            self.turn_hands += reader.turn_hand(text)
+        m = reader.hand(text)
         if m:
-            self.expect = int(m.group(1))
-            self.hand = _parse_cards(m.group(2))
-            if self.drew and text.startswith("You drew "):
+            self.expect = m[0]
+            self.hand = _parse_cards(m[1])
+            if self.drew and reader.drew(text):
                 self.drew = False
                 self.decide_after_hand = True
         elif len(self.hand) < self.expect and _CARDS_ONLY.fullmatch(text):
@@ -403,32 +404,32 @@ class Seat:
         game = self.game
         if self.index == 0:
             game.observe(text, client)
-        if "opens a game of Uno" in text:
+        reader = game.reader
+        if reader.opens(text):
             self.hand, self.expect, self.drew = [], 0, False
             if self.index != 0:
                 self.command(".join", client)
             return
-        joins = _JOINS.search(text)
-        if joins and int(joins.group(1)) == len(game.seats):
+        joins = reader.joins(text)
+        if joins == len(game.seats):
             self.counting = True
             if self.index == 0:
                 self.command(".deal", client)
             return
-        if " wins the hand" in text or " stopped the game" in text:
+        if reader.ended(text):
             self.counting = False
             self.drew = False
             return
-        status = _STATUS.search(text)
+        status = reader.status(text)
         if status is None:
             return
-        self.top = Card.parse(status.group(1))
-        self.color = Color[status.group(2).upper()] if status.group(2) else self.top.color
-        if status.group(3) != self.nick:
+        self.top, self.color = status.top, status.color
+        if status.nick != self.nick:
             return
-        phase = status.group(4)
-        if phase == " picks":
+        phase = status.phase
+        if phase == "picks":
             self.command(f".color {self.favourite().letter.lower()}", client)
-        elif phase == " must":
+        elif phase == "must":
             self.command(".draw", client)
         else:
             command = self.choose()
@@ -476,8 +477,10 @@ class Seat:
 class ChannelGame:
     """One channel's players and what its first player counted of the bot's channel lines."""
 
-    def __init__(self, channel: str, games: int) -> None:
+    def __init__(self, channel: str, games: int, reader: Reader | None = None) -> None:
         self.channel = channel
+        self.reader = reader if reader is not None else Reader()
+        """Reads the bot's lines in the channel's language (their patterns from the catalogue)."""
         self.games_left = games
         self.seats: list[Seat] = []
         self.counting = False
@@ -495,17 +498,18 @@ class ChannelGame:
 
     def observe(self, text: str, client: Clients) -> None:
         """Seat 0's copy of every bot line in the channel: count game lines and turns."""
-        if _JOINS.search(text) and not self.counting:
-            if int(_JOINS.search(text).group(1)) == len(self.seats):  # type: ignore[union-attr]
+        joins = self.reader.joins(text)
+        if joins is not None and not self.counting:
+            if joins == len(self.seats):
                 self.counting = True
                 self.statuses = 0
             return
         if not self.counting:
             return
         self.channel_lines += 1
-        if _STATUS.search(text):
+        if self.reader.status(text) is not None:
             self.statuses += 1
-        if " wins the hand" in text or " stopped the game" in text:
+        if self.reader.ended(text):
             # every status after the deal's own began a turn; the winning move ends the last
             self.turns += self.statuses
             self.counting = False
@@ -522,7 +526,14 @@ class Clients:
     """Every simulated player's socket in one selector loop (one thread, no lock)."""
 
     def __init__(
-        self, port: int, channels: int, players: int, games: int, seed: int, think: float = 0.0
+        self,
+        port: int,
+        channels: int,
+        players: int,
+        games: int,
+        seed: int,
+        think: float = 0.0,
+        language: str = "en",
     ) -> None:
         self.port = port
         self.think = think
@@ -531,7 +542,8 @@ class Clients:
         self.thinking: list[tuple[float, int, Seat, str]] = []
         """Commands waiting for their player's think time: (when, order, seat, line), a heap."""
         self.sel = selectors.DefaultSelector()
-        self.games = [ChannelGame(f"#bench{c}", games) for c in range(channels)]
+        reader = Reader(language)  # the players read the bot's lines in the bot's language
+        self.games = [ChannelGame(f"#bench{c}", games, reader) for c in range(channels)]
         for c, game in enumerate(self.games):
             for p in range(players):
                 seat = Seat(game, p, f"c{c}p{p}", Random(seed * 100_003 + c * 101 + p))
@@ -705,6 +717,7 @@ def _clients_child(params: dict[str, Any]) -> None:
         params["games"],
         params["seed"],
         params.get("think", 0.0),
+        params.get("language", "en"),
     )
     try:
         setup, play = clients.run(time.monotonic() + params["timeout"])
@@ -821,7 +834,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
         )
     )
     server = start_server(args.server)
-    print(f"server: {server.description}, port {server.port}")
+    print(f"server: {server.description}, port {server.port}; the bot speaks {args.language}")
     print(
         "bot: Bot + IrcAdapter (send rate 0 = unlimited), reactor thread in this process; "
         f"clients: {args.channels * args.players} sockets in one selector loop in a child process"
@@ -836,7 +849,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
     )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings, lambda incoming: holder["bot"].handle(incoming))
-    config = BotConfig(table=TableConfig(turn_hand=args.turn_hand))
+    config = BotConfig(table=TableConfig(turn_hand=args.turn_hand), language=args.language)
     folder = tempfile.TemporaryDirectory(prefix="unobot-bench-")
     journal = Journal(Path(folder.name) / "tables", adapter.now) if args.journal else None
     prefs: Any = MemorySettings()
@@ -902,6 +915,7 @@ def run(args: argparse.Namespace) -> dict[str, float]:
             "games": args.games_per_channel,
             "seed": args.seed,
             "think": args.think / 1000.0,
+            "language": args.language,
             "timeout": args.timeout,
         }
         clients = _spawn_child("clients", params, stdout=subprocess.PIPE)
@@ -1123,6 +1137,12 @@ def add_parser(sub: Any) -> None:
         "0 (default) answers at once, so the channels' commands arrive in lockstep bursts",
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds for all the games")
+    p.add_argument(
+        "--language",
+        default="en",
+        choices=LANGUAGES,
+        help="what the bot speaks (its [bot] language); the players read it in that language",
+    )
     p.add_argument(
         "--journal",
         action=argparse.BooleanOptionalAction,

@@ -35,7 +35,7 @@ from unobot.core.table import Frozen, Table
 from unobot.core.trusted import TrustedHosts
 from unobot.core.updates import HandNotice, Totals, Update
 from unobot.engine import HouseRules
-from unobot.i18n import speak, speaking
+from unobot.i18n import N_, domain, speak, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind, Scheduler, Tag, Transport
 
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["Bot", "BotConfig", "Context", "GameObserver", "LiveObserver"]
 
 log = logging.getLogger(__name__)
+_, ngettext = domain("game")
 
 CONNECT_SECONDS = 60.0
 """Time a restarted bot is given to connect, on top of the seat grace, before a restored game
@@ -542,13 +543,14 @@ class Bot:
         # Nobody loses time to the bot's absence (Table.catch_up, journaled like any change).
         table.catch_up(off.since, now, off.why)
         log.info("back in %s after %.1f s (%s): the game goes on", table.channel, lost, off.why)
-        text = resumed_text(
-            off.why,
-            table.status(),
-            None if table.dealt else (table.starter, table.names),
-            Cards(self.config.channel_colors),
-            self.config.prefix,
-        )
+        with speaking(self.channel_language(table.channel)):
+            text = resumed_text(
+                off.why,
+                table.status(),
+                None if table.dealt else (table.starter, table.names),
+                Cards(self.config.channel_colors),
+                self.config.prefix,
+            )
         self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
         hands = Update()
         # Hands are news to a restarted process, and a dropped connection may have lost the
@@ -565,7 +567,8 @@ class Bot:
         table = self.tables.get(irc_lower(incoming.target))
         if table is None or not table.has(incoming.nick):
             return
-        text = held_text(incoming.nick, incoming.text)
+        with speaking(self.channel_language(table.channel)):
+            text = held_text(incoming.nick, incoming.text)
         self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
 
     def _members(self, channel: str) -> None:
@@ -674,7 +677,7 @@ class Bot:
         unsaved = getattr(self.recorder, "unsaved", None)
         return bool(unsaved is not None and unsaved(table))
 
-    def farewell(self, text: str) -> None:
+    def farewell(self, text: str | None = None) -> None:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
         when there is one, so the line says it will be back), and from then on nothing
         changes.
@@ -685,14 +688,21 @@ class Bot:
         the game back and won again). So every table is frozen (a move is refused with a
         short reply, :attr:`STOPPING`), computer seats stop, timers stop (nobody is timed
         out), no table opens, and joins, parts and nick changes are left for the next
-        process to read from the channel's member list. Saying it twice does nothing more."""
+        process to read from the channel's member list. Saying it twice does nothing more.
+
+        ``text``: the line (a translated one is said in each channel's language); None: the
+        bot's own, :data:`FAREWELL_RESTART` or :data:`FAREWELL_END`."""
         if self.stopping is not None:
             return
-        self.stopping = self.STOPPING if self.journal is not None else self.ENDING
+        restored = self.journal is not None
+        self.stopping = _(self.STOPPING if restored else self.ENDING)
+        if text is None:
+            text = _(self.FAREWELL_RESTART if restored else self.FAREWELL_END)
         for key, table in self.tables.items():
             table.frozen = self.stopping
             if key not in self._offline:
-                self.send(Line("privmsg", table.channel, text, Tag(table.channel)))
+                said = speak(text, self.channel_language(table.channel))
+                self.send(Line("privmsg", table.channel, said, Tag(table.channel)))
         self.computers.stop()
         for timers in self._timers.values():
             for _due, handle in timers.values():
@@ -701,10 +711,15 @@ class Bot:
         if self.journal is not None:
             self.journal.close()
 
-    STOPPING = "unobot is restarting: play again in a moment"
-    """The reply to a move after the farewell when the games will be restored."""
-    ENDING = "unobot is stopping: this game has ended"
+    STOPPING = N_("unobot is restarting: play again in a moment")
+    """The reply to a move after the farewell when the games will be restored (translated
+    when used: the reply is said in the mover's language)."""
+    ENDING = N_("unobot is stopping: this game has ended")
     """The same without a journal (the games end with this process)."""
+    FAREWELL_RESTART = N_("unobot is restarting: this game will be restored when it is back.")
+    """The farewell line in each channel with a game, when the games will be restored."""
+    FAREWELL_END = N_("unobot is stopping: this game ends here.")
+    """The same without a journal."""
 
     # --- timers ----------------------------------------------------------------------------
 

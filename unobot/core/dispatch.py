@@ -16,10 +16,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unobot.core.plugin import CommandMeta, meta_of
+from unobot.core.refusals import refusal
 from unobot.core.render_irc import Line
 from unobot.core.trusted import TrustedHosts
 from unobot.engine.cards import CardParseError
 from unobot.engine.errors import UnoError
+from unobot.i18n import N_, domain, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 
@@ -37,9 +39,11 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_, ngettext = domain("commands")
 
-APOLOGY = "Sorry, something went wrong with that command."
-SLOW_DOWN = "Slow down: commands from you are ignored for a few seconds."
+APOLOGY = N_("Sorry, something went wrong with that command.")
+SLOW_DOWN = N_("Slow down: commands from you are ignored for a few seconds.")
+"""English message ids, said in the sender's language (``_(SLOW_DOWN)``)."""
 _MAX_ARGS = 200
 
 
@@ -270,7 +274,9 @@ class Dispatcher:
             if allowed is None:
                 # Urgent: queued behind the flooder's own replies, it expired with them.
                 urgent = Tag(ctx.channel or "", reply=True, urgent=True, person=who)
-                ctx.bot.send(Line("notice", ctx.nick, SLOW_DOWN, urgent))
+                with speaking(ctx.language):
+                    text = _(SLOW_DOWN)
+                ctx.bot.send(Line("notice", ctx.nick, text, urgent))
             return
         charged = False
         try:
@@ -285,12 +291,13 @@ class Dispatcher:
                 self.throttle.charge(who, now, channel, ctx.nick)
             if timely:
                 self.throttle.refused_timely(ctx.nick, now)
-            # args[0], not str(err): a translated message keeps what it needs to be said
-            # again in the sender's own language.
-            ctx.reply(err.args[0] if err.args and err.args[0] else "you can't do that now")
+            # In the sender's own language: the engine's errors carry an English message id
+            # (and cards to name), a plugin's are already translated (refusals.refusal).
+            with speaking(ctx.language):
+                ctx.reply(refusal(err))
         except Exception:
             log.exception("command %r from %s failed", handler.name, ctx.nick)
-            ctx.reply(APOLOGY)
+            ctx.reply(_(APOLOGY))
 
     @staticmethod
     def _timely(handler: Handler, ctx: Context) -> bool:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from unobot.core.render_irc import Line
 from unobot.engine.errors import UnoError
-from unobot.i18n import speak
+from unobot.i18n import domain, speak
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 
@@ -219,6 +219,8 @@ class Context:
         self.bot.publish(table, update)
 
 
+_, ngettext = domain("commands")
+
 Guard = Callable[["Context"], None]
 """Raises UnoError (its message is the reply) when a command may not run in this context."""
 
@@ -307,18 +309,20 @@ def guard(check: Guard) -> Callable[[F], F]:
 
 def _need_channel(ctx: Context) -> None:
     if ctx.channel is None:
-        raise UnoError("say that in the game's channel")
+        raise UnoError(_("say that in the game's channel"))
 
 
 def _need_table(ctx: Context) -> None:
     if ctx.find_table() is None:
-        raise UnoError("there is no Uno game here: start one with .uno")
+        raise UnoError(
+            _("there is no Uno game here: start one with {prefix}uno", prefix=ctx.prefix)
+        )
 
 
 def _need_game(ctx: Context) -> None:
     table = ctx.find_table()
     if table is None or not table.dealt:
-        raise UnoError("no Uno game is being played here")
+        raise UnoError(_("no Uno game is being played here"))
 
 
 def in_channel(func: F) -> F:

@@ -9,9 +9,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unobot.engine import events as ev
-from unobot.engine.cards import Card
+from unobot.engine.cards import Card, Color
+from unobot.i18n import N_, domain
 
-__all__ = ["describe", "game_length", "hand_text"]
+_, ngettext = domain("game")
+
+__all__ = ["color_name", "describe", "game_length", "hand_text"]
+
+
+_COLOR_NAMES = {
+    Color.RED: N_("red"),
+    Color.YELLOW: N_("yellow"),
+    Color.GREEN: N_("green"),
+    Color.BLUE: N_("blue"),
+}
+"""Each suit's name in prose (``picks green``, ``Top: W (blue)``); cards themselves stay codes."""
+
+
+def color_name(color: Color) -> str:
+    """The colour's name in the language being spoken (``green``, ``Grün``, ``vert``)."""
+    return _(_COLOR_NAMES[color])
 
 
 def hand_text(cards: Sequence[Card]) -> str:
@@ -20,54 +37,134 @@ def hand_text(cards: Sequence[Card]) -> str:
 
 
 def describe(event: ev.Event, names: Sequence[str]) -> str | None:
-    """One public line for an event, or None for events that need no line of their own."""
+    """One public line for an event, or None for events that need no line of their own (in
+    the language being spoken; card codes stay codes)."""
     match event:
         case ev.HandStarted(dealer=dealer, first=first):
-            return f"{names[dealer]} deals. {names[first]} to play."
+            return _("{dealer} deals. {nick} to play.", dealer=names[dealer], nick=names[first])
         case ev.FirstPlayerDraw(seats=seats, cards=cards):
             shown = ", ".join(f"{names[s]} {c}" for s, c in zip(seats, cards, strict=True))
-            return f"Draw for first player: {shown}"
+            return _("Draw for first player: {draws}", draws=shown)
         case ev.StartCardTurned(card=card):
-            return f"The first card is {card}."
+            return _("The first card is {card}.", card=str(card))
         case ev.StartCardReplaced(card=card):
-            return f"{card} can't start the pile: it goes back in the deck."
+            return _("{card} can't start the pile: it goes back in the deck.", card=str(card))
         case ev.CardPlayed(seat=seat, card=card, color=color, cards_left=left):
-            wild = f" and chooses {color}" if card.is_wild else ""
-            return f"{names[seat]} plays {card}{wild} ({left} left)."
+            if card.is_wild:
+                return ngettext(
+                    "{nick} plays {card} and chooses {color} ({n} left).",
+                    "{nick} plays {card} and chooses {color} ({n} left).",
+                    left,
+                    nick=names[seat],
+                    card=str(card),
+                    color=color_name(color),
+                )
+            return ngettext(
+                "{nick} plays {card} ({n} left).",
+                "{nick} plays {card} ({n} left).",
+                left,
+                nick=names[seat],
+                card=str(card),
+            )
         case ev.CardsDrawn(seat=seat, cards=cards, reason=reason):
-            why = "" if reason is ev.DrawReason.DRAW else f" ({reason.value})"
             n = len(cards)
-            return f"{names[seat]} draws {n} card{'s' if n != 1 else ''}{why}."
+            if reason is ev.DrawReason.DRAW:
+                return ngettext(
+                    "{nick} draws {n} card.", "{nick} draws {n} cards.", n, nick=names[seat]
+                )
+            return ngettext(
+                "{nick} draws {n} card ({reason}).",
+                "{nick} draws {n} cards ({reason}).",
+                n,
+                nick=names[seat],
+                reason=_(_REASONS.get(reason, reason.value)),
+            )
         case ev.Reshuffled(cards=n):
-            return f"The discard pile is shuffled into a new draw pile ({n} cards)."
+            return ngettext(
+                "The discard pile is shuffled into a new draw pile ({n} card).",
+                "The discard pile is shuffled into a new draw pile ({n} cards).",
+                n,
+            )
         case ev.Skipped(seat=seat):
-            return f"{names[seat]} is skipped."
+            return _("{nick} is skipped.", nick=names[seat])
         case ev.Reversed():
-            return "Play reverses."
+            return _("Play reverses.")
         case ev.ColorChosen(seat=seat, color=color):
-            return f"{names[seat]} chooses {color}."
+            return _("{nick} chooses {color}.", nick=names[seat], color=color_name(color))
         case ev.TurnPassed(seat=seat):
-            return f"{names[seat]} passes."
+            return _("{nick} passes.", nick=names[seat])
         case ev.DrawPending(seat=seat, total=total):
-            return f"{names[seat]} must draw {total}, or answer it."
+            return ngettext(
+                "{nick} must draw {n}, or answer it.",
+                "{nick} must draw {n}, or answer it.",
+                total,
+                nick=names[seat],
+            )
         case ev.UnoCalled(seat=seat):
-            return f"{names[seat]}: UNO!"
+            return _("{nick}: UNO!", nick=names[seat])
         case ev.UnoCaught(catcher=catcher, target=target, penalty=penalty):
-            return f"{names[catcher]} caught {names[target]} without UNO: {penalty} cards."
+            return ngettext(
+                "{catcher} caught {nick} without UNO: {n} card.",
+                "{catcher} caught {nick} without UNO: {n} cards.",
+                penalty,
+                catcher=names[catcher],
+                nick=names[target],
+            )
         case ev.ChallengeResolved(challenger=c, offender=o, guilty=guilty):
-            verdict = "bluffed" if guilty else "played it fairly"
-            return f"{names[c]} challenges {names[o]}'s WD4: {names[o]} {verdict}."
+            if guilty:
+                return _(
+                    "{challenger} challenges {nick}'s WD4: {nick} bluffed.",
+                    challenger=names[c],
+                    nick=names[o],
+                )
+            return _(
+                "{challenger} challenges {nick}'s WD4: {nick} played it fairly.",
+                challenger=names[c],
+                nick=names[o],
+            )
         case ev.HandEnded(outcome=out) if not out.complete:
             counted = ", ".join(f"{names[s]} {p}" for s, p in enumerate(out.points))
-            return f"Time is up: the unfinished hand counts ({counted})."
+            return _("Time is up: the unfinished hand counts ({points}).", points=counted)
         case ev.HandEnded(outcome=out):
             left = ", ".join(f"{names[s]} {p}" for s, p in enumerate(out.points) if s != out.winner)
-            return f"{names[out.winner]} wins the hand with {max(out.scores)} points ({left})."
+            return ngettext(
+                "{nick} wins the hand with {n} points ({points}).",
+                "{nick} wins the hand with {n} points ({points}).",
+                max(out.scores),
+                nick=names[out.winner],
+                points=left,
+            )
         case ev.MatchEnded(outcome=out):
-            who = " and ".join(names[s] for s in out.winners)
-            verb = "wins" if len(out.winners) == 1 else "win"
-            return f"{who} {verb} the match after {out.hands} hands."
+            who = names[out.winners[0]] if out.winners else ""
+            for s in out.winners[1:]:
+                who = _("{first} and {second}", first=who, second=names[s])
+            if len(out.winners) == 1:
+                return ngettext(
+                    "{nick} wins the match after {n} hands.",
+                    "{nick} wins the match after {n} hands.",
+                    out.hands,
+                    nick=who,
+                )
+            return ngettext(
+                "{nicks} win the match after {n} hands.",
+                "{nicks} win the match after {n} hands.",
+                out.hands,
+                nicks=who,
+            )
     return None
+
+
+_REASONS = {
+    ev.DrawReason.DEAL: N_("deal"),
+    ev.DrawReason.PENALTY_CARD: N_("penalty-card"),
+    ev.DrawReason.MISSED_UNO: N_("missed-uno"),
+    ev.DrawReason.FALSE_UNO: N_("false-uno"),
+    ev.DrawReason.CHALLENGE: N_("challenge"),
+    ev.DrawReason.ILLEGAL_PLAY: N_("illegal-play"),
+    ev.DrawReason.START_CARD: N_("start-card"),
+    ev.DrawReason.ROULETTE: N_("roulette"),
+}
+"""Why a player draws: the reason's own value is the English (these lines always said it)."""
 
 
 def game_length(seconds: int) -> str:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from unobot.core.render import hand_text
+from unobot.core.render import color_name, hand_text
 from unobot.core.updates import (
     Away,
     Back,
@@ -41,10 +41,12 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
-from unobot.i18n import language, speaking
+from unobot.i18n import N_, domain, language, speak, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
 from unobot.irc.transport import UNTAGGED, Tag
+
+_, ngettext = domain("game")
 
 __all__ = [
     "LIMIT",
@@ -100,7 +102,8 @@ class Cards:
         return f"\x03{_MIRC[card.color]}{card.text}{_RESET}"
 
     def color(self, color: Color) -> str:
-        return f"\x03{_MIRC[color]}{color}{_RESET}" if self.colors else str(color)
+        name = color_name(color)
+        return f"\x03{_MIRC[color]}{name}{_RESET}" if self.colors else str(name)
 
     def hand(self, cards: Iterable[Card], playable: Iterable[Card] | None = None) -> str:
         """The cards in order; with ``playable``, those cards marked: in bold with colours
@@ -152,29 +155,170 @@ def fit(text: str, limit: int = LIMIT) -> list[str]:
 
 def hand_lines(notice: HandNotice, fmt: Cards) -> list[str]:
     """``You drew G5. Your cards (8): R1 ...``, split at card boundaries; when the turn has
-    just reached the player, ``Your turn | Your cards (8): [R1] ...`` (playable cards marked)."""
-    head = f"You drew {fmt.hand(notice.new)} | " if notice.new else ""
+    just reached the player, ``Your turn | Your cards (8): [R1] ...`` (playable cards marked).
+    In the language being spoken (the caller speaks the owner's): a hint the table made in
+    another is spoken again."""
+    parts: list[str] = []
+    if notice.new:
+        parts.append(_("You drew {cards}", cards=fmt.hand(notice.new)))
     if notice.hint:  # before the hand: clients (and test agents) read the hand to the end
-        head += f"{notice.hint} | "
+        parts.append(speak(notice.hint, language()))
     if notice.turn:
-        head += "Your turn | "
+        parts.append(_("Your turn"))
     cards = fmt.hand(notice.cards, notice.playable)
-    return fit(f"{head}Your cards ({len(notice.cards)}): {cards}")
+    parts.append(_("Your cards ({n}): {cards}", n=len(notice.cards), cards=cards))
+    return fit(" | ".join(parts))
 
 
 # --- channel ---------------------------------------------------------------------------------
 
 
-def _plural(n: int, word: str = "card") -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
+def _cards(n: int) -> str:
+    """``1 card``, ``5 cards`` as a noun phrase inside a longer message."""
+    return ngettext("{n} card", "{n} cards", n)
 
 
-_REASON = {
-    ev.DrawReason.MISSED_UNO: " for not calling UNO",
-    ev.DrawReason.FALSE_UNO: " for a false UNO",
-    ev.DrawReason.CHALLENGE: " (challenge)",
-    ev.DrawReason.ILLEGAL_PLAY: " for an illegal play",
-}
+def _and(names: Sequence[str]) -> str:
+    """``ann``, ``ann and bob``, ``ann and bob and cat`` (as the English lines always said)."""
+    if not names:
+        return ""
+    text = names[0]
+    for name in names[1:]:
+        text = _("{first} and {second}", first=text, second=name)
+    return text
+
+
+@dataclass(slots=True)
+class _Draw:
+    """``bob draws a card`` (drawing on their turn): a play by the same player right after it
+    joins it (``bob draws a card and plays G5``), as one whole sentence in every language."""
+
+    nick: str
+    n: int
+
+    def text(self) -> str:
+        return ngettext("{nick} draws a card", "{nick} draws {n} cards", self.n, nick=self.nick)
+
+
+@dataclass(slots=True)
+class _Pass:
+    """``bob passes``: after ``bob draws a card`` (the draw told with the decision) it joins
+    it, ``bob draws a card and passes``."""
+
+    nick: str
+    drew: int = 0
+
+    def text(self) -> str:
+        if self.drew:
+            return ngettext(
+                "{nick} draws a card and passes",
+                "{nick} draws {n} and passes",
+                self.drew,
+                nick=self.nick,
+            )
+        return _("{nick} passes", nick=self.nick)
+
+
+@dataclass(slots=True)
+class _Play:
+    """A card played, kept in parts until the line is written: the draw before it and the UNO
+    call after it belong to the same clause, and each language words the whole of it."""
+
+    nick: str
+    card: str
+    color: str
+    """The colour picked, shown: set for a wild only."""
+    jump: bool = False
+    two_left: bool = False
+    uno: bool = False
+    drew: int = 0
+    """Cards the player drew just before, on the same turn (0: none)."""
+
+    def text(self) -> str:
+        nick, card, color, n = self.nick, self.card, self.color, self.drew
+        if n and color:
+            text = ngettext(
+                "{nick} draws a card, plays {card} and picks {color}",
+                "{nick} draws {n} cards, plays {card} and picks {color}",
+                n,
+                nick=nick,
+                card=card,
+                color=color,
+            )
+        elif n:
+            text = ngettext(
+                "{nick} draws a card and plays {card}",
+                "{nick} draws {n} cards and plays {card}",
+                n,
+                nick=nick,
+                card=card,
+            )
+        elif self.jump and color:
+            text = _(
+                "{nick} jumps in with {card} and picks {color}", nick=nick, card=card, color=color
+            )
+        elif self.jump:
+            text = _("{nick} jumps in with {card}", nick=nick, card=card)
+        elif color:
+            text = _("{nick} plays {card} and picks {color}", nick=nick, card=card, color=color)
+        else:
+            text = _("{nick} plays {card}", nick=nick, card=card)
+        if self.two_left:
+            text = _("{action} (2 cards left)", action=text)
+        if self.uno:
+            text = _("{action} (UNO!)", action=text)
+        return text
+
+
+@dataclass(slots=True)
+class _Opening:
+    """``First card BS: ann is skipped``: the first card with what it did to the first player."""
+
+    card: str
+    effects: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        if self.effects:
+            return _(
+                "First card {card}: {effects}", card=self.card, effects=", ".join(self.effects)
+            )
+        return _("First card {card}", card=self.card)
+
+
+_Fragment = str | _Draw | _Pass | _Play | _Opening
+"""A clause of an action's sentence; a ``str`` starting with :data:`_NEW_SENTENCE` (and an
+:class:`_Opening`) is a sentence of its own."""
+
+
+def _text(fragment: _Fragment) -> str:
+    return fragment if isinstance(fragment, str) else fragment.text()
+
+
+def _draws(nick: str, n: int, reason: ev.DrawReason) -> str:
+    """A draw that is not a turn's own (a penalty, a Draw Two, a challenge): ``bob draws 2``."""
+    if reason is ev.DrawReason.FALSE_UNO:
+        return ngettext(
+            "{nick} draws {n} for a false UNO", "{nick} draws {n} for a false UNO", n, nick=nick
+        )
+    if reason is ev.DrawReason.CHALLENGE:
+        return ngettext(
+            "{nick} draws {n} (challenge)", "{nick} draws {n} (challenge)", n, nick=nick
+        )
+    if reason is ev.DrawReason.ILLEGAL_PLAY:
+        return ngettext(
+            "{nick} draws {n} for an illegal play",
+            "{nick} draws {n} for an illegal play",
+            n,
+            nick=nick,
+        )
+    if reason is ev.DrawReason.MISSED_UNO:
+        return ngettext(
+            "{nick} draws {n} for not calling UNO",
+            "{nick} draws {n} for not calling UNO",
+            n,
+            nick=nick,
+        )
+    return ngettext("{nick} draws {n}", "{nick} draws {n}", n, nick=nick)
 
 
 def _engine_fragments(
@@ -184,7 +328,7 @@ def _engine_fragments(
     *,
     match_line: bool = False,
     prefix: str = ".",
-) -> list[str]:
+) -> list[_Fragment]:
     """Short phrases for one action's engine events, merging the ones that belong together.
 
     ``announced``: folded nicks whose removal a table event already told the channel about
@@ -194,9 +338,8 @@ def _engine_fragments(
     """
     names = batch.names
     events = batch.events
-    out: list[str] = []
-    opening = -1  # index in ``out`` of "First card X" while its effects follow
-    effects = 0  # effects already joined to it
+    out: list[_Fragment] = []
+    opening: _Opening | None = None  # "First card X" while its effects follow
     jumper = -1  # Jump-In: the seat whose CardPlayed is a jump
     i = 0
     while i < len(events):
@@ -206,59 +349,92 @@ def _engine_fragments(
         before = len(out)
         match e:
             case ev.CardPlayed(seat=seat, card=card, color=color, cards_left=left):
-                verb = "jumps in with" if seat == jumper else "plays"
-                text = f"{names[seat]} {verb} {fmt.card(card)}"
-                if card.is_wild:
-                    text += f" and picks {fmt.color(color)}"
-                if left == 2:
-                    text += " (2 cards left)"
-                out.append(text)
+                out.append(
+                    _Play(
+                        names[seat],
+                        fmt.card(card),
+                        fmt.color(color) if card.is_wild else "",
+                        jump=seat == jumper,
+                        two_left=left == 2,
+                    )
+                )
             case ev.UnoCalled(seat=seat):
-                if out and out[-1].startswith((f"{names[seat]} plays ", f"{names[seat]} jumps ")):
-                    out[-1] += " (UNO!)"
+                last = out[-1] if out else None
+                if isinstance(last, _Play) and last.nick == names[seat] and not last.uno:
+                    last.uno = True
                 else:
-                    out.append(f"{names[seat]} calls UNO")
+                    out.append(_("{nick} calls UNO", nick=names[seat]))
             case ev.CardsDrawn(seat=seat, cards=cards, reason=reason):
                 n = len(cards)
                 who = names[seat]
                 if type(nxt) is ev.Skipped and nxt.seat == seat:
-                    out.append(f"{who} draws {n} and is skipped")
+                    out.append(
+                        ngettext(
+                            "{nick} draws {n} and is skipped",
+                            "{nick} draws {n} and is skipped",
+                            n,
+                            nick=who,
+                        )
+                    )
                     i += 1
                 elif reason is ev.DrawReason.DRAW and type(nxt) is ev.TurnPassed:
-                    out.append(f"{who} draws {'a card' if n == 1 else n} and passes")
+                    out.append(_Pass(who, n))
                     i += 1
                 elif reason is ev.DrawReason.DRAW:
-                    out.append(f"{who} draws {'a card' if n == 1 else _plural(n)}")
+                    out.append(_Draw(who, n))
                 elif reason is not ev.DrawReason.MISSED_UNO:  # UnoCaught says it
-                    out.append(f"{who} draws {n}{_REASON.get(reason, '')}")
+                    out.append(_draws(who, n, reason))
             case ev.Skipped(seat=seat):
-                out.append(f"{names[seat]} is skipped")
+                out.append(_("{nick} is skipped", nick=names[seat]))
             case ev.Reversed():
-                out.append("play goes the other way")
+                out.append(_("play goes the other way"))
             case ev.ColorChosen(seat=seat, color=color):
-                out.append(f"{names[seat]} picks {fmt.color(color)}")
+                out.append(_("{nick} picks {color}", nick=names[seat], color=fmt.color(color)))
             case ev.TurnPassed(seat=seat):
-                out.append(f"{names[seat]} passes")
+                out.append(_Pass(names[seat]))
             case ev.DrawPending(seat=seat, total=total):
-                out.append(f"{names[seat]} must draw {total}")
+                out.append(
+                    ngettext(
+                        "{nick} must draw {n}", "{nick} must draw {n}", total, nick=names[seat]
+                    )
+                )
             case ev.UnoCaught(catcher=c, target=t, penalty=p):
-                out.append(f"{names[c]} catches {names[t]} without UNO: {names[t]} draws {p}")
+                out.append(
+                    ngettext(
+                        "{catcher} catches {nick} without UNO: {nick} draws {n}",
+                        "{catcher} catches {nick} without UNO: {nick} draws {n}",
+                        p,
+                        catcher=names[c],
+                        nick=names[t],
+                    )
+                )
             case ev.ChallengeResolved(challenger=c, offender=o, guilty=guilty):
-                verdict = "it was a bluff" if guilty else "it was fair"
-                out.append(f"{names[c]} challenges {names[o]}'s WD4: {verdict}")
+                if guilty:
+                    text = _(
+                        "{challenger} challenges {nick}'s WD4: it was a bluff",
+                        challenger=names[c],
+                        nick=names[o],
+                    )
+                else:
+                    text = _(
+                        "{challenger} challenges {nick}'s WD4: it was fair",
+                        challenger=names[c],
+                        nick=names[o],
+                    )
+                out.append(text)
             case ev.Reshuffled():
-                out.append("the discards are shuffled into a new draw pile")
+                out.append(_("the discards are shuffled into a new draw pile"))
             case ev.StartCardTurned(card=card):
-                out.append(f"{_NEW_SENTENCE}First card {fmt.card(card)}")
-                opening, effects = len(out) - 1, 0
+                opening = _Opening(fmt.card(card))
+                out.append(opening)
                 continue
             case ev.StartCardReplaced(card=card):
-                out.append(f"{fmt.card(card)} goes back in the deck")
+                out.append(_("{card} goes back in the deck", card=fmt.card(card)))
             case ev.FirstPlayerDraw(seats=seats, cards=cards):
                 shown = ", ".join(
                     f"{names[s]} {fmt.card(c)}" for s, c in zip(seats, cards, strict=True)
                 )
-                out.append(f"draw for first player: {shown}")
+                out.append(_("draw for first player: {draws}", draws=shown))
             case ev.HandEnded(outcome=outcome) if batch.teams:
                 out.append(_NEW_SENTENCE + _team_hand_ended(outcome, names, fmt))
             case ev.HandEnded(outcome=outcome):
@@ -271,66 +447,127 @@ def _engine_fragments(
             case ev.JumpedIn(seat=seat):
                 jumper = seat
             case ev.SwapPending(seat=seat):
-                out.append(f"{_NEW_SENTENCE}{names[seat]}: swap with whom? {prefix}swap <nick>")
+                out.append(
+                    _NEW_SENTENCE
+                    + _(
+                        "{nick}: swap with whom? {prefix}swap <nick>",
+                        nick=names[seat],
+                        prefix=prefix,
+                    )
+                )
             case ev.HandsSwapped(seat=a, target=b, seat_cards=na, target_cards=nb):
                 out.append(
-                    f"{names[a]} swaps hands with {names[b]} "
-                    f"({names[a]} now holds {_plural(na)}, {names[b]} {_plural(nb)})"
+                    _(
+                        "{nick} swaps hands with {other} ({nick} now holds {held}, {other} "
+                        "{other_held})",
+                        nick=names[a],
+                        other=names[b],
+                        held=_cards(na),
+                        other_held=_cards(nb),
+                    )
                 )
             case ev.HandsRotated(direction=_d, counts=counts):
                 held = ", ".join(f"{names[s]} {n}" for s, n in enumerate(counts))
-                out.append(f"every hand passes to the next player ({held})")
+                out.append(_("every hand passes to the next player ({counts})", counts=held))
             case ev.EveryoneSkipped(seat=seat):
-                out.append(f"everyone else is skipped: {names[seat]} plays again")
+                out.append(_("everyone else is skipped: {nick} plays again", nick=names[seat]))
             case ev.CardsDiscarded(seat=seat, cards=cards, left=left):
                 shown = " ".join(fmt.card(c) for c in cards)
-                out.append(f"{names[seat]} discards {shown} too ({_plural(left)} left)")
+                out.append(
+                    ngettext(
+                        "{nick} discards {cards} too ({n} card left)",
+                        "{nick} discards {cards} too ({n} cards left)",
+                        left,
+                        nick=names[seat],
+                        cards=shown,
+                    )
+                )
             case ev.Eliminated(seat=seat, cards=n):
                 out.append(
-                    f"{_NEW_SENTENCE}MERCY! {names[seat]} holds {n} cards and is out of the hand"
+                    _NEW_SENTENCE
+                    + ngettext(
+                        "MERCY! {nick} holds {n} cards and is out of the hand",
+                        "MERCY! {nick} holds {n} cards and is out of the hand",
+                        n,
+                        nick=names[seat],
+                    )
                 )
             case ev.SeatRemoved(seat=seat, cards=n):
                 if irc_lower(names[seat]) not in announced:
-                    out.append(f"{names[seat]} leaves the hand ({_plural(n)} under the draw pile)")
+                    out.append(
+                        ngettext(
+                            "{nick} leaves the hand ({n} card under the draw pile)",
+                            "{nick} leaves the hand ({n} cards under the draw pile)",
+                            n,
+                            nick=names[seat],
+                        )
+                    )
                 # Seats after it are renumbered from the next event on.
                 names = (*names[:seat], *names[seat + 1 :])
             case _:
                 pass
-        if opening >= 0 and len(out) > before:
+        if opening is not None and len(out) > before:
             if type(e) in _FIRST_CARD_EFFECTS:
                 # What the first card does belongs to it: "First card BS: ann is skipped".
-                out[opening] += (", " if effects else ": ") + ", ".join(out[before:])
-                effects += 1
+                opening.effects.extend(_text(f) for f in out[before:])
                 del out[before:]
             else:
-                opening = -1
+                opening = None
     return out
 
 
 _FIRST_CARD_EFFECTS = (ev.Skipped, ev.Reversed, ev.CardsDrawn)
 
 
+def _hand_row(nick: str, cards: Sequence[Card], points: int, fmt: Cards) -> str:
+    """``bob 3 cards (25 pts): R1 G5 WD4``: what one player held at the end of a hand."""
+    return ngettext(
+        "{nick} {n} card ({points} pts): {cards}",
+        "{nick} {n} cards ({points} pts): {cards}",
+        len(cards),
+        nick=nick,
+        points=points,
+        cards=fmt.hand(cards),
+    )
+
+
+def _left(head: str, rest: Sequence[str]) -> str:
+    """The hand's end, then (when anyone held cards) ``Left: ...``: a sentence of its own."""
+    if not rest:
+        return head
+    left = _("Left: {hands}", hands="; ".join(rest))
+    return f"{head} {left}"
+
+
 def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> str:
     if outcome.winner >= 0:
-        head = f"{names[outcome.winner]} wins the hand"
-        if outcome.scores[outcome.winner] and max(outcome.scores) == sum(outcome.scores):
-            head += f" and {outcome.scores[outcome.winner]} points"
+        winner = names[outcome.winner]
+        won = outcome.scores[outcome.winner]
+        if won and max(outcome.scores) == sum(outcome.scores):
+            head = ngettext(
+                "{nick} wins the hand and {n} points!",
+                "{nick} wins the hand and {n} points!",
+                won,
+                nick=winner,
+            )
+        else:
+            head = _("{nick} wins the hand!", nick=winner)
     elif not outcome.complete:
         # The clock cut the hand short and it counts (the line before says so): the cards
         # and points counted, as for a finished hand.
-        rest = [
-            f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
+        rows = [
+            _hand_row(names[s], cards, outcome.points[s], fmt)
             for s, cards in enumerate(outcome.remaining)
         ]
-        return f"Cards counted: {'; '.join(rest)}"
+        return _("Cards counted: {hands}", hands="; ".join(rows))
     else:
-        head = "Time is up"
+        head = _("Time is up!")
     rest = [
-        f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
+        _hand_row(names[s], cards, outcome.points[s], fmt)
         for s, cards in enumerate(outcome.remaining)
         if cards
     ]
-    return f"{head}! Left: {'; '.join(rest)}" if rest else f"{head}!"
+    return _left(head, rest)
 
 
 def _team(seat: int, names: Sequence[str]) -> str:
@@ -345,16 +582,28 @@ def _team_hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) 
     if outcome.winner < 0:
         return _hand_ended(outcome, names, fmt)
     team = _team(outcome.winner, names)
-    head = f"{names[outcome.winner]} wins the hand for team {team}"
+    winner = names[outcome.winner]
     won = outcome.scores[outcome.winner]
     if won:
-        head += f" and {won} points"
+        head = ngettext(
+            "{nick} wins the hand for team {team} and {n} points!",
+            "{nick} wins the hand for team {team} and {n} points!",
+            won,
+            nick=winner,
+            team=team,
+        )
+    else:
+        head = _("{nick} wins the hand for team {team}!", nick=winner, team=team)
     rest = [
-        f"{names[s]} {_plural(len(cards))} ({outcome.points[s]} pts): {fmt.hand(cards)}"
+        _hand_row(names[s], cards, outcome.points[s], fmt)
         for s, cards in enumerate(outcome.remaining)
         if cards
     ]
-    return f"{head}! Left: {'; '.join(rest)}" if rest else f"{head}!"
+    return _left(head, rest)
+
+
+def _totals(shown: str) -> str:
+    return _("Totals: {totals}", totals=shown)
 
 
 def _team_match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
@@ -363,104 +612,158 @@ def _team_match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
     if len(outcome.totals) != len(names) or len(names) % 2:
         return _match_ended(outcome, names)
     teams = sorted({s % half for s in outcome.winners})
-    who = " and ".join(_team(t, names) for t in teams)
-    head = f"Team {who} wins" if len(teams) == 1 else f"Teams {who} win"
+    who = _and([_team(t, names) for t in teams])
+    if len(teams) == 1:
+        head = _("Team {team} wins the match!", team=who)
+    else:
+        head = _("Teams {teams} win the match!", teams=who)
     totals = ", ".join(f"{_team(t, names)} {outcome.totals[t]}" for t in range(half))
-    return f"{head} the match! Totals: {totals}"
+    return f"{head} {_totals(totals)}"
 
 
 def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str], *, timed: bool = False) -> str:
     """``timed``: the time ran out, so a tie on the best total may have been broken by the
     points in the unfinished hand (``Match.end_by_time``); the line says so when it was."""
-    who = " and ".join(names[s] for s in outcome.winners)
+    who = _and([names[s] for s in outcome.winners])
     totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(outcome.totals))
     best = outcome.totals[outcome.winners[0]] if outcome.winners else None
     tied = sum(1 for t in outcome.totals if t == best)
     broken = timed and tied > len(outcome.winners)
-    verb = "wins" if len(outcome.winners) == 1 else "win"
-    note = " (the tie goes to the fewest points in hand)" if broken else ""
-    return f"{who} {verb} the match{note}! Totals: {totals}"
+    one = len(outcome.winners) == 1
+    if broken and one:
+        head = _("{nick} wins the match (the tie goes to the fewest points in hand)!", nick=who)
+    elif broken:
+        head = _("{nicks} win the match (the tie goes to the fewest points in hand)!", nicks=who)
+    elif one:
+        head = _("{nick} wins the match!", nick=who)
+    else:
+        head = _("{nicks} win the match!", nicks=who)
+    return f"{head} {_totals(totals)}"
+
+
+def _dealt(event: Dealt) -> str:
+    """``Uno (official) [to 500 points, 60 minutes time limit]: ann, bob``."""
+    if event.hand_number > 1:
+        hand = _("hand {number}", number=event.hand_number)
+    else:
+        hand = _("Uno ({rules})", rules=event.rules)
+    terms = []
+    if event.target:
+        terms.append(ngettext("to {n} points", "to {n} points", event.target))
+    if event.time_limit:
+        terms.append(_("{duration} time limit", duration=_duration(event.time_limit)))
+    head = f"{hand} [{', '.join(terms)}]" if terms else hand
+    players = ", ".join(event.players)
+    if event.teams:
+        shown = "; ".join(f"{a} + {b}" for a, b in event.teams)
+        return _(
+            "{hand}: {players}; teams (partners opposite): {teams}",
+            hand=head,
+            players=players,
+            teams=shown,
+        )
+    return f"{head}: {players}"
 
 
 def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
     match event:
         case Opened(starter=starter, lobby_seconds=secs):
-            return (
-                f"{starter} opens a game of Uno: {prefix}join to play; {starter} deals with "
-                f"{prefix}deal (anyone after {_duration(secs)})"
+            return _(
+                "{starter} opens a game of Uno: {prefix}join to play; {starter} deals with "
+                "{prefix}deal (anyone after {duration})",
+                starter=starter,
+                prefix=prefix,
+                duration=_duration(secs),
             )
         case Joined(nick=nick, players=n, level=level):
-            who = f"{nick} (computer, {level})" if level else nick
-            return f"{who} joins ({_plural(n, 'player')})"
+            who = _("{nick} (computer, {level})", nick=nick, level=level) if level else nick
+            return ngettext("{nick} joins ({n} player)", "{nick} joins ({n} players)", n, nick=who)
         case Left(nick=nick, starter=starter):
-            return f"{nick} leaves" + (f"; {starter} now deals" if starter else "")
-        case Dealt(players=players, rules=rules, hand_number=number, time_limit=secs, target=t):
-            hand = f"hand {number}" if number > 1 else f"Uno ({rules})"
-            terms = []
-            if t:
-                terms.append(f"to {t} points")
-            if secs:
-                terms.append(f"{_duration(secs)} time limit")
-            extra = f" [{', '.join(terms)}]" if terms else ""
-            teams = event.teams
-            if teams:
-                shown = "; ".join(f"{a} + {b}" for a, b in teams)
-                return f"{hand}{extra}: {', '.join(players)}; teams (partners opposite): {shown}"
-            return f"{hand}{extra}: {', '.join(players)}"
+            if starter:
+                return _("{nick} leaves; {starter} now deals", nick=nick, starter=starter)
+            return _("{nick} leaves", nick=nick)
+        case Dealt():
+            return _dealt(event)
         case TeamAsked(nick=nick, other=other):
-            return f"{nick} asks {other} to be partners: {other}, {prefix}team {nick} to accept"
+            return _(
+                "{nick} asks {other} to be partners: {other}, {prefix}team {nick} to accept",
+                nick=nick,
+                other=other,
+                prefix=prefix,
+            )
         case TeamMade(nick=nick, other=other):
-            return f"{nick} and {other} are a team"
+            return _("{nick} and {other} are a team", nick=nick, other=other)
         case Totals(totals=totals, target=target, lowest_wins=low):
             shown = ", ".join(f"{nick} {n}" for nick, n in totals)
-            goal = f"first to {target}" if target else ""
-            if low:
-                goal = f"{goal}, then lowest wins" if goal else "lowest wins"
-            elif not target:
-                goal = "highest wins"  # a timed match of hands where the winner collects
-            return f"Totals: {shown}" + (f" ({goal})" if goal else "")
+            if low and target:
+                goal = _("first to {target}, then lowest wins", target=target)
+            elif low:
+                goal = _("lowest wins")
+            elif target:
+                goal = _("first to {target}", target=target)
+            else:
+                goal = _("highest wins")  # a timed match of hands where the winner collects
+            return _("Totals: {totals} ({goal})", totals=shown, goal=goal)
         case TimeWarning(seconds=secs, last_hand=last):
             if last:
-                return f"{_duration(secs)} left in this round: this hand is the last"
-            return f"{_duration(secs)} left in this game"
+                return _(
+                    "{duration} left in this round: this hand is the last",
+                    duration=_duration(secs),
+                )
+            return _("{duration} left in this game", duration=_duration(secs))
         case RoundOver():
-            return "The round warning was given, so no new hand is dealt: the round ends here"
+            return _("The round warning was given, so no new hand is dealt: the round ends here")
         case TimeUp(counted=counted):
-            return "Time is up" + (": the unfinished hand counts" if counted else "")
+            if counted:
+                return _("Time is up: the unfinished hand counts")
+            return _("Time is up")
         case Warned(nick=nick, seconds=secs):
-            return f"{nick}: your turn, {secs}s left"
+            return _("{nick}: your turn, {seconds}s left", nick=nick, seconds=secs)
         case TimedOut(nick=nick):
-            return f"{nick} ran out of time"
+            return _("{nick} ran out of time", nick=nick)
         case Away(nick=nick, seconds=secs):
-            return f"{nick} left: their seat is held for {secs}s"
+            return _("{nick} left: their seat is held for {seconds}s", nick=nick, seconds=secs)
         case Back(nick=nick):
-            return f"{nick} is back"
+            return _("{nick} is back", nick=nick)
         case Removed(nick=nick, why=why, held=held):
             if not held:  # No Mercy: already out of the hand, holding nothing
-                return f"{nick} leaves ({why}); the mercy rule had already put them out"
-            return f"{nick} is out ({why}), their cards go under the draw pile"
+                return _(
+                    "{nick} leaves ({why}); the mercy rule had already put them out",
+                    nick=nick,
+                    why=why,
+                )
+            return _(
+                "{nick} is out ({why}), their cards go under the draw pile", nick=nick, why=why
+            )
         case Penalized(nick=nick, cards=cards):
-            return f"{nick} draws {cards}: a penalty from the tournament director"
+            return ngettext(
+                "{nick} draws {n}: a penalty from the tournament director",
+                "{nick} draws {n}: a penalty from the tournament director",
+                cards,
+                nick=nick,
+            )
         case Stopped(by=by, why=why):
-            return f"{by} stopped the game" if by else f"The game is over: {why}"
+            if by:
+                return _("{nick} stopped the game", nick=by)
+            return _("The game is over: {why}", why=why)
     return None
 
 
 def _duration(seconds: int) -> str:
     """``60 minutes``, ``1h30m``, ``90 seconds``: as a player would say it."""
     if seconds % 60:
-        return _plural(seconds, "second")
+        return ngettext("{n} second", "{n} seconds", seconds)
     minutes = seconds // 60
     if minutes >= 120 and minutes % 60:
         return f"{minutes // 60}h{minutes % 60:02d}m"
     if minutes >= 120:
-        return _plural(minutes // 60, "hour")
-    return _plural(minutes, "minute")
+        return ngettext("{n} hour", "{n} hours", minutes // 60)
+    return ngettext("{n} minute", "{n} minutes", minutes)
 
 
 def invite_text(prefix: str = ".") -> str:
     """The line after a game ends: how to play again."""
-    return f"{prefix}uno for another game."
+    return _("{prefix}uno for another game.", prefix=prefix)
 
 
 def wait_text(seconds: float) -> str:
@@ -468,11 +771,49 @@ def wait_text(seconds: float) -> str:
     minutes`` (never ``after 295s``: a countdown to the second reads like a machine's)."""
     secs = max(1, math.ceil(seconds))
     if secs < 60:
-        return f"in {_plural(secs, 'second')}"
+        return ngettext("in {n} second", "in {n} seconds", secs)
     minutes = round(secs / 60)
     if minutes < 90:
-        return f"in about {_plural(minutes, 'minute')}"
-    return f"in about {_plural(round(minutes / 60), 'hour')}"
+        return ngettext("in about {n} minute", "in about {n} minutes", minutes)
+    return ngettext("in about {n} hour", "in about {n} hours", round(minutes / 60))
+
+
+def _pending(status: Status, prefix: str) -> str:
+    """``bob must draw 4 (.draw or stack a +4 or .challenge).``: each way to answer it."""
+    nick, n, card = status.current, status.pending, status.stack
+    if status.stack and status.challenge:
+        return ngettext(
+            "{nick} must draw {n} ({prefix}draw or stack a {card} or {prefix}challenge).",
+            "{nick} must draw {n} ({prefix}draw or stack a {card} or {prefix}challenge).",
+            n,
+            nick=nick,
+            prefix=prefix,
+            card=card,
+        )
+    if status.stack:
+        return ngettext(
+            "{nick} must draw {n} ({prefix}draw or stack a {card}).",
+            "{nick} must draw {n} ({prefix}draw or stack a {card}).",
+            n,
+            nick=nick,
+            prefix=prefix,
+            card=card,
+        )
+    if status.challenge:
+        return ngettext(
+            "{nick} must draw {n} ({prefix}draw or {prefix}challenge).",
+            "{nick} must draw {n} ({prefix}draw or {prefix}challenge).",
+            n,
+            nick=nick,
+            prefix=prefix,
+        )
+    return ngettext(
+        "{nick} must draw {n} ({prefix}draw).",
+        "{nick} must draw {n} ({prefix}draw).",
+        n,
+        nick=nick,
+        prefix=prefix,
+    )
 
 
 def status_text(
@@ -488,29 +829,32 @@ def status_text(
     ``top=False`` leaves out ``Top: ...`` when the line just said which card it is (``First
     card B7.``); ``announced``: folded nicks whose UNO the line already called out (``ann plays
     R1 (UNO!)``), not repeated in ``UNO: ...``."""
-    text = f"Top: {fmt.top(status.top, status.color)}. " if top else ""
+    parts: list[str] = []
+    if top:
+        parts.append(_("Top: {card}.", card=fmt.top(status.top, status.color)))
     if status.phase is Phase.CHOOSE_COLOR:
-        text += f"{status.current} picks the colour ({prefix}color r/y/g/b)."
+        parts.append(
+            _(
+                "{nick} picks the colour ({prefix}color r/y/g/b).",
+                nick=status.current,
+                prefix=prefix,
+            )
+        )
     elif status.phase is Phase.PENDING:
-        answers = [f"{prefix}draw"]
-        if status.stack:
-            answers.append(f"stack a {status.stack}")
-        if status.challenge:
-            answers.append(f"{prefix}challenge")
-        text += f"{status.current} must draw {status.pending} ({' or '.join(answers)})."
+        parts.append(_pending(status, prefix))
     else:
-        text += f"{status.current}'s turn."
+        parts.append(_("{nick}'s turn.", nick=status.current))
     uno = [nick for nick, n in status.counts if n == 1 and irc_lower(nick) not in announced]
     if uno:
-        text += f" UNO: {', '.join(uno)}."
-    return text
+        parts.append(_("UNO: {nicks}.", nicks=", ".join(uno)))
+    return " ".join(parts)
 
 
 _RESUMED = {
-    "disconnect": "Reconnected: the game goes on.",
-    "kick": "Back after a kick: the game goes on.",
-    "restart": "Restored after a restart: the game goes on.",
-    "pause": "The tournament's clock runs again: the game goes on.",
+    "disconnect": N_("Reconnected: the game goes on."),
+    "kick": N_("Back after a kick: the game goes on."),
+    "restart": N_("Restored after a restart: the game goes on."),
+    "pause": N_("The tournament's clock runs again: the game goes on."),
 }
 
 
@@ -525,13 +869,20 @@ def resumed_text(
     ``kick``): that the game goes on, then the status line (whose turn it is), or for a lobby
     who sits at it (``lobby``: the starter and every seat's nick). At most :data:`LIMIT`
     bytes: long nicks cut its end short, marked ``…``."""
-    head = _RESUMED.get(why, "Back: the game goes on.")
+    head = _(_RESUMED[why]) if why in _RESUMED else _("Back: the game goes on.")
     if status is not None:
         text = f"{head} {status_text(status, fmt, prefix)}"
     elif lobby is not None:
         starter, names = lobby
-        seats = f"{_plural(len(names), 'player')}: {', '.join(names)}"
-        text = f"{head} {starter}'s game is open ({seats}): {prefix}join to play."
+        lobby_text = ngettext(
+            "{starter}'s game is open ({n} player: {names}): {prefix}join to play.",
+            "{starter}'s game is open ({n} players: {names}): {prefix}join to play.",
+            len(names),
+            starter=starter,
+            names=", ".join(names),
+            prefix=prefix,
+        )
+        text = f"{head} {lobby_text}"
     else:
         text = head
     return text if len(text.encode()) <= LIMIT else fit(text, LIMIT - 4)[0] + " …"
@@ -540,11 +891,19 @@ def resumed_text(
 def held_text(nick: str, seconds: str) -> str:
     """The channel's line when the server makes the bot wait before it may send ``nick``
     their cards (ircu's target-change limit), ``seconds`` as the server said."""
-    wait = f"{seconds} s" if seconds.isdigit() else "a while"
-    text = (
-        f"{nick}: the server makes me wait {wait} before I can send you your cards; they "
-        "follow by themselves."
-    )
+    if seconds.isdigit():
+        text = _(
+            "{nick}: the server makes me wait {seconds} s before I can send you your cards; "
+            "they follow by themselves.",
+            nick=nick,
+            seconds=seconds,
+        )
+    else:
+        text = _(
+            "{nick}: the server makes me wait a while before I can send you your cards; they "
+            "follow by themselves.",
+            nick=nick,
+        )
     return text if len(text.encode()) <= LIMIT else fit(text, LIMIT - 4)[0] + " …"
 
 
@@ -555,13 +914,13 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
     is skipped.``); the end of a hand and table events are sentences of their own.
     """
     sentences: list[str] = []
-    clauses: list[str] = []
+    clauses: list[_Fragment] = []
     announced = frozenset(irc_lower(e.nick) for e in update.events if type(e) is Removed)
     timed_out = any(type(e) is TimeUp or type(e) is RoundOver for e in update.events)
 
     def flush() -> None:
         if clauses:
-            sentences.append(_sentence(", ".join(clauses)))
+            sentences.append(_sentence(", ".join(_text(c) for c in clauses)))
             clauses.clear()
 
     for event in update.events:
@@ -573,13 +932,19 @@ def channel_text(update: Update, fmt: Cards, prefix: str = ".") -> str:
             continue
         fragments = _engine_fragments(event, fmt, announced, match_line=timed_out, prefix=prefix)
         for fragment in fragments:
-            if fragment.startswith(_NEW_SENTENCE):
+            if isinstance(fragment, _Opening):
+                flush()
+                sentences.append(_sentence(fragment.text()))
+            elif isinstance(fragment, str) and fragment.startswith(_NEW_SENTENCE):
                 flush()
                 sentences.append(_sentence(fragment[1:]))
             elif clauses and _continues(clauses[-1], fragment):
                 # "draws a card and plays R5", "draws a card, plays WD4 and picks green"
-                rest = fragment.split(" ", 1)[1]
-                clauses[-1] += (", " if " and " in rest else " and ") + rest
+                assert isinstance(fragment, _Play | _Pass)
+                previous = clauses[-1]
+                assert isinstance(previous, _Draw)
+                fragment.drew = previous.n
+                clauses[-1] = fragment
             else:
                 clauses.append(fragment)
     flush()
@@ -609,14 +974,13 @@ def _update_status(update: Update, fmt: Cards, prefix: str) -> str:
     return status_text(update.status, fmt, prefix, top=top, announced=frozenset(called))
 
 
-def _continues(previous: str, fragment: str) -> bool:
+def _continues(previous: _Fragment, fragment: _Fragment) -> bool:
     """``bob draws a card`` + ``bob plays G5`` -> ``bob draws a card and plays G5`` (also
-    ``draws 3 cards``: drawing until playable)."""
-    who, _, did = previous.partition(" ")
-    drew = did == "draws a card" or (
-        did.startswith("draws ") and did.endswith(" cards") and did[6:-6].isdigit()
-    )
-    return drew and fragment.startswith(f"{who} ")
+    ``draws 3 cards``: drawing until playable): by the clauses' structure, not their words."""
+    if not isinstance(previous, _Draw) or isinstance(fragment, str | _Draw | _Opening):
+        return False
+    jump = isinstance(fragment, _Play) and fragment.jump
+    return not jump and not fragment.drew and previous.nick == fragment.nick
 
 
 def _sentence(text: str) -> str:

@@ -84,7 +84,10 @@ from unobot.engine.rules import (
     Scoring,
     Stacking,
 )
+from unobot.i18n import domain
 from unobot.irc.casemap import irc_eq, irc_lower
+
+_, ngettext = domain("game")
 
 __all__ = [
     "COMPUTER_IDENT",
@@ -373,13 +376,13 @@ class Table:
     @journaled
     def join(self, nick: str, key: str, now: float) -> Update:
         if self.state is not State.LOBBY:
-            raise UnoError("this game has already been dealt: wait for the next one")
+            raise UnoError(_("this game has already been dealt: wait for the next one"))
         if self.has(nick):
-            raise UnoError("you are already in this game")
+            raise UnoError(_("you are already in this game"))
         if self.seat_of(nick, computer=True) is not None:
-            raise UnoError("a computer player here has your nick: .removebot it, or change nick")
+            raise UnoError(_("a computer player here has your nick: .removebot it, or change nick"))
         if len(self.players) >= self.config.rules.max_players:
-            raise UnoError(f"the game is full ({self.config.rules.max_players} players)")
+            raise UnoError(_("the game is full ({n} players)", n=self.config.rules.max_players))
         self.players.append(Player(nick, key))
         self.last_activity = now
         return Update([Joined(nick, len(self.players))])
@@ -390,12 +393,12 @@ class Table:
         to). ``name``: a nick-like name (default ``<Level>Bot<n>``, the first free one);
         ``own_nick``: the IRC bot's own nick, which no computer player may take."""
         if level not in LEVELS:
-            raise UnoError(f"the levels are {', '.join(LEVELS)}")
+            raise UnoError(_("the levels are {levels}", levels=", ".join(LEVELS)))
         if self.state is not State.LOBBY:
-            raise UnoError("computer players join before the deal")
+            raise UnoError(_("computer players join before the deal"))
         limit = self.config.rules.max_players
         if len(self.players) >= limit:
-            raise UnoError(f"the game is full ({limit} players)")
+            raise UnoError(_("the game is full ({n} players)", n=limit))
         if name is None:
             stem = level.capitalize() + "Bot"
             n = 1
@@ -406,11 +409,14 @@ class Table:
             name = f"{stem}{n}"
         elif not _NAME.fullmatch(name):
             raise UnoError(
-                "a computer player's name is a nick: up to 16 letters, digits or []\\`_^{|}-, "
-                "not starting with a digit or -"
+                _(
+                    "a computer player's name is a nick: up to 16 letters, digits or "
+                    "{chars}, not starting with a digit or -",
+                    chars="[]\\`_^{|}-",
+                )
             )
         elif self.seat_of(name, computer=None) is not None or irc_eq(name, own_nick):
-            raise UnoError(f"{name} is already taken here: choose another name")
+            raise UnoError(_("{name} is already taken here: choose another name", name=name))
         self.players.append(Player(name, COMPUTER_IDENT + irc_lower(name), level=level))
         self.last_activity = now
         return Update([Joined(name, len(self.players), level)])
@@ -419,16 +425,16 @@ class Table:
     def remove_computer(self, name: str | None, now: float) -> Update:
         """Take a computer player out of the lobby: ``name``, or the last one added."""
         if self.state is not State.LOBBY:
-            raise UnoError("computer players can only be removed before the deal")
+            raise UnoError(_("computer players can only be removed before the deal"))
         if name is None:
             seats = [s for s, p in enumerate(self.players) if p.computer]
             if not seats:
-                raise UnoError("there is no computer player in this game")
+                raise UnoError(_("there is no computer player in this game"))
             seat = seats[-1]
         else:
             found = self.seat_of(name, computer=True) if _NAME.fullmatch(name) else None
             if found is None:
-                raise UnoError("no computer player of that name is in this game")
+                raise UnoError(_("no computer player of that name is in this game"))
             seat = found
         player = self.players.pop(seat)
         self._unpair(player)
@@ -444,30 +450,45 @@ class Table:
         ``Match.end_by_time`` ends it. Without it the rules' ``time_limit_minutes`` applies.
         """
         if self.state is not State.LOBBY:
-            raise UnoError("the cards are already dealt")
+            raise UnoError(_("the cards are already dealt"))
         rules = self.config.rules
         lobby_left = self.opened_at + self.config.lobby_timeout - now
         if not irc_eq(nick, self.starter) and lobby_left > 0 and self.has(self.starter):
-            raise UnoError(f"{self.starter} deals; anyone may in {int(lobby_left) + 1}s")
+            raise UnoError(
+                _(
+                    "{nick} deals; anyone may in {seconds}s",
+                    nick=self.starter,
+                    seconds=int(lobby_left) + 1,
+                )
+            )
         need = max(2, rules.min_players)
         if not self.humans and not self.config.tournament:
-            raise UnoError("a game needs at least one person")
+            raise UnoError(_("a game needs at least one person"))
         if len(self.players) < need:
-            raise UnoError(f"{need} players are needed to deal: others can .join")
+            raise UnoError(_("{n} players are needed to deal: others can .join", n=need))
         if rules.teams and len(self.players) not in TEAM_SIZES:
+            if len(self.players) < 6:
+                raise UnoError(
+                    _(
+                        "teams of two are dealt to 4 or 6 players, not {n}: others can .join",
+                        n=len(self.players),
+                    )
+                )
             raise UnoError(
-                f"teams of two are dealt to 4 or 6 players, not {len(self.players)}: "
-                + ("others can .join" if len(self.players) < 6 else "someone must .leave")
+                _(
+                    "teams of two are dealt to 4 or 6 players, not {n}: someone must .leave",
+                    n=len(self.players),
+                )
             )
         problem = rules.deal_problem(len(self.players))
         if problem:  # rules made before validate() checked this (e.g. stored ones)
-            raise UnoError(f"can't deal: {problem}")
+            raise UnoError(_("can't deal: {problem}", problem=problem))
         if rules.teams:
             self._seat_teams()
         limit = rules.time_limit_minutes * 60.0
         if time_limit is not None:
             if not 10 <= time_limit <= 24 * 3600:
-                raise UnoError("a time limit is 10s to 24h, e.g. .deal 60m")
+                raise UnoError(_("a time limit is 10s to 24h, e.g. .deal 60m"))
             # The match reads only whether there is a limit (it then deals hand after hand):
             # the table owns the clock, to the second.
             rules = dataclasses.replace(rules, time_limit_minutes=math.ceil(time_limit / 60))
@@ -522,7 +543,7 @@ class Table:
         """A penalty draw an admin hands out (001: "a player who makes any suggestions to
         others regarding which cards to play must draw two"); the turn does not move."""
         if not 1 <= cards <= 10:
-            raise UnoError("a penalty is 1 to 10 cards")
+            raise UnoError(_("a penalty is 1 to 10 cards"))
         seat = self._seat(nick)
         game = self._running()
         events = game.penalize(seat, cards, DrawReason.ILLEGAL_PLAY)
@@ -540,7 +561,7 @@ class Table:
         seat = self._seat(nick)
         if self.state is State.LOBBY:
             return self._leave_lobby(seat)
-        return self._remove(seat, "left the game", now, [])
+        return self._remove(seat, _("left the game"), now, [])
 
     def _leave_lobby(self, seat: int) -> Update:
         player = self.players.pop(seat)
@@ -828,19 +849,20 @@ class Table:
             return ""
         card = game.drawn
         text = card.text
-        how = f"{text} with .play {text.lower()} <colour>" if card.is_wild else text
+        how = _("{card} with {command} <colour>", card=text, command=f".play {text.lower()}")
+        how = how if card.is_wild else text
         rules = game.rules
         if (
             rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE
             or rules.after_draw is AfterDraw.DRAWN_CARD_MUST
         ):
-            return f"You must play {how}"
+            return _("You must play {card}", card=how)
         if rules.after_draw is AfterDraw.ANY_CARD:
             # The engine also lands here when only another card of the hand can be played.
             if game.is_playable(card, game.current):
-                return f"You may play {how} or any playable card, or .pass"
-            return "You may play any playable card, or .pass"
-        return f"Play {how} or .pass (only the card you drew)"
+                return _("You may play {card} or any playable card, or .pass", card=how)
+            return _("You may play any playable card, or .pass")
+        return _("Play {card} or .pass (only the card you drew)", card=how)
 
     def _end_if_too_few(self, events: Sequence[Event]) -> list[Event]:
         """The match's end, when a hand ended and too few players are left to deal the next.
@@ -940,7 +962,9 @@ class Table:
                 and away is not None
                 and away + self.config.grace <= now + 1e-6
             ):
-                return self._remove(seat, f"gone for {int(self.config.grace)}s", now, [])
+                return self._remove(
+                    seat, _("gone for {seconds}s", seconds=int(self.config.grace)), now, []
+                )
         return Update()
 
     def _timeout(self, now: float) -> Update:
@@ -950,7 +974,7 @@ class Table:
         player.timeouts += 1
         pre: list[TableEvent] = [TimedOut(player.nick, player.timeouts)]
         if player.timeouts >= self.config.max_timeouts:
-            return self._remove(seat, f"{player.timeouts} turns timed out", now, pre)
+            return self._remove(seat, _("{n} turns timed out", n=player.timeouts), now, pre)
         # One card and the turn moves on, whatever the rules would let them do: an idle player
         # must not hold up the table, nor keep a playable card's advantage by idling. At No
         # Mercy that card may put them over the mercy limit and end the hand: both ways go
@@ -1085,7 +1109,7 @@ class Table:
             # Computer players alone would play on for ever in an empty channel: the game ends
             # here (recorded like a stop: only if a hand of a match was completed).
             self.state = State.FINISHED
-            update.events.append(Stopped("", "no person is left in the game"))
+            update.events.append(Stopped("", _("no person is left in the game")))
             update.finished = True
             return update
         if irc_eq(player.nick, self.starter):
@@ -1111,24 +1135,30 @@ class Table:
         each other (or ``other`` is a computer player, which never refuses) they are a team.
         Only in the lobby of a teams game; a player is in one team at most."""
         if not self.config.rules.teams:
-            raise UnoError("this game is not played in teams: open one with .uno teams")
+            raise UnoError(_("this game is not played in teams: open one with .uno teams"))
         if self.state is not State.LOBBY:
-            raise UnoError("teams are made before the deal")
+            raise UnoError(_("teams are made before the deal"))
         me = self.players[self._seat(nick)]
         seat = self.seat_of(other, computer=None) if _NAME.fullmatch(other) else None
         if seat is None:
-            raise UnoError("no player of that name is in this game: they .join first")
+            raise UnoError(_("no player of that name is in this game: they .join first"))
         them = self.players[seat]
         if them is me:
-            raise UnoError("your partner is another player: .team <their nick>")
+            raise UnoError(_("your partner is another player: .team <their nick>"))
         mine = self.partner_of(me)
         if mine is them:
-            raise UnoError(f"you already play with {them.nick}")
+            raise UnoError(_("you already play with {nick}", nick=them.nick))
         if mine is not None:
-            raise UnoError(f"you already play with {mine.nick}: a team is two players")
+            raise UnoError(_("you already play with {nick}: a team is two players", nick=mine.nick))
         theirs = self.partner_of(them)
         if theirs is not None:
-            raise UnoError(f"{them.nick} already plays with {theirs.nick}: a team is two players")
+            raise UnoError(
+                _(
+                    "{nick} already plays with {other}: a team is two players",
+                    nick=them.nick,
+                    other=theirs.nick,
+                )
+            )
         self.last_activity = now
         if them.computer or (them, me) in self._asks:
             self._asks = [a for a in self._asks if me not in a and them not in a]
@@ -1185,7 +1215,7 @@ class Table:
     def _running(self) -> Game:
         game = self.game
         if game is None or self.state is not State.PLAYING:
-            raise UnoError("the cards have not been dealt yet")
+            raise UnoError(_("the cards have not been dealt yet"))
         return game
 
     def _seat(self, nick: str, computer: bool = False) -> int:

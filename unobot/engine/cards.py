@@ -13,6 +13,8 @@ and ``Card.parse(str(card)) is card`` holds for every card. :func:`parse_play` r
 forms players type after ``.play`` (``b 9``, ``r s``, ``g r``, ``r +2``, ``w g``, ``wd4 b`` …).
 """
 
+# translations: domain("commands")  (the message ids of its refusals, marked N_)
+
 from __future__ import annotations
 
 import re
@@ -20,6 +22,8 @@ from enum import IntEnum
 from operator import itemgetter
 from random import Random
 from typing import ClassVar, Final
+
+from unobot.engine.errors import N_, CardParseError, ColorProse
 
 __all__ = [
     "CARDS",
@@ -33,10 +37,6 @@ __all__ = [
     "parse_play",
     "shuffle",
 ]
-
-
-class CardParseError(ValueError):
-    """Raised for text that names no card; the message is fit to show the player who typed it."""
 
 
 class Color(IntEnum):
@@ -208,14 +208,16 @@ class Card:
         try:
             return cls._interned[(color, rank)]
         except KeyError:
-            raise CardParseError(f"there is no card {color} {rank.name.lower()}") from None
+            raise CardParseError(
+                N_("there is no card {color} {rank}"), color=str(color), rank=rank.name.lower()
+            ) from None
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse strict notation (``R5``, ``GS``, ``BD2``, ``W``, ``WD4``; any case)."""
         card, color = _parse_card(text)  # strict: no words after the card
         if color is not None and not card.is_wild:
-            raise CardParseError(f"'{_shown(text)}' is not a card")
+            raise CardParseError(N_("'{text}' is not a card"), text=_shown(text))
         return card
 
 
@@ -396,7 +398,9 @@ def parse_color(text: str) -> Color:
     try:
         return _COLOR_WORDS[text.strip().lower()]
     except KeyError:
-        raise CardParseError(f"'{_shown(text)}' is not a colour: use r, y, g or b") from None
+        raise CardParseError(
+            N_("'{text}' is not a colour: use r, y, g or b"), text=_shown(text)
+        ) from None
 
 
 def parse_play(text: str) -> tuple[Card, Color | None]:
@@ -448,7 +452,7 @@ def _parse_card(text: str) -> tuple[Card, Color | None]:
     """:func:`parse_play` without the forgiveness for words after the card."""
     raw = "".join(text.lower().split())
     if not raw:
-        raise CardParseError("which card? e.g. .play r 5, .play w g")
+        raise CardParseError(N_("which card? e.g. .play r 5, .play w g"))
     m = _WILD_RE.match(raw)
     if m:
         card = Card.of(None, _WILD_WORDS[m.group(1)])
@@ -456,15 +460,23 @@ def _parse_card(text: str) -> tuple[Card, Color | None]:
         return card, (parse_color(rest) if rest else None)
     m = _COLOR_RE.match(raw)
     if not m:
-        raise CardParseError(f"'{_shown(text)}' is not a card: e.g. r 5, g s, b d2, w g, wd4 b")
+        raise CardParseError(
+            N_("'{text}' is not a card: e.g. r 5, g s, b d2, w g, wd4 b"), text=_shown(text)
+        )
     color = _COLOR_WORDS[m.group(1)]
     rest = m.group(2)
     if not rest:
-        raise CardParseError(f"which {color} card? e.g. .play {color.letter.lower()} 5")
+        raise CardParseError(
+            N_("which {color} card? e.g. .play {letter} 5"),
+            color=ColorProse(color),
+            letter=color.letter.lower(),
+        )
     rank = _RANK_WORDS.get(rest)
     if rank is None:
         words = text.split()
         if len(words) > 1 and words[0].lower() == m.group(1):
             rest = " ".join(words[1:])  # as typed: '7 8', not '78'
-        raise CardParseError(f"'{_shown(rest)}' is not a card value: use 0-9, s, r or d2")
+        raise CardParseError(
+            N_("'{text}' is not a card value: use 0-9, s, r or d2"), text=_shown(rest)
+        )
     return Card.of(color, rank), None

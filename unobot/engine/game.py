@@ -10,6 +10,8 @@ cards and cached action values and is written for speed: computer players simula
 hands per move.
 """
 
+# translations: domain("commands")  (the message ids of its refusals, marked N_)
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -785,7 +787,7 @@ class Game:
 
     def _choose_color(self, seat: int, action: ChooseColor, events: list[Event]) -> None:
         if self.phase is not _CHOOSE:
-            raise errors.UnoError("the colour is already set")
+            raise errors.UnoError(errors.N_("the colour is already set"))
         color = action.color
         self.color = color
         self._key = _key(color, self.discard[-1].rank)
@@ -996,7 +998,7 @@ class Game:
         if self.phase is not _PENDING or self.discard[-1].rank is not _WD4 or not self._bluff:
             raise errors.CannotChallenge()
         if self.wd4_offender < 0:
-            raise errors.CannotChallenge("whoever played that WD4 has left the game")
+            raise errors.CannotChallenge(errors.N_("whoever played that WD4 has left the game"))
         if self._next_turn_window:
             self.exposed = -1
         offender = self.wd4_offender
@@ -1043,16 +1045,22 @@ class Game:
 
     def _call_uno(self, seat: int) -> list[Event]:
         if not self._manual:
-            raise errors.UnoNotNeeded("UNO is called automatically in this game")
+            raise errors.UnoNotNeeded(errors.N_("UNO is called automatically in this game"))
         left = self._sizes[seat]
         if left == 1:
             if self.exposed != seat:
-                raise errors.UnoNotNeeded("your UNO is already called")
+                raise errors.UnoNotNeeded(errors.N_("your UNO is already called"))
             if not self._late_call:
-                until = "the next turn begins" if self._next_turn_window else "the next card"
                 raise errors.UnoNotNeeded(
-                    f"too late: UNO is called with the card or before it (you can be caught "
-                    f"until {until})"
+                    errors.N_(
+                        "too late: UNO is called with the card or before it (you can be caught "
+                        "until the next turn begins)"
+                    )
+                    if self._next_turn_window
+                    else errors.N_(
+                        "too late: UNO is called with the card or before it (you can be caught "
+                        "until the next card)"
+                    )
                 )
             self.exposed = -1
             return [UnoCalled(seat)]
@@ -1062,7 +1070,7 @@ class Game:
             and (self.phase is _PLAY or self.phase is _DRAWN or self._stackable(seat))
         ):
             if self._armed == seat:
-                raise errors.UnoNotNeeded("your UNO is already called")
+                raise errors.UnoNotNeeded(errors.N_("your UNO is already called"))
             self._armed = seat  # said just before laying the next-to-last card
             return [UnoCalled(seat)]
         penalty = self.rules.false_uno_penalty
@@ -1266,9 +1274,9 @@ class Game:
 
     def _check_target(self, seat: int, card: Card, target: int) -> None:
         if not self._seven_o or card.rank != 7:
-            raise errors.CannotSwap("only a 7 swaps hands (with Seven-O)")
+            raise errors.CannotSwap(errors.N_("only a 7 swaps hands (with Seven-O)"))
         if not 0 <= target < self.n or target == seat or self._out >> target & 1:
-            raise errors.CannotSwap("swap with another player of this hand")
+            raise errors.CannotSwap(errors.N_("swap with another player of this hand"))
 
     def _seven_o_play(self, seat: int, rank: int, target: int, events: list[Event]) -> None:
         """After a 7 or 0 that was not the player's last card (that one just goes out)."""
@@ -1292,7 +1300,7 @@ class Game:
             raise errors.CannotSwap()
         target = action.target
         if not 0 <= target < self.n or target == seat or self._out >> target & 1:
-            raise errors.CannotSwap("swap with another player of this hand")
+            raise errors.CannotSwap(errors.N_("swap with another player of this hand"))
         self.swap_hands(seat, target, events)
         self._advance(1)
 

@@ -4,6 +4,8 @@ The engine has no clock: for a timed match the table calls :meth:`Match.end_by_t
 time is up, and the unfinished hand counts as its rules say.
 """
 
+# translations: domain("commands")  (the message ids of its refusals, marked N_)
+
 from __future__ import annotations
 
 from random import Random
@@ -46,9 +48,9 @@ class Match:
     def start_hand(self) -> list[Event]:
         """Deal the next hand (the dealer moves one seat on after each hand)."""
         if self.over:
-            raise errors.UnoError("the match is over")
+            raise errors.UnoError(errors.N_("the match is over"))
         if self.hand_in_progress:
-            raise errors.UnoError("a hand is already being played")
+            raise errors.UnoError(errors.N_("a hand is already being played"))
         if self.game is not None:
             self.dealer = (self.dealer + 1) % self.players
         self.game, events = Game.deal(self.players, self.rules, self.rng, self.dealer)
@@ -57,7 +59,7 @@ class Match:
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply an action to the current hand; adds the match's end when the hand decides it."""
         if self.game is None:
-            raise errors.UnoError("no hand has been dealt")
+            raise errors.UnoError(errors.N_("no hand has been dealt"))
         return self._recorded(self.game.apply(seat, action))
 
     def force_pass(self, seat: int) -> list[Event]:
@@ -65,7 +67,7 @@ class Match:
         at No Mercy the card it draws may put the idler over the mercy limit and leave one
         player standing, which ends the hand like any play that goes out."""
         if self.game is None:
-            raise errors.UnoError("no hand has been dealt")
+            raise errors.UnoError(errors.N_("no hand has been dealt"))
         return self._recorded(self.game.force_pass(seat))
 
     def _recorded(self, events: list[Event]) -> list[Event]:
@@ -140,7 +142,7 @@ class Match:
         (:meth:`_team_forfeit`).
         """
         if self.over:
-            raise errors.UnoError("the match is over")
+            raise errors.UnoError(errors.N_("the match is over"))
         if self.rules.teams:
             return [self._team_forfeit(seat)]
         if self.players <= 2:

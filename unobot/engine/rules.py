@@ -5,6 +5,8 @@ preset and change one option with ``dataclasses.replace`` (``HouseRules.with_opt
 text a player types for it).
 """
 
+# translations: domain("commands")  (the message ids of its errors, marked N_)
+
 from __future__ import annotations
 
 import dataclasses
@@ -12,6 +14,8 @@ import difflib
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from unobot.engine.errors import N_, RuleError
 
 __all__ = [
     "PRESETS",
@@ -141,6 +145,29 @@ _NO_MERCY_REFUSED = {
     StartCard.REDRAW_SPECIALS: 88,
 }
 """The same for the No Mercy deck (24 wilds, 88 cards that aren't numbers)."""
+
+
+_TOO_FEW: dict[tuple[bool, bool], str] = {
+    (True, False): N_(
+        "{players} players with {hand_size} cards each leave {left} of {cards} cards, "
+        "too few to turn a start card ({start_card}): hand_size {most} at most"
+    ),
+    (False, False): N_(
+        "{players} players with {hand_size} cards each leave {left} of {cards} cards, "
+        "too few to turn a start card ({start_card}): fewer players"
+    ),
+    (True, True): N_(
+        "{players} players with {hand_size} cards each leave {left} of {cards} cards, "
+        "too few to turn a start card ({start_card}): hand_size {most} at most, or "
+        "max_players {max_players}"
+    ),
+    (False, True): N_(
+        "{players} players with {hand_size} cards each leave {left} of {cards} cards, "
+        "too few to turn a start card ({start_card}): fewer players, or max_players "
+        "{max_players}"
+    ),
+}
+"""Rules that can't deal a hand (:meth:`HouseRules.validate`): what would fix them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,23 +300,32 @@ class HouseRules:
         if key not in fields:
             close = difflib.get_close_matches(key, fields, 1)
             if close:
-                raise ValueError(f"no rule option '{option[:30]}' (did you mean {close[0]}?)")
-            raise ValueError(f"no rule option '{option[:30]}'; options: {', '.join(fields)}")
+                raise RuleError(
+                    N_("no rule option '{option}' (did you mean {close}?)"),
+                    option=option[:30],
+                    close=close[0],
+                )
+            raise RuleError(
+                N_("no rule option '{option}'; options: {options}"),
+                option=option[:30],
+                options=", ".join(fields),
+            )
         kind = type(getattr(self, key))
         text = value.strip().lower()
         parsed: Any
         if issubclass(kind, Enum):
             choices = {m.value: m for m in kind}
             if text not in choices:
-                raise ValueError(f"{key} is one of: {', '.join(choices)}")
+                raise RuleError(N_("{key} is one of: {choices}"), key=key,
+                                choices=", ".join(choices))  # fmt: skip
             parsed = choices[text]
         elif kind is bool:
             if text not in ("on", "off", "yes", "no", "true", "false", "1", "0"):
-                raise ValueError(f"{key} is on or off")
+                raise RuleError(N_("{key} is on or off"), key=key)
             parsed = text in ("on", "yes", "true", "1")
         else:
             if not text.isdecimal() or len(text) > 5:  # isdigit() takes "²": int() does not
-                raise ValueError(f"{key} is a whole number")
+                raise RuleError(N_("{key} is a whole number"), key=key)
             parsed = int(text)
         new = dataclasses.replace(self, **{key: parsed})
         new.validate()
@@ -298,25 +334,34 @@ class HouseRules:
     def validate(self) -> None:
         """Raise ValueError for combinations no game can be played with."""
         if not 2 <= self.min_players <= self.max_players <= 10:
-            raise ValueError("players per table must satisfy 2 <= min <= max <= 10")
+            raise RuleError(N_("players per table must satisfy 2 <= min <= max <= 10"))
         if not 1 <= self.hand_size <= 15:
-            raise ValueError("hand size is 1 to 15")
+            raise RuleError(N_("hand size is 1 to 15"))
         counts = range(self.min_players, self.max_players + 1)
         failing = [n for n in counts if self._cards_problem(n)]
         if failing:
             most = min(self.max_hand_size(n) for n in counts)
-            hint = f"hand_size {most} at most" if most >= 1 else "fewer players"
-            if failing[0] > self.min_players:
-                hint += f", or max_players {failing[0] - 1}"
-            raise ValueError(f"{self._cards_problem(failing[0])}: {hint}")
+            smaller = failing[0] > self.min_players
+            players = failing[0]
+            cards = self.deck_size * self.decks_for(players)
+            facts = {
+                "players": players,
+                "hand_size": self.hand_size,
+                "left": max(cards - players * self.hand_size, 0),
+                "cards": cards,
+                "start_card": self.start_card.value,
+                "most": most,
+                "max_players": players - 1,
+            }
+            raise RuleError(_TOO_FEW[most >= 1, smaller], **facts)
         if self.mercy_limit and not self.hand_size < self.mercy_limit <= 200:
-            raise ValueError("mercy_limit is 0 (off) or more than hand_size, up to 200")
+            raise RuleError(N_("mercy_limit is 0 (off) or more than hand_size, up to 200"))
         if self.mercy_limit and (self.teams or self.jump_in):
-            raise ValueError("the mercy rule is not played with teams or jump_in")
+            raise RuleError(N_("the mercy rule is not played with teams or jump_in"))
         if self.deck is Deck.NO_MERCY and self.jump_in:
-            raise ValueError("jump_in is not played with the no-mercy deck")
+            raise RuleError(N_("jump_in is not played with the no-mercy deck"))
         if self.teams and not any(n in TEAM_SIZES for n in counts):
-            raise ValueError("teams of two need 4 or 6 players: min_players 4, max_players 6")
+            raise RuleError(N_("teams of two need 4 or 6 players: min_players 4, max_players 6"))
         for name in (
             "uno_penalty",
             "false_uno_penalty",
@@ -325,7 +370,7 @@ class HouseRules:
             "challenge_innocent_extra",
         ):
             if not 0 <= getattr(self, name) <= 10:
-                raise ValueError(f"{name} is 0 to 10")
+                raise RuleError(N_("{name} is 0 to 10"), name=name)
 
 
 PRESETS: dict[str, HouseRules] = {
@@ -437,4 +482,6 @@ def preset(name: str) -> HouseRules:
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"no preset '{name[:30]}'; presets: {', '.join(PRESETS)}") from None
+        raise RuleError(
+            N_("no preset '{name}'; presets: {presets}"), name=name[:30], presets=", ".join(PRESETS)
+        ) from None

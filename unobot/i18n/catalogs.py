@@ -32,8 +32,10 @@ KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 """``gettext``: what Jinja's singular ``{% trans %}`` blocks call."""
 _DOMAIN_CALL = re.compile(r"""\bdomain\(\s*["'](\w+)["']\s*\)""")
 _EPOCH = datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)
-PLACEHOLDER = re.compile(r"\{(\w*)(?:[!:][^}]*)?\}|%\((\w+)\)[sd]")
-"""``{name}`` in Python's messages, ``%(name)s`` in the site's templates (Jinja's style)."""
+PLACEHOLDER = re.compile(r"\{(\w*)(?:[!:][^}]*)?\}")
+"""``{name}`` in Python's messages."""
+PERCENT = re.compile(r"%\((\w+)\)[sd]")
+"""``%(name)s`` in the site's templates (Jinja's style)."""
 
 
 def sources(name: str) -> Iterator[tuple[str, str]]:
@@ -171,11 +173,10 @@ class Problems:
 
 
 def names(text: str) -> set[str]:
-    """The ``{placeholders}`` of a message."""
+    """The ``{placeholders}`` (or a template's ``%(placeholders)s``) of a message."""
     text = text.replace("{{", "").replace("}}", "").replace("%%", "")
-    return {
-        m.group(1) if m.group(1) is not None else m.group(2) for m in PLACEHOLDER.finditer(text)
-    }
+    found = [*PLACEHOLDER.finditer(text), *PERCENT.finditer(text)]
+    return {m.group(1) for m in found}
 
 
 def check(domains: tuple[str, ...] = DOMAINS, langs: tuple[str, ...] = LANGUAGES) -> Problems:

@@ -37,7 +37,10 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from unobot.i18n import domain
 from unobot.stats.model import GameRecord
+
+_, ngettext = domain("stats")
 
 __all__ = [
     "DISPLAY_BASE",
@@ -46,6 +49,7 @@ __all__ = [
     "MODEL",
     "PlayerRating",
     "conservative",
+    "explained",
     "game_ranks",
     "new_rating",
     "rebuild",
@@ -65,7 +69,26 @@ EXPLAINED = (
     "until you have played {min_games} games."
 )
 """The one sentence ``.unohelp``, docs/stats-site.md and the site say about ratings
-(``{min_games}``: ``stats.min_games``)."""
+(``{min_games}``: ``stats.min_games``), in English; :func:`explained` says it in the language
+being spoken."""
+
+
+def explained(min_games: int) -> str:
+    """:data:`EXPLAINED` in the language being spoken (a :class:`~unobot.i18n.Text`, so a
+    reply re-speaks it in its reader's language). The message id stays the English sentence
+    above (its plural form: the minimum is a count, and Polish has three forms of it), so
+    code formatting ``EXPLAINED`` itself keeps working, in English."""
+    return ngettext(
+        "Rating: a cautious estimate of skill from your places in every game and whom you "
+        "played; it starts at 1000, grows as your results make it surer, and is provisional "
+        "until you have played {min_games} game.",
+        "Rating: a cautious estimate of skill from your places in every game and whom you "
+        "played; it starts at 1000, grows as your results make it surer, and is provisional "
+        "until you have played {min_games} games.",
+        min_games,
+        min_games=min_games,
+    )
+
 
 MODEL: Any = PlackettLuce()
 """The model every store uses (default mu 25, sigma 25/3, beta 25/6, no tau)."""

@@ -25,6 +25,12 @@ terminal game exercises the real code paths. Only the edge is replaced:
 
 The game starts the way a channel would (``.uno``, ``.addbot LEVEL`` once per computer player,
 ``.deal``), so computer players come from the same ``.addbot`` command IRC users have.
+
+The session's language (``--lang``, else the environment's) is the bot's configured language
+(``BotConfig.language``), so the game's lines and replies are in it; the program's own lines
+(domain ``terminal``: the welcome, the prompt's cue, "Game over") are said in the human's
+language as the bot knows it, so ``.unolang me fr`` (or ``.unolang fr`` for the pseudo-channel)
+switches those too, as on IRC.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from typing import TYPE_CHECKING, TextIO
 from unobot.core.dispatch import CommandThrottle
 from unobot.core.settings import MemorySettings
 from unobot.engine import preset
+from unobot.i18n import domain, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.stats.recorder import GameRecorder
@@ -56,6 +63,8 @@ from unobot.terminal.options import (
     parse_args,
 )
 from unobot.terminal.transport import LoopScheduler, TerminalTransport
+
+_, ngettext = domain("terminal")
 
 if TYPE_CHECKING:
     from unobot.core.bot import Bot
@@ -127,7 +136,9 @@ class TerminalGame:
         self.echo = echo
         self.done: asyncio.Future[None] = loop.create_future()
         self._write_raw = write
-        self.transport = TerminalTransport(self._write, options.nick, color=color)
+        self.transport = TerminalTransport(
+            self._write, options.nick, color=color, lang=options.lang
+        )
         self.scheduler = LoopScheduler(loop, after=self._check_end)
         table = TableConfig(
             rules=preset(options.preset),
@@ -141,7 +152,13 @@ class TerminalGame:
         budget = hard_budget()
         bots = ComputerConfig(delay=options.delay, budget_ms=budget, workers=0)
         # No stats cooldown either: it spaces out leaderboards in a shared channel.
-        config = BotConfig(table=table, network="terminal", bots=bots, stats_cooldown=0.0)
+        config = BotConfig(
+            table=table,
+            network="terminal",
+            bots=bots,
+            stats_cooldown=0.0,
+            language=options.lang,  # the channel's and the human's: every game line in it
+        )
         rng = Random(options.seed) if options.seed is not None else None
         # Preferences live in memory: a stats database may hold a channel's .unorules from
         # IRC, which must not override --preset here.
@@ -166,6 +183,7 @@ class TerminalGame:
         # every channel) from one user's flood of .cards; here the only one to flood is the
         # human's own screen, so every command is answered.
         self.bot.dispatcher.throttle = _Unthrottled()
+        self.transport.language = self._language_of
         self._playing = False
         self.on_change: Callable[[], None] = lambda: None
         """Called after every input and timer: the line editor redraws its prompt (the turn
@@ -180,9 +198,28 @@ class TerminalGame:
             self.finish()
 
     def status(self, text: str) -> None:
-        """A line from the terminal program itself (not the bot), marked like a client's."""
+        """A line from the terminal program itself (not the bot), marked like a client's.
+
+        ``text`` is built by the caller under :meth:`speaking` (see there)."""
         mark = "\x1b[2m***\x1b[0m" if self.color else "***"
         self._write(f"{mark} {text}")
+
+    @property
+    def lang(self) -> str:
+        """The human's language: ``--lang`` (the bot's), or what ``.unolang`` changed it to."""
+        return self._language_of(self.options.nick)
+
+    def _language_of(self, target: str) -> str:
+        """The language the bot speaks to ``target``: the pseudo-channel's, or the human's."""
+        if irc_eq(target, CHANNEL):
+            return self.bot.channel_language(CHANNEL)
+        return self.bot.person_language(irc_lower(target), CHANNEL)
+
+    def speaking(self) -> contextlib.AbstractContextManager[str]:
+        """The session's language, around every line the program itself builds: a line may be
+        built in a callback from the stdin thread or a timer, whose context is not the one
+        ``run`` started in, so the language is set where the words are chosen."""
+        return speaking(self.lang)
 
     # --- input -------------------------------------------------------------------------
 
@@ -205,15 +242,20 @@ class TerminalGame:
             return
         if word in (".new", "/new"):
             if self._table_open():
-                self.status("A game is on: .unostop ends it, then .new starts another.")
+                with self.speaking():
+                    self.status(_("A game is on: .unostop ends it, then .new starts another."))
             else:
                 self.start()
             return
         if text.startswith("/"):  # an IRC client's command: sent as chat it would only confuse
-            self.status(
-                f"{text.split()[0][:20]} is not known here: type commands as in the channel "
-                "(.p r5, .cards, .unohelp); .quit leaves."
-            )
+            with self.speaking():
+                self.status(
+                    _(
+                        "{command} is not known here: type commands as in the channel "
+                        "(.p r5, .cards, .unohelp); .quit leaves.",
+                        command=text.split()[0][:20],
+                    )
+                )
             return
         self.say(text, echo=self.echo)
 
@@ -226,12 +268,26 @@ class TerminalGame:
 
     def welcome(self) -> None:
         o = self.options
-        players = f"{o.bots} computer player{'s' if o.bots != 1 else ''} ({o.level})"
-        self.status(f"Uno in {CHANNEL}: you are {o.nick}, against {players}; rules {o.preset}.")
-        self.status(
-            "Type as on IRC: .p r5 / .p w g (wild, green) / .d (draw) / .pa (pass) / .cards / "
-            ".top / .unohelp; .quit or Ctrl-D leaves."
-        )
+        with self.speaking():
+            self.status(
+                ngettext(
+                    "Uno in {channel}: you are {nick}, against {n} computer player ({level}); "
+                    "rules {preset}.",
+                    "Uno in {channel}: you are {nick}, against {n} computer players ({level}); "
+                    "rules {preset}.",
+                    o.bots,
+                    channel=CHANNEL,
+                    nick=o.nick,
+                    level=o.level,
+                    preset=o.preset,
+                )
+            )
+            self.status(
+                _(
+                    "Type as on IRC: .p r5 / .p w g (wild, green) / .d (draw) / .pa (pass) / "
+                    ".cards / .top / .unohelp; .quit or Ctrl-D leaves."
+                )
+            )
 
     # --- game state --------------------------------------------------------------------
 
@@ -248,10 +304,13 @@ class TerminalGame:
         """After every input and timer: when the table has gone, offer the next game."""
         open_now = self._table_open()
         if self._playing and not open_now and not self.done.done():
-            self.status(
-                "Game over. .new deals another with the same players (or .uno, .addbot "
-                "[easy|normal|hard], .deal to set one up yourself); .quit leaves."
-            )
+            with self.speaking():
+                self.status(
+                    _(
+                        "Game over. .new deals another with the same players (or .uno, .addbot "
+                        "[easy|normal|hard], .deal to set one up yourself); .quit leaves."
+                    )
+                )
         self._playing = open_now
         self.on_change()
 
@@ -313,7 +372,13 @@ def run(options: PlayOptions, stdin: TextIO, stdout: TextIO) -> int:
         try:
             store = SqlStatsStore(options.database, network="terminal", analyse=move_figures)
         except Exception as err:  # a wrong URL or driver: one line, as the bot's config errors
-            print(f"unobot play: can't open --database {options.database}: {err}", file=sys.stderr)
+            with speaking(options.lang):
+                problem = _(
+                    "unobot play: can't open --database {url}: {error}",
+                    url=options.database,
+                    error=err,
+                )
+            print(problem, file=sys.stderr)
             return 2
 
     interactive = _isatty(stdin) and _isatty(stdout)

@@ -27,10 +27,15 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.styles import Style
 
+from unobot.i18n import N_, domain, speaking
+
+_, ngettext = domain("terminal")
+
 __all__ = ["TURN_PROMPT", "WAIT_PROMPT", "Game", "read_lines", "stop"]
 
-TURN_PROMPT = "your turn> "
-"""The prompt while the game waits for the human: the cue that it is their move."""
+TURN_PROMPT = N_("your turn> ")
+"""The prompt while the game waits for the human: the cue that it is their move (in the
+session's language: ``du bist dran> ``)."""
 WAIT_PROMPT = "> "
 """The prompt at any other time (a computer to move, no game): commands work all the same."""
 
@@ -42,6 +47,9 @@ class Game(Protocol):
     color: bool
     done: asyncio.Future[None]
     on_change: Callable[[], None]
+
+    @property
+    def lang(self) -> str: ...
 
     def my_turn(self) -> bool: ...
 
@@ -55,7 +63,9 @@ _STYLE = Style.from_dict({"turn": "bold ansigreen"})
 
 def _message(game: Game) -> FormattedText:
     if game.my_turn():
-        return FormattedText([("class:turn" if game.color else "", TURN_PROMPT)])
+        with speaking(game.lang):  # drawn from prompt_toolkit's own callbacks: say it here
+            cue = _(TURN_PROMPT)
+        return FormattedText([("class:turn" if game.color else "", cue)])
     return FormattedText([("", WAIT_PROMPT)])
 
 

@@ -31,6 +31,7 @@ from unobot.core.settings import rules_from_text
 from unobot.core.table import COMPUTER_IDENT, State, Table
 from unobot.core.updates import EngineEvents, Update
 from unobot.engine.events import HandEnded, HandOutcome, MatchEnded
+from unobot.i18n import domain, speak
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.tournament.model import (
@@ -48,6 +49,7 @@ from unobot.tournament.model import (
 from unobot.tournament.state import Entry, Tournament, duration_text, result_to_json
 from unobot.tournament.store import Entry as StoredEntry
 from unobot.tournament.store import Stored, TournamentLog
+from unobot.tournament.words import note_text, stage_text
 
 if TYPE_CHECKING:
     from unobot.core.bot import Bot
@@ -55,6 +57,8 @@ if TYPE_CHECKING:
 __all__ = ["Director"]
 
 log = logging.getLogger(__name__)
+
+_, ngettext = domain("tournament")
 
 TICK = 1.0
 """How late a round's end may still be looked at (seconds)."""
@@ -187,14 +191,16 @@ class Director:
         self, name: str, format_name: str, channel: str, words: list[str], by: str
     ) -> Tournament:
         if not self.loaded:
-            raise TournamentError("tournaments are still being read from the database")
+            raise TournamentError(_("tournaments are still being read from the database"))
         if not _NAME_OK(name):
-            raise TournamentError("a tournament's name is 1-24 letters, digits, - or _")
+            raise TournamentError(_("a tournament's name is 1-24 letters, digits, - or _"))
         if self.for_channel(channel) is not None:
-            raise TournamentError(f"{channel} already runs a tournament (.tstatus)")
+            raise TournamentError(
+                _("{channel} already runs a tournament (.tstatus)", channel=channel)
+            )
         old = self.find(name)
         if old is not None or irc_lower(name) in self.taken:
-            raise TournamentError(f"there is already a tournament called {name}")
+            raise TournamentError(_("there is already a tournament called {name}", name=name))
         words = [self._clock_time(w) for w in words]
         seed = self.bot.rng.getrandbits(63)
         tournament, entry = Tournament.new(
@@ -204,15 +210,22 @@ class Director:
         self._write(tournament, entry, create=True)
         ends = tournament.signup_ends()
         fmt = tournament.format.name
-        when = (
-            f"sign-up closes in {duration_text(ends - self.now())}"
-            if ends
-            else "an admin starts it with .tournament start"
-        )
-        self.say(
-            tournament,
-            f"Tournament {name} ({fmt}) is open: .tjoin to enter, .tleave to withdraw; {when}.",
-        )
+        if ends:
+            line = _(
+                "Tournament {name} ({format}) is open: .tjoin to enter, .tleave to withdraw; "
+                "sign-up closes in {time}.",
+                name=name,
+                format=fmt,
+                time=duration_text(ends - self.now()),
+            )
+        else:
+            line = _(
+                "Tournament {name} ({format}) is open: .tjoin to enter, .tleave to withdraw; "
+                "an admin starts it with .tournament start.",
+                name=name,
+                format=fmt,
+            )
+        self.say(tournament, line)
         self._arm()
         return tournament
 
@@ -220,7 +233,7 @@ class Director:
         """``signup=15:00`` (000: "Signups close: Saturday 30th October at 15:00"): sign-up
         closes at that time of day, UTC, the next time it comes. Written to the log as the
         duration from now (unscaled by the time scale, which the log's durations are)."""
-        key, _, value = word.partition("=")
+        key, _sep, value = word.partition("=")
         match = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value.strip())
         if key.strip().lower() != "signup" or match is None:
             return word
@@ -253,26 +266,37 @@ class Director:
         self.change(tournament, "cancel", by=by, reason=reason)
         for key, live in list(self.live.items()):
             if live.tournament == tournament.name:
-                self._close_table(key, live, "the tournament was cancelled")
-        self.say(
-            tournament,
-            f"Tournament {tournament.name} is cancelled ({reason or 'no reason given'}).",
-        )
+                self._close_table(key, live, _("the tournament was cancelled"))
+        if reason:
+            line = _(
+                "Tournament {name} is cancelled ({reason}).", name=tournament.name, reason=reason
+            )
+        else:
+            line = _("Tournament {name} is cancelled (no reason given).", name=tournament.name)
+        self.say(tournament, line)
 
     def remove(self, tournament: Tournament, name: str, by: str, reason: str) -> None:
         entrant = tournament.entrant(name)
         if entrant is None:
-            raise TournamentError(f"{name} is not in the tournament")
+            raise TournamentError(_("{name} is not in the tournament", name=name))
         self.change(tournament, "remove", name=entrant.name, by=by, reason=reason)
-        self.say(tournament, f"{entrant.name} is out of the tournament ({reason}).")
+        if reason == f"removed by {by}":  # the command's default reason (kept as data)
+            shown = _(
+                "{name} is out of the tournament (removed by {by}).", name=entrant.name, by=by
+            )
+        else:
+            shown = _(
+                "{name} is out of the tournament ({reason}).", name=entrant.name, reason=reason
+            )
+        self.say(tournament, shown)
         self._leave_tables(tournament, entrant.name)
 
     def substitute(self, tournament: Tournament, old: str, new: str, key: str, by: str) -> None:
         entrant = tournament.entrant(old)
         if entrant is None:
-            raise TournamentError(f"{old} is not in the tournament")
+            raise TournamentError(_("{name} is not in the tournament", name=old))
         self.change(tournament, "sub", old=entrant.name, new=new, key=key, by=by)
-        self.say(tournament, f"{new} takes {entrant.name}'s place.")
+        self.say(tournament, _("{new} takes {old}'s place.", new=new, old=entrant.name))
         for live in self.live.values():
             if live.tournament == tournament.name and entrant.name in live.game.players:
                 live.game = tournament.games.get(live.game.key, live.game)
@@ -284,14 +308,14 @@ class Director:
         for key, live in self.live.items():
             if live.tournament == tournament.name and live.table is not None:
                 self.bot.hold(key, "pause")
-        self.say(tournament, f"Tournament {tournament.name}: the clock is paused.")
+        self.say(tournament, _("Tournament {name}: the clock is paused.", name=tournament.name))
 
     def resume(self, tournament: Tournament, by: str) -> None:
         self.change(tournament, "resume", by=by)
         for key, live in self.live.items():
             if live.tournament == tournament.name and live.table is not None:
                 self.bot.release(key)
-        self.say(tournament, f"Tournament {tournament.name}: the clock runs again.")
+        self.say(tournament, _("Tournament {name}: the clock runs again.", name=tournament.name))
         self._check_clocks(tournament)
 
     def correct(
@@ -299,11 +323,17 @@ class Director:
     ) -> None:
         entrant = tournament.entrant(name)
         if entrant is None:
-            raise TournamentError(f"{name} is not in the tournament")
+            raise TournamentError(_("{name} is not in the tournament", name=name))
         if key not in tournament.games:
-            raise TournamentError(
-                f"no game {key[:20]} (games: {', '.join(tournament.games) or 'none yet'})"
-            )
+            if tournament.games:
+                raise TournamentError(
+                    _(
+                        "no game {key} (games: {games})",
+                        key=key[:20],
+                        games=", ".join(tournament.games),
+                    )
+                )
+            raise TournamentError(_("no game {key} (games: none yet)", key=key[:20]))
         self.change(
             tournament, "correct", name=entrant.name, key=key, delta=delta, by=by, reason=reason
         )
@@ -316,7 +346,16 @@ class Director:
             delta,
             reason,
         )
-        self.say(tournament, f"Correction: {entrant.name} {delta:+d} in {key} ({reason}).")
+        self.say(
+            tournament,
+            _(
+                "Correction: {name} {delta} in {key} ({reason}).",
+                name=entrant.name,
+                delta=f"{delta:+d}",
+                key=key,
+                reason=reason,
+            ),
+        )
         self._standings(tournament, final=tournament.status == "done")
 
     def penalty(self, tournament: Tournament, name: str, cards: int, by: str) -> None:
@@ -327,24 +366,24 @@ class Director:
             if live.tournament != tournament.name or table is None or not table.has(name):
                 continue
             if table.game is None:
-                raise TournamentError(f"{name}'s game has not been dealt yet")
+                raise TournamentError(_("{name}'s game has not been dealt yet", name=name))
             update = table.penalize(name, cards, self.bot.scheduler.now())
             self.bot.publish(table, update)
             self.change(tournament, "penalty", name=name, cards=cards, by=by, channel=table.channel)
             return
-        raise TournamentError(f"{name} is not playing at a table now")
+        raise TournamentError(_("{name} is not playing at a table now", name=name))
 
     # --- steps ------------------------------------------------------------------------------
 
     def _act(self, tournament: Tournament, steps: list[Step]) -> None:
         # The seating line says who plays where: a format's own "Table 1: a, b, c" is not
-        # said a second time.
+        # said a second time (compared in English, the language the stages are kept in).
         seated = {
             f"{s.game.stage}: {', '.join(s.game.players)}" for s in steps if isinstance(s, Seat)
         }
         for step in steps:
             if isinstance(step, Announce):
-                if step.text not in seated:
+                if speak(step.text, "en") not in seated:
                     self.say(tournament, step.text)
             elif isinstance(step, RoundClock):
                 self.change(
@@ -356,9 +395,12 @@ class Director:
                 )
                 self.say(
                     tournament,
-                    f"Round {step.number} starts: "
-                    f"{duration_text(tournament.seconds(step.seconds))}; no new game in the "
-                    f"last {duration_text(tournament.seconds(step.warning))}.",
+                    _(
+                        "Round {round} starts: {time}; no new game in the last {warning}.",
+                        round=step.number,
+                        time=duration_text(tournament.seconds(step.seconds)),
+                        warning=duration_text(tournament.seconds(step.warning)),
+                    ),
                 )
             elif isinstance(step, Seat):
                 self._seat(tournament, step.game)
@@ -370,7 +412,11 @@ class Director:
                 top = ", ".join(f"{s.place}. {s.name} ({s.score})" for s in step.standings[:3])
                 self.say(
                     tournament,
-                    f"Tournament {tournament.name} is over! {top}. Full standings: .tstatus",
+                    _(
+                        "Tournament {name} is over! {top}. Full standings: .tstatus",
+                        name=tournament.name,
+                        top=top,
+                    ),
                 )
 
     def _standings(self, tournament: Tournament, *, final: bool) -> None:
@@ -397,7 +443,15 @@ class Director:
             )
         self.live[key] = _Live(tournament.name, game, channel, replayed=bool(again))
         people = [p for p in game.players if not self._level(tournament, p)]
-        self.say(tournament, f"{game.stage}: {', '.join(game.players)} -> {channel}")
+        self.say(
+            tournament,
+            _(
+                "{stage}: {players} -> {channel}",
+                stage=stage_text(game.stage),
+                players=", ".join(game.players),
+                channel=channel,
+            ),
+        )
         self.bot.join_channel(channel)
         for nick in people:
             self.bot.invite(nick, channel)
@@ -436,18 +490,30 @@ class Director:
                 warning=tournament.seconds(live.game.warning),
             )
             live.ready = self.now()
-            why = (
-                " (played again from the start: its table was lost in a restart)"
-                if live.replayed
-                else ""
-            )
             missing = self._missing(live)
-            wait = f"; waiting for {', '.join(missing)}" if missing else ""
-            bot.say(
-                live.channel,
-                f"Tournament {tournament.name} - {live.game.stage}{why}: "
-                f"{', '.join(live.game.players)}{wait}.",
-            )
+            said = {
+                "name": tournament.name,
+                "stage": stage_text(live.game.stage),
+                "players": ", ".join(live.game.players),
+                "missing": ", ".join(missing),
+            }
+            if live.replayed and missing:
+                line = _(
+                    "Tournament {name} - {stage} (played again from the start: its table was "
+                    "lost in a restart): {players}; waiting for {missing}.",
+                    **said,
+                )
+            elif live.replayed:
+                line = _(
+                    "Tournament {name} - {stage} (played again from the start: its table was "
+                    "lost in a restart): {players}.",
+                    **said,
+                )
+            elif missing:
+                line = _("Tournament {name} - {stage}: {players}; waiting for {missing}.", **said)
+            else:
+                line = _("Tournament {name} - {stage}: {players}.", **said)
+            bot.say(live.channel, line)
         self._try_deal(key)
 
     def _key(self, tournament: Tournament, name: str) -> str:
@@ -490,8 +556,12 @@ class Director:
             self.change(tournament, "remove", name=nick, by="director", reason="no-show")
             self.say(
                 tournament,
-                f"{nick} did not come to {live.channel} within "
-                f"{duration_text(grace)}: out (no-show).",
+                _(
+                    "{nick} did not come to {channel} within {time}: out (no-show).",
+                    nick=nick,
+                    channel=live.channel,
+                    time=duration_text(grace),
+                ),
             )
             if table.has(nick):
                 self.bot.publish(table, table.leave(nick, now))
@@ -535,12 +605,13 @@ class Director:
         if table is not None and not table.finished:
             self.bot.drop_table(live.channel, "a tournament game not played")
         self.live.pop(key, None)
-        why = "too few players came" if played else "no time left in the round"
+        stage = stage_text(live.game.stage)
+        if played:
+            line = _("{stage}: not played (too few players came).", stage=stage)
+        else:
+            line = _("{stage}: not played (no time left in the round).", stage=stage)
         if tournament is not None:
-            self.bot.say(
-                live.channel,
-                f"{live.game.stage}: not played ({why}).",
-            )
+            self.bot.say(live.channel, line)
             self._finish(tournament, result)
 
     # --- following the tables ---------------------------------------------------------------
@@ -576,11 +647,24 @@ class Director:
         if tournament is None or tournament.over:
             return
         line = ", ".join(f"{n} {t}" for n, t in totals)
-        self.say(
-            tournament,
-            f"{live.game.stage} ({live.channel}) over: {line}; "
-            f"{', '.join(winners) or 'nobody'} {'wins' if len(winners) == 1 else 'win'}.",
-        )
+        if winners:
+            said = ngettext(
+                "{stage} ({channel}) over: {totals}; {winners} wins.",
+                "{stage} ({channel}) over: {totals}; {winners} win.",
+                len(winners),
+                stage=stage_text(live.game.stage),
+                channel=live.channel,
+                totals=line,
+                winners=", ".join(winners),
+            )
+        else:
+            said = _(
+                "{stage} ({channel}) over: {totals}; nobody wins.",
+                stage=stage_text(live.game.stage),
+                channel=live.channel,
+                totals=line,
+            )
+        self.say(tournament, said)
         # After this update is published the table is dropped; the next step may seat the
         # same channel again, so it runs once the bot has let go of this table.
         self.bot.scheduler.call_later(0, lambda: self._finish(tournament, result))
@@ -612,7 +696,12 @@ class Director:
             return
         self.say(
             tournament,
-            f"{live.game.stage} at {live.channel} was stopped ({why}); it will be played again.",
+            _(
+                "{stage} at {channel} was stopped ({why}); it will be played again.",
+                stage=stage_text(live.game.stage),
+                channel=live.channel,
+                why=_why_text(why),
+            ),
         )
         self.bot.scheduler.call_later(1.0, lambda: self._try_open(key))
 
@@ -651,7 +740,7 @@ class Director:
         self.live.pop(key, None)
         if live.table is not None and not live.table.finished:
             self.bot.drop_table(live.channel, why)
-            self.bot.say(live.channel, f"This table is closed: {why}.")
+            self.bot.say(live.channel, _("This table is closed: {why}.", why=why))
 
     def _leave_tables(self, tournament: Tournament, name: str) -> None:
         for live in self.live.values():
@@ -672,8 +761,17 @@ class Director:
             try:
                 self.change(tournament, "start", by="the sign-up deadline")
             except TournamentError as err:
-                self.change(tournament, "cancel", by="director", reason=str(err))
-                self.say(tournament, f"Tournament {tournament.name} can't start: {err}; cancelled.")
+                # the log keeps English (data); the channel hears its own language
+                reason = speak(err.args[0], "en") if err.args else ""
+                self.change(tournament, "cancel", by="director", reason=reason)
+                self.say(
+                    tournament,
+                    _(
+                        "Tournament {name} can't start: {error}; cancelled.",
+                        name=tournament.name,
+                        error=err.args[0] if err.args else "",
+                    ),
+                )
             return
         grace = tournament.seconds(tournament.options.grace_seconds)
         for key, live in list(self.live.items()):
@@ -726,7 +824,18 @@ class Director:
             tournament = self.tournaments.pop(irc_lower(name), None)
             self._unsent = [(n, e) for n, e in self._unsent if n != name]
             if tournament is not None:
-                self.say(tournament, f"Tournament {name} can't be kept ({reason}): it is closed.")
+                self.say(
+                    tournament,
+                    _(
+                        "Tournament {name} can't be kept ({reason}): it is closed.",
+                        name=name,
+                        reason=(
+                            _("there is already a tournament called {name}", name=name)
+                            if reason == f"there is already a tournament called {name}"
+                            else reason  # the database's own words
+                        ),
+                    ),
+                )
 
         return failed
 
@@ -846,6 +955,23 @@ def _hand(names: tuple[str, ...], outcome: HandOutcome) -> Hand:
     return Hand(names, points, scores, winner, clock=not outcome.complete)
 
 
+def _why_text(why: str) -> str:
+    """The bot's reason for dropping a table (English, as its log says it) in the language
+    spoken, for the reasons the bot gives; anything else as it came."""
+    if why == "the game is over":
+        return _("the game is over")
+    if why == "the bot left the channel":
+        return _("the bot left the channel")
+    found = re.fullmatch(r"the bot could not get back in within (\d+) s \(after a (\w+)\)", why)
+    if found:
+        return _(
+            "the bot could not get back in within {seconds} s (after a {what})",
+            seconds=int(found.group(1)),
+            what=found.group(2),
+        )
+    return why
+
+
 def _tag(tournament: Tournament, game: Game) -> str:
     return f"{tournament.name}/{game.key}"
 
@@ -855,11 +981,12 @@ def _NAME_OK(name: str) -> bool:
 
 
 def standings_lines(standings: list[Standing], width: int = 380) -> list[str]:
-    """Standings as lines of at most ``width`` bytes: ``1. ann 12 (champion)``."""
+    """Standings as lines of at most ``width`` bytes: ``1. ann 12 (champion)``, in the
+    language spoken (the notes are translated; build them under ``speaking``)."""
     lines: list[str] = []
     current = ""
     for s in standings:
-        item = f"{s.place}. {s.name} {s.score}" + (f" ({s.note})" if s.note else "")
+        item = f"{s.place}. {s.name} {s.score}" + (f" ({note_text(s.note)})" if s.note else "")
         if current and len((current + "; " + item).encode()) > width:
             lines.append(current)
             current = item

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import importlib
 
+from unobot.i18n import domain
 from unobot.tournament.model import Format, TournamentError
+
+_, ngettext = domain("tournament")
 
 __all__ = ["FORMATS", "format_class"]
 
@@ -23,6 +26,8 @@ def format_class(name: str) -> type[Format]:
     """The format called ``name``; TournamentError naming the choices for anything else."""
     where = FORMATS.get(name.strip().lower())
     if where is None:
-        raise TournamentError(f"no format '{name[:20]}'; formats: {', '.join(FORMATS)}")
-    module, _, cls = where.partition(":")
+        raise TournamentError(
+            _("no format '{name}'; formats: {formats}", name=name[:20], formats=", ".join(FORMATS))
+        )
+    module, _sep, cls = where.partition(":")
     return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]

@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from unobot.i18n import domain
 from unobot.tournament.model import (
     TABLE_LIMIT,
     Announce,
@@ -69,6 +70,9 @@ from unobot.tournament.model import (
     ranked,
     unique_names,
 )
+from unobot.tournament.words import stage_text
+
+_, ngettext = domain("tournament")
 
 __all__ = ["Knockout", "KnockoutOptions", "game_sizes", "optimum"]
 
@@ -90,13 +94,13 @@ class KnockoutOptions:
 
     def check(self) -> None:
         if not 2 <= self.game_size <= TABLE_LIMIT:
-            raise TournamentError(f"game_size is 2 to {TABLE_LIMIT}")
+            raise TournamentError(_("game_size is 2 to {most}", most=TABLE_LIMIT))
         if not 2 <= self.max_entrants <= 4096:
-            raise TournamentError("max_entrants is 2 to 4096")
+            raise TournamentError(_("max_entrants is 2 to 4096"))
         if not 60 <= self.game_seconds <= 24 * 3600:
-            raise TournamentError("game is 1m to 24h")
+            raise TournamentError(_("game is 1m to 24h"))
         if not 0 <= self.warning_seconds < self.game_seconds:
-            raise TournamentError("warning is 0 (the table's default) or shorter than a game")
+            raise TournamentError(_("warning is 0 (the table's default) or shorter than a game"))
 
 
 def game_sizes(players: int, game_size: int) -> list[int]:
@@ -172,26 +176,43 @@ class Knockout(Roster[KnockoutOptions]):
         taken = {e.lower() for e in entrants}
         reserves = [r for r in unique_names(reserves) if r.lower() not in taken]
         if len(entrants) + len(reserves) < 2:
-            raise TournamentError("a knockout needs at least 2 players")
+            raise TournamentError(_("a knockout needs at least 2 players"))
         limit = self.options.max_entrants
         players, over = list(entrants[:limit]), list(entrants[limit:])
         best = optimum(len(players), self.options.game_size, limit)
         chosen = self.rng.sample(reserves, min(len(reserves), max(0, best - len(players))))
         if len(players) + len(chosen) < 2:
-            raise TournamentError("a knockout needs at least 2 players")
+            raise TournamentError(_("a knockout needs at least 2 players"))
         self._started = True
         steps: list[Step] = []
         if over:
-            steps += announce_lines(f"Over the limit of {limit}, not in the draw:", over)
+            steps += announce_lines(
+                lambda names: _(
+                    "Over the limit of {limit}, not in the draw: {names}", limit=limit, names=names
+                ),
+                over,
+            )
         if chosen:
-            steps += announce_lines(f"In as reserves (drawn to fill the draw to {best}):", chosen)
+            steps += announce_lines(
+                lambda names: _(
+                    "In as reserves (drawn to fill the draw to {best}): {names}",
+                    best=best,
+                    names=names,
+                ),
+                chosen,
+            )
         self._enter(players + chosen)
         ids = list(range(len(self._names)))
         self._alive = set(ids)
         steps.append(
             Announce(
-                f"Knockout: {len(ids)} players, games of up to {self.options.game_size}, "
-                f"{self._said(self.options.game_seconds)} each; the lowest total goes through."
+                _(
+                    "Knockout: {n} players, games of up to {size}, {time} each; the lowest total"
+                    " goes through.",
+                    n=len(ids),
+                    size=self.options.game_size,
+                    time=self._said(self.options.game_seconds),
+                )
             )
         )
         return steps + self._draw(ids)
@@ -202,7 +223,7 @@ class Knockout(Roster[KnockoutOptions]):
             if game.totals is None:  # decided by a removal: the late result is kept, not used
                 game.totals = self._totals(result, game.ids)
                 return []
-            raise TournamentError(f"{result.key[:20]} already has a result")
+            raise TournamentError(_("{key} already has a result", key=result.key[:20]))
         game.totals = self._totals(result, game.ids)
         game.gone = self._ids(result.gone)
         winners = [self._lookup.get(n.lower()) for n in result.winners]
@@ -226,7 +247,15 @@ class Knockout(Roster[KnockoutOptions]):
                 left = [p for p in game.ids if p not in self._removed]
                 if len(left) < 2:
                     self._pending.remove(key)
-                    steps.append(Announce(f"{game.stage}: decided by {self._names[i]}'s removal."))
+                    steps.append(
+                        Announce(
+                            _(
+                                "{stage}: decided by {name}'s removal.",
+                                stage=stage_text(game.stage),
+                                name=self._names[i],
+                            )
+                        )
+                    )
                     steps += self._settle(game, left[0] if left else None)
         return steps
 
@@ -240,7 +269,17 @@ class Knockout(Roster[KnockoutOptions]):
         if game.totals is None or i not in game.totals:
             return []  # applied to the total when (if) one comes
         shown = game.totals[i] + self._corrections[(key, i)]
-        return [Announce(f"{key}: {self._names[i]} {delta:+d} points, now {shown}.")]
+        return [
+            Announce(
+                _(
+                    "{key}: {name} {delta} points, now {total}.",
+                    key=key,
+                    name=self._names[i],
+                    delta=f"{delta:+d}",
+                    total=shown,
+                )
+            )
+        ]
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -285,12 +324,24 @@ class Knockout(Roster[KnockoutOptions]):
         self._slots = []
         self._through = set()
         byes = len(sizes) - games
-        what = f"{games} game{'s' if games != 1 else ''}"
-        if byes:
-            what += f", {byes} bye{'s' if byes != 1 else ''}"
-        steps: list[Step] = [
-            Announce(f"Round {r}: {len(order)} players, {'the final' if final else what}.")
-        ]
+        if final:
+            line = _("Round {round}: {players} players, the final.", round=r, players=len(order))
+        elif byes:
+            line = _(
+                "Round {round}: {players} players, {games}, {byes}.",
+                round=r,
+                players=len(order),
+                games=ngettext("{n} game", "{n} games", games),
+                byes=ngettext("{n} bye", "{n} byes", byes),
+            )
+        else:
+            line = _(
+                "Round {round}: {players} players, {games}.",
+                round=r,
+                players=len(order),
+                games=ngettext("{n} game", "{n} games", games),
+            )
+        steps: list[Step] = [Announce(line)]
         start = 0
         for index, size in enumerate(sizes, 1):
             members = order[start : start + size]
@@ -301,7 +352,11 @@ class Knockout(Roster[KnockoutOptions]):
             if size == 1:
                 self._slots.append(_Slot(f"r{r}-bye{index}", members[0], True))
                 self._through.add(members[0])
-                steps.append(Announce(f"Round {r}: {self._names[members[0]]} has a bye."))
+                steps.append(
+                    Announce(
+                        _("Round {round}: {name} has a bye.", round=r, name=self._names[members[0]])
+                    )
+                )
                 continue
             key = f"r{r}-g{index}"
             stage = "Final" if final else f"Round {r} game {index}"
@@ -311,7 +366,12 @@ class Knockout(Roster[KnockoutOptions]):
             self._games[key] = game
             self._pending.append(key)
             self._slots.append(_Slot(key))
-            steps += announce_lines(f"{stage}:", [self._names[p] for p in members])
+            steps += announce_lines(
+                lambda names, stage=stage: _(
+                    "{stage}: {players}", stage=stage_text(stage), players=names
+                ),
+                [self._names[p] for p in members],
+            )
             steps.append(Seat(self._game(game)))
         return steps + self._advance()
 
@@ -361,9 +421,23 @@ class Knockout(Roster[KnockoutOptions]):
         self._pending.append(key)
         names = [self._names[p] for p in tied]
         assert game.totals is not None
-        on = f" on {game.totals[tied[0]]}" if game.sd == 0 else ""
+        if game.sd == 0:
+            line = _(
+                "{stage}: {players} tie on {score}; {next}: one hand, out wins.",
+                stage=stage_text(game.stage),
+                players=", ".join(names),
+                score=game.totals[tied[0]],
+                next=stage_text(stage),
+            )
+        else:
+            line = _(
+                "{stage}: {players} tie; {next}: one hand, out wins.",
+                stage=stage_text(game.stage),
+                players=", ".join(names),
+                next=stage_text(stage),
+            )
         return [
-            Announce(f"{game.stage}: {', '.join(names)} tie{on}; {stage}: one hand, out wins."),
+            Announce(line),
             Seat(self._game(sd)),
         ]
 
@@ -378,12 +452,20 @@ class Knockout(Roster[KnockoutOptions]):
                 self._alive.discard(p)
         steps: list[Step] = []
         if winner is None:
-            steps.append(Announce(f"{main.stage}: nobody goes through."))
+            steps.append(Announce(_("{stage}: nobody goes through.", stage=stage_text(main.stage))))
         else:
             slot.through = winner
             self._through.add(winner)
             if main.round != self._final_round:
-                steps.append(Announce(f"{main.stage}: {self._names[winner]} goes through."))
+                steps.append(
+                    Announce(
+                        _(
+                            "{stage}: {name} goes through.",
+                            stage=stage_text(main.stage),
+                            name=self._names[winner],
+                        )
+                    )
+                )
         return steps + self._advance()
 
     def _advance(self) -> list[Step]:
@@ -400,9 +482,11 @@ class Knockout(Roster[KnockoutOptions]):
         if through:
             self._champion = through[0]
             self._through.discard(through[0])
-            steps.append(Announce(f"{self._names[through[0]]} is the knockout champion!"))
+            steps.append(
+                Announce(_("{name} is the knockout champion!", name=self._names[through[0]]))
+            )
         else:
-            steps.append(Announce("Nobody is left in the knockout: no champion."))
+            steps.append(Announce(_("Nobody is left in the knockout: no champion.")))
         self._alive = set(through)
         return [*steps, Done(tuple(self.standings()))]
 

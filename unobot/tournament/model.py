@@ -16,10 +16,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from unobot.i18n import Text, domain, speak
+
+_, ngettext = domain("tournament")
 
 __all__ = [
     "TABLE_LIMIT",
@@ -40,6 +44,7 @@ __all__ = [
     "announce_lines",
     "duration_text",
     "even_sizes",
+    "list_text",
     "parse_duration",
     "parse_options",
     "ranked",
@@ -157,7 +162,10 @@ class RoundClock:
 @dataclass(frozen=True, slots=True)
 class Announce:
     """A line for the tournament channel (short: it is also logged). Never holds raw user
-    text beyond entrant names, which the director has validated as nicks."""
+    text beyond entrant names, which the director has validated as nicks.
+
+    ``text`` is one translated message (:class:`~unobot.i18n.Text`): the director says it in
+    the channel's language, whatever language was spoken when the format made it."""
 
     text: str
 
@@ -185,7 +193,7 @@ def parse_duration(text: str) -> float:
     """Seconds from ``90s``, ``20m``, ``1.5h`` or a bare number of minutes."""
     match = _DURATION.match(text.strip().lower())
     if not match:
-        raise TournamentError(f"'{text[:20]}' is not a duration (e.g. 90s, 20m, 1h)")
+        raise TournamentError(_("'{text}' is not a duration (e.g. 90s, 20m, 1h)", text=text[:20]))
     value = float(match.group(1))
     return value * {"s": 1.0, "m": 60.0, "h": 3600.0, None: 60.0}[match.group(2)]
 
@@ -199,19 +207,30 @@ def duration_text(seconds: float) -> str:
     return "".join(parts) or "0s"
 
 
-def announce_lines(prefix: str, items: Sequence[str]) -> list[Announce]:
-    """``prefix item, item, …`` split into lines short enough for the channel."""
+def list_text(items: Sequence[str]) -> str:
+    """``a, b, c``: names stay a plain ``str``; items that are translated messages make a
+    message that is spoken again item by item in another language."""
+    if not any(isinstance(item, Text) for item in items):
+        return ", ".join(items)
+    if len(items) == 1:
+        return items[0]
+    return _("{item}, {more}", item=items[0], more=list_text(items[1:]))
+
+
+def announce_lines(make: Callable[[str], str], items: Sequence[str]) -> list[Announce]:
+    """``make("item, item, …")`` (one translated message with the list in it, e.g.
+    ``_("{stage}: {players}", …)``) split into lines short enough for the channel.
+
+    Measured in English, so the English lines are where they always were; the longest
+    translation of a list's words adds a few dozen bytes, well within IRC's line."""
     out: list[Announce] = []
-    line = prefix
-    first = True
+    chunk: list[str] = []
     for item in items:
-        piece = (" " if first else ", ") + item
-        if not first and len(line) + len(piece) > LINE:
-            out.append(Announce(line))
-            line, piece = prefix, " " + item
-        line += piece
-        first = False
-    out.append(Announce(line))
+        if chunk and len(speak(make(list_text([*chunk, item])), "en")) > LINE:
+            out.append(Announce(make(list_text(chunk))))
+            chunk = []
+        chunk.append(item)
+    out.append(Announce(make(list_text(chunk))))
     return out
 
 
@@ -258,10 +277,16 @@ def parse_options(cls: type[OptionsT], pairs: Sequence[str]) -> OptionsT:
         key, sep, text = pair.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not sep or not text.strip():
-            raise TournamentError(f"options are key=value, not '{pair[:30]}'")
+            raise TournamentError(_("options are key=value, not '{pair}'", pair=pair[:30]))
         found = fields.get(key) or fields.get(key + "_seconds")
         if found is None:
-            raise TournamentError(f"no option '{key[:30]}'; options: {', '.join(_public(fields))}")
+            raise TournamentError(
+                _(
+                    "no option '{key}'; options: {options}",
+                    key=key[:30],
+                    options=", ".join(_public(fields)),
+                )
+            )
         kind = found.type if isinstance(found.type, str) else getattr(found.type, "__name__", "")
         try:
             if found.name.endswith("_seconds"):
@@ -277,7 +302,9 @@ def parse_options(cls: type[OptionsT], pairs: Sequence[str]) -> OptionsT:
             else:
                 values[found.name] = text.strip()
         except ValueError:
-            raise TournamentError(f"bad value for {key}: '{text[:20]}'") from None
+            raise TournamentError(
+                _("bad value for {key}: '{value}'", key=key, value=text[:20])
+            ) from None
     options = cls(**values)
     check = getattr(options, "check", None)
     if callable(check):
@@ -385,13 +412,13 @@ class Roster(Generic[CheckedT]):
 
     def _check_new(self) -> None:
         if self._started:
-            raise TournamentError("the tournament has already started")
+            raise TournamentError(_("the tournament has already started"))
 
     def _check_running(self) -> None:
         if not self._started:
-            raise TournamentError("the tournament has not started")
+            raise TournamentError(_("the tournament has not started"))
         if self._done:
-            raise TournamentError("the tournament is over")
+            raise TournamentError(_("the tournament is over"))
 
     def _enter(self, names: Sequence[str]) -> None:
         """Give ``names`` (already unique) the next ids."""
@@ -405,7 +432,7 @@ class Roster(Generic[CheckedT]):
         for i, current in enumerate(self._names):
             if current.lower() == wanted:
                 return i
-        raise TournamentError(f"{name[:30]} is not in the tournament")
+        raise TournamentError(_("{name} is not in the tournament", name=name[:30]))
 
     def _ids(self, names: Sequence[str]) -> set[int]:
         """The ids of the known ones of ``names`` (current or former)."""
@@ -425,7 +452,7 @@ class Roster(Generic[CheckedT]):
         self._check_running()
         game = games.get(key)
         if game is None:
-            raise TournamentError(f"no game {key[:20]} in this tournament")
+            raise TournamentError(_("no game {key} in this tournament", key=key[:20]))
         return game
 
     def _corrected(self, games: Mapping[str, PlayedT], name: str, key: str) -> tuple[int, PlayedT]:
@@ -434,9 +461,9 @@ class Roster(Generic[CheckedT]):
         i = self._find(name)
         game = games.get(key)
         if game is None:
-            raise TournamentError(f"no game {key[:20]}")
+            raise TournamentError(_("no game {key}", key=key[:20]))
         if i not in game.ids:
-            raise TournamentError(f"{self._names[i]} did not play {key[:20]}")
+            raise TournamentError(_("{name} did not play {key}", name=self._names[i], key=key[:20]))
         return i, game
 
     def _take_out(self, name: str) -> int:
@@ -444,7 +471,7 @@ class Roster(Generic[CheckedT]):
         self._check_running()
         i = self._find(name)
         if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was already removed")
+            raise TournamentError(_("{name} was already removed", name=self._names[i]))
         self._removed.append(i)
         return i
 
@@ -454,12 +481,12 @@ class Roster(Generic[CheckedT]):
         self._check_running()
         i = self._find(old)
         if i in self._removed:
-            raise TournamentError(f"{self._names[i]} was removed")
+            raise TournamentError(_("{name} was removed", name=self._names[i]))
         new = new.strip()
         if not new or " " in new:
-            raise TournamentError("a name is one word")
+            raise TournamentError(_("a name is one word"))
         if new.lower() in self._lookup:
-            raise TournamentError(f"{new} is already in the tournament")
+            raise TournamentError(_("{name} is already in the tournament", name=new))
         was = self._names[i]
         self._names[i] = new
         self._lookup[new.lower()] = i

@@ -58,6 +58,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from unobot.i18n import domain
 from unobot.tournament.model import (
     TABLE_LIMIT,
     Announce,
@@ -72,6 +73,9 @@ from unobot.tournament.model import (
     announce_lines,
     ranked,
 )
+from unobot.tournament.words import ordinal_text, stage_text
+
+_, ngettext = domain("tournament")
 
 __all__ = ["Ocuk", "table_sizes"]
 
@@ -147,17 +151,21 @@ class OcukOptions:
 
     def check(self) -> None:
         if not 2 <= self.min_table <= self.max_table <= TABLE_LIMIT:
-            raise TournamentError(f"table sizes need 2 <= min_table <= max_table <= {TABLE_LIMIT}")
+            raise TournamentError(
+                _("table sizes need 2 <= min_table <= max_table <= {most}", most=TABLE_LIMIT)
+            )
         if self.max_table < 2 * self.min_table - 1:
             raise TournamentError(
-                "max_table must be at least 2 x min_table - 1 (so any count splits into tables)"
+                _("max_table must be at least 2 x min_table - 1 (so any count splits into tables)")
             )
         if not 1 <= self.min_tables <= 100:
-            raise TournamentError("min_tables is 1 to 100")
+            raise TournamentError(_("min_tables is 1 to 100"))
         if not 0 <= self.small <= TABLE_LIMIT:
-            raise TournamentError(f"small is 0 to {TABLE_LIMIT} (one table holds the players)")
+            raise TournamentError(
+                _("small is 0 to {most} (one table holds the players)", most=TABLE_LIMIT)
+            )
         if not 1 <= self.target <= 99999:
-            raise TournamentError("target is 1 to 99999")
+            raise TournamentError(_("target is 1 to 99999"))
 
 
 class Ocuk(Roster[OcukOptions]):
@@ -197,14 +205,14 @@ class Ocuk(Roster[OcukOptions]):
         self._check_new()
         names = [str(n).strip() for n in entrants]
         if any(not n or " " in n for n in names):
-            raise TournamentError("entrant names must be single words")
+            raise TournamentError(_("entrant names must be single words"))
         for i, n in enumerate(names):
             if n.lower() in self._lookup:
-                raise TournamentError(f"{n} is entered twice")
+                raise TournamentError(_("{name} is entered twice", name=n))
             self._lookup[n.lower()] = i
         if len(names) < 3:
             self._lookup.clear()
-            raise TournamentError("the ocuk format needs at least 3 players")
+            raise TournamentError(_("the ocuk format needs at least 3 players"))
         self._names = names
         self._started = True
         order = list(range(len(names)))
@@ -215,13 +223,19 @@ class Ocuk(Roster[OcukOptions]):
             self._survivors = order
             if n == 3:
                 return [
-                    Announce(f"{n} players: straight to the final, one hand, lowest points win."),
+                    Announce(
+                        _("{n} players: straight to the final, one hand, lowest points win.", n=n)
+                    ),
                     *self._final(order),
                 ]
             return [
                 Announce(
-                    f"{n} players at one table, one hand at a time, each keeps their own "
-                    f"points: {target} or more is out until 3 are left for the final."
+                    _(
+                        "{n} players at one table, one hand at a time, each keeps their own "
+                        "points: {target} or more is out until 3 are left for the final.",
+                        n=n,
+                        target=target,
+                    )
                 ),
                 *self._seat_hand(),
             ]
@@ -231,8 +245,13 @@ class Ocuk(Roster[OcukOptions]):
         )
         return [
             Announce(
-                f"{n} players at {len(sizes)} tables: first to {target} at each table goes "
-                "to the final."
+                _(
+                    "{n} players at {tables} tables: first to {target} at each table goes "
+                    "to the final.",
+                    n=n,
+                    tables=len(sizes),
+                    target=target,
+                )
             ),
             *self._seat_tables(order),
         ]
@@ -242,7 +261,7 @@ class Ocuk(Roster[OcukOptions]):
             return []  # decided when a removal left fewer than two in it
         pending = self._pending.get(result.key)
         if pending is None:
-            raise TournamentError(f"no game {result.key[:20]} is waiting for a result")
+            raise TournamentError(_("no game {key} is waiting for a result", key=result.key[:20]))
         totals, winners, went_out = self._read(result, pending)
         del self._pending[result.key]
         return self._decide(pending, totals, winners, went_out)
@@ -262,7 +281,7 @@ class Ocuk(Roster[OcukOptions]):
                 if i in group.ids:
                     group.ids.remove(i)
             self._order = [g for g in self._order if g.ids]
-        steps: list[Step] = [Announce(f"{self._names[i]} is out of the tournament.")]
+        steps: list[Step] = [Announce(_("{name} is out of the tournament.", name=self._names[i]))]
         for pending in list(self._pending.values()):
             if self._done or pending.key not in self._pending or i not in pending.ids:
                 continue
@@ -280,20 +299,32 @@ class Ocuk(Roster[OcukOptions]):
     def substitute(self, old: str, new: str) -> list[Step]:
         """``new`` takes ``old``'s seat, totals, qualifications and future games."""
         was = self._rename(old, new)
-        return [Announce(f"{new.strip()} takes {was}'s place.")]
+        return [Announce(_("{new} takes {old}'s place.", new=new.strip(), old=was))]
 
     def correct(self, name: str, key: str, delta: int) -> list[Step]:
         i = self._find(name)
         if key not in self._points:
             if key in self._pending:
-                raise TournamentError(f"{key[:20]} has no result yet")
-            raise TournamentError(f"no game {key[:20]}")
+                raise TournamentError(_("{key} has no result yet", key=key[:20]))
+            raise TournamentError(_("no game {key}", key=key[:20]))
         points = self._points[key]
         if i not in points:
-            raise TournamentError(f"{self._names[i]} has no score in {key[:20]}")
+            raise TournamentError(
+                _("{name} has no score in {key}", name=self._names[i], key=key[:20])
+            )
         points[i] += delta
         shown = self._total(i) if self._kinds[key] == "hand" else points[i]
-        return [Announce(f"{key}: {self._names[i]} {delta:+d} points, now {shown}.")]
+        return [
+            Announce(
+                _(
+                    "{key}: {name} {delta} points, now {total}.",
+                    key=key,
+                    name=self._names[i],
+                    delta=f"{delta:+d}",
+                    total=shown,
+                )
+            )
+        ]
 
     def pending(self) -> list[Game]:
         return [self._game(p) for p in self._pending.values()]
@@ -360,7 +391,12 @@ class Ocuk(Roster[OcukOptions]):
             for i in players:
                 self._table_of[i] = (self._round, k)
                 self._last_table[i] = key
-            steps += announce_lines(f"{stage}:", [self._names[i] for i in players])
+            steps += announce_lines(
+                lambda names, stage=stage: _(
+                    "{stage}: {players}", stage=stage_text(stage), players=names
+                ),
+                [self._names[i] for i in players],
+            )
             steps.append(
                 self._seat(
                     _Pending(key, k, stage, players, tuple(options), "table", round=self._round)
@@ -376,12 +412,37 @@ class Ocuk(Roster[OcukOptions]):
             if i not in through:
                 self._out[i] = _Out(self._round, left=i not in totals)
         self._qualified += through
-        names = " and ".join(f"{self._names[i]} ({totals[i]})" for i in through)
-        if through:
-            verb = "goes" if len(through) == 1 else "go"
-            steps: list[Step] = [Announce(f"{pending.stage}: {names} {verb} through.")]
+        shown = [f"{self._names[i]} ({totals[i]})" for i in through]
+        if len(shown) == 1:
+            steps: list[Step] = [
+                Announce(
+                    _(
+                        "{stage}: {name} goes through.",
+                        stage=stage_text(pending.stage),
+                        name=shown[0],
+                    )
+                )
+            ]
+        elif shown:
+            steps = [
+                Announce(
+                    _(
+                        "{stage}: {names} and {last} go through.",
+                        stage=stage_text(pending.stage),
+                        names=", ".join(shown[:-1]),
+                        last=shown[-1],
+                    )
+                )
+            ]
         else:
-            steps = [Announce(f"{pending.stage}: nobody goes through (no winner is still in).")]
+            steps = [
+                Announce(
+                    _(
+                        "{stage}: nobody goes through (no winner is still in).",
+                        stage=stage_text(pending.stage),
+                    )
+                )
+            ]
         if any(p.kind == "table" for p in self._pending.values()):
             return steps
         through, self._qualified = self._active(self._qualified), []
@@ -389,7 +450,13 @@ class Ocuk(Roster[OcukOptions]):
             self._round += 1
             self.rng.shuffle(through)
             steps.append(
-                Announce(f"{len(through)} through, too many for one final: round {self._round}.")
+                Announce(
+                    _(
+                        "{n} through, too many for one final: round {round}.",
+                        n=len(through),
+                        round=self._round,
+                    )
+                )
             )
             return steps + self._seat_tables(through)
         return steps + self._final(through)
@@ -438,8 +505,17 @@ class Ocuk(Roster[OcukOptions]):
         if len(ins) + len(tied) == 3:
             return steps + self._final(ins + tied)
         self._cut, self._cut_hand = ins, hand
-        prefix = f"Tied on {cut} for {3 - len(ins)} place(s) in the final, a play-off:"
-        steps += announce_lines(prefix, [self._names[i] for i in tied])
+        places = 3 - len(ins)
+        steps += announce_lines(
+            lambda names: ngettext(
+                "Tied on {score} for {n} place(s) in the final, a play-off: {names}",
+                "Tied on {score} for {n} place(s) in the final, a play-off: {names}",
+                places,
+                score=cut,
+                names=names,
+            ),
+            [self._names[i] for i in tied],
+        )
         return steps + self._seat_cut(_Group(tied), ())
 
     def _seat_cut(self, group: _Group, tiebreak: tuple[int, ...]) -> list[Step]:
@@ -469,7 +545,9 @@ class Ocuk(Roster[OcukOptions]):
         if again is not None:
             names = [self._names[i] for i in again[0].ids]
             return [
-                *announce_lines("Still tied, another play-off:", names),
+                *announce_lines(
+                    lambda shown: _("Still tied, another play-off: {names}", names=shown), names
+                ),
                 *self._seat_cut(*again),
             ]
         through, self._cut = self._cut, None
@@ -479,7 +557,8 @@ class Ocuk(Roster[OcukOptions]):
         if not ids:
             return []
         return announce_lines(
-            f"{stage}: out", [f"{self._names[i]} ({self._total(i)})" for i in ids]
+            lambda names: _("{stage}: out {names}", stage=stage_text(stage), names=names),
+            [f"{self._names[i]} ({self._total(i)})" for i in ids],
         )
 
     def _total(self, i: int) -> int:
@@ -493,7 +572,10 @@ class Ocuk(Roster[OcukOptions]):
         if len(finalists) <= 1:
             self._order = [_Group(finalists)] if finalists else []
             return self._finish()
-        steps = announce_lines("Final:", [self._names[i] for i in finalists])
+        steps = announce_lines(
+            lambda names: _("{stage}: {players}", stage=stage_text("Final"), players=names),
+            [self._names[i] for i in finalists],
+        )
         steps.append(
             self._seat(
                 _Pending(
@@ -542,7 +624,15 @@ class Ocuk(Roster[OcukOptions]):
                     group,
                     round=max(self._round, 1) + 1,
                 )
-                return [*announce_lines(f"{stage}, tied:", names), self._seat(pending)]
+                return [
+                    *announce_lines(
+                        lambda shown, stage=stage: _(
+                            "{stage}, tied: {names}", stage=stage_text(stage), names=shown
+                        ),
+                        names,
+                    ),
+                    self._seat(pending),
+                ]
             place += len(group.ids)
         return self._finish()
 
@@ -571,19 +661,31 @@ class Ocuk(Roster[OcukOptions]):
         steps: list[Step] = []
         order = self._order or []
         if order and len(order[0].ids) == 1:
-            steps.append(Announce(f"Champion: {self._names[order[0].ids[0]]}!"))
+            steps.append(Announce(_("Champion: {name}!", name=self._names[order[0].ids[0]])))
         final = self._points.get("final", {})
         if len(order) > 1 or (order and len(order[0].ids) > 1):
-            items = []
+            # Each placing is a message of its own ("2nd ann (12)": the ordinal is said the
+            # language's way); announce_lines joins them into a list spoken again item by item.
+            items: list[str] = []
             place = 1
             for group in order:
                 for i in group.ids:
-                    shown = f" ({final[i]})" if i in final else ""
-                    items.append(f"{ordinal(place)} {self._names[i]}{shown}")
+                    if i in final:
+                        item = _(
+                            "{place} {name} ({points})",
+                            place=ordinal_text(place),
+                            name=self._names[i],
+                            points=final[i],
+                        )
+                    else:
+                        item = _("{place} {name}", place=ordinal_text(place), name=self._names[i])
+                    items.append(item)
                 place += len(group.ids)
-            steps += announce_lines("Final placings:", items)
+            steps += announce_lines(
+                lambda shown: _("Final placings: {placings}", placings=shown), items
+            )
         elif not order:
-            steps.append(Announce("No one is left for the final: no champion."))
+            steps.append(Announce(_("No one is left for the final: no champion.")))
         return [*steps, Done(tuple(self.standings()))]
 
     # --- helpers -------------------------------------------------------------------------------
@@ -612,7 +714,9 @@ class Ocuk(Roster[OcukOptions]):
         for who, total in result.totals:
             i = self._lookup.get(who.lower())
             if i is None or i not in pending.ids:
-                raise TournamentError(f"{who[:30]} did not play in {result.key[:20]}")
+                raise TournamentError(
+                    _("{name} did not play in {key}", name=who[:30], key=result.key[:20])
+                )
             if i not in self._removed and who not in result.gone:
                 totals[i] = int(total)
         winners = [i for w in result.winners if (i := self._lookup.get(w.lower(), -1)) in totals]

@@ -56,6 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from unobot.i18n import domain
 from unobot.tournament.model import (
     TABLE_LIMIT,
     Announce,
@@ -73,6 +74,9 @@ from unobot.tournament.model import (
     ranked,
     unique_names,
 )
+from unobot.tournament.words import stage_text
+
+_, ngettext = domain("tournament")
 
 __all__ = ["Rotation", "RotationOptions", "table_sizes"]
 
@@ -97,15 +101,19 @@ class RotationOptions:
 
     def check(self) -> None:
         if not 1 <= self.rounds <= 100:
-            raise TournamentError("rounds is 1 to 100")
+            raise TournamentError(_("rounds is 1 to 100"))
         if not 60 <= self.round_seconds <= 24 * 3600:
-            raise TournamentError("round is 1m to 24h")
+            raise TournamentError(_("round is 1m to 24h"))
         if not 0 <= self.warning_seconds < self.round_seconds:
-            raise TournamentError("warning is 0 or more and shorter than a round")
+            raise TournamentError(_("warning is 0 or more and shorter than a round"))
         if not FLOOR <= self.min_table <= self.max_table <= TABLE_LIMIT:
-            raise TournamentError(f"table sizes need 3 <= min_table <= max_table <= {TABLE_LIMIT}")
+            raise TournamentError(
+                _("table sizes need 3 <= min_table <= max_table <= {most}", most=TABLE_LIMIT)
+            )
         if self.max_table < 2 * FLOOR - 1:
-            raise TournamentError("max_table is 5 at least (so any count splits into tables of 3+)")
+            raise TournamentError(
+                _("max_table is 5 at least (so any count splits into tables of 3+)")
+            )
 
 
 def table_sizes(players: int, max_table: int = 5) -> list[int]:
@@ -149,7 +157,7 @@ class Rotation(Roster[RotationOptions]):
         self._check_new()
         entrants = unique_names(entrants)
         if len(entrants) < 3:
-            raise TournamentError("a rotation tournament needs at least 3 players")
+            raise TournamentError(_("a rotation tournament needs at least 3 players"))
         self._started = True
         self._enter(entrants)
         ids = list(range(len(self._names)))
@@ -163,21 +171,30 @@ class Rotation(Roster[RotationOptions]):
         o = self.options
         steps: list[Step] = [
             Announce(
-                f"Rotation: {len(ids)} players at {len(self._seating)} tables, {o.rounds} rounds "
-                f"of {self._said(o.round_seconds)} (the MC's choice; warning "
-                f"{self._said(o.warning_seconds)} before the end). Lowest at each table moves "
-                f"down a table, highest up; lowest tournament total wins."
+                _(
+                    "Rotation: {n} players at {tables} tables, {rounds} of {time} (the MC's "
+                    "choice; warning {warning} before the end). Lowest at each table moves down "
+                    "a table, highest up; lowest tournament total wins.",
+                    n=len(ids),
+                    tables=len(self._seating),
+                    rounds=ngettext("{n} round", "{n} rounds", o.rounds),
+                    time=self._said(o.round_seconds),
+                    warning=self._said(o.warning_seconds),
+                )
             )
         ]
         waiting = [r for r in unique_names(reserves) if r.lower() not in self._lookup]
         if waiting:
-            steps += announce_lines("Reserves, on standby for substitutions:", waiting)
+            steps += announce_lines(
+                lambda names: _("Reserves, on standby for substitutions: {names}", names=names),
+                waiting,
+            )
         return steps + self._begin_round()
 
     def finished(self, result: Result) -> list[Step]:
         game = self._reported(self._games, result.key)
         if game.totals is not None:
-            raise TournamentError(f"{result.key[:20]} already has a result")
+            raise TournamentError(_("{key} already has a result", key=result.key[:20]))
         game.totals = self._totals(result, game.ids)
         game.gone = self._ids(result.gone)
         game.closed = True
@@ -187,7 +204,7 @@ class Rotation(Roster[RotationOptions]):
         self._check_running()
         waiting = [k for k in self._round_keys if not self._games[k].closed]
         if waiting:
-            raise TournamentError(f"tables still playing: {', '.join(waiting)}")
+            raise TournamentError(_("tables still playing: {tables}", tables=", ".join(waiting)))
         r = self._round
         steps: list[Step] = []
         round_scores: dict[int, int] = {}
@@ -216,9 +233,13 @@ class Rotation(Roster[RotationOptions]):
         for k, ids in enumerate(self._seating):
             here = [p for p in ids if p not in self._removed]
             parts = [f"{self._names[p]} {round_scores[p]}" for p in here]
-            head = f"Round {r} table {k + 1}:"
+            head = stage_text(f"Round {r} table {k + 1}")
+
+            def make(shown: str, head: str = head) -> str:
+                return _("{stage}: {players}", stage=head, players=shown)
+
             if last or tables == 1 or len(here) < 2:
-                steps += announce_lines(head, parts)
+                steps += announce_lines(make, parts)
                 continue
             low, why_low = self._pick(here, round_scores, forfeits, highest=False)
             high, why_high = self._pick(
@@ -226,18 +247,26 @@ class Rotation(Roster[RotationOptions]):
             )
             down[low] = (k - 1) % tables
             up[high] = (k + 1) % tables
-            steps += announce_lines(head, parts)
+            steps += announce_lines(make, parts)
             steps.append(
                 Announce(
-                    f"Table {k + 1}: {self._names[low]} (lowest{why_low}) down to table "
-                    f"{down[low] + 1}, {self._names[high]} (highest{why_high}) up to table "
-                    f"{up[high] + 1}."
+                    _(
+                        "Table {table}: {low} ({low_why}) down to table {down}, {high} "
+                        "({high_why}) up to table {up}.",
+                        table=k + 1,
+                        low=self._names[low],
+                        low_why=why_low,
+                        down=down[low] + 1,
+                        high=self._names[high],
+                        high_why=why_high,
+                        up=up[high] + 1,
+                    )
                 )
             )
         for key in self._round_keys:
             self._games[key].closed = True
         if last:
-            return [*steps, *self._finish("after the last round")]
+            return [*steps, *self._finish(_("after the last round"))]
         moving = {**down, **up}
         seating: list[list[int]] = [
             [p for p in ids if p not in self._removed and p not in moving] for ids in self._seating
@@ -249,7 +278,7 @@ class Rotation(Roster[RotationOptions]):
         self._seating = seating
         steps += self._rebalance()
         if sum(len(ids) for ids in self._seating) < 2:
-            return [*steps, *self._finish("too few players are left")]
+            return [*steps, *self._finish(_("too few players are left"))]
         return steps + self._begin_round()
 
     def remove(self, name: str) -> list[Step]:
@@ -258,7 +287,14 @@ class Rotation(Roster[RotationOptions]):
             game = self._games[key]
             if i in game.ids and not game.closed and all(p in self._removed for p in game.ids):
                 game.closed = True
-                return [Announce(f"{self._stage(game)}: closed, nobody is left at it.")]
+                return [
+                    Announce(
+                        _(
+                            "{stage}: closed, nobody is left at it.",
+                            stage=stage_text(self._stage(game)),
+                        )
+                    )
+                ]
         return []
 
     def substitute(self, old: str, new: str) -> list[Step]:
@@ -272,10 +308,28 @@ class Rotation(Roster[RotationOptions]):
             if game.totals is None or i not in game.totals:
                 return []  # added to the round total reported
             shown = game.totals[i] + self._corrections[(key, i)]
-            return [Announce(f"{key}: {self._names[i]} {delta:+d} points, round total {shown}.")]
+            return [
+                Announce(
+                    _(
+                        "{key}: {name} {delta} points, round total {total}.",
+                        key=key,
+                        name=self._names[i],
+                        delta=f"{delta:+d}",
+                        total=shown,
+                    )
+                )
+            ]
         self._scores[i] += delta
         return [
-            Announce(f"{key}: {self._names[i]} {delta:+d} points, tournament {self._scores[i]}.")
+            Announce(
+                _(
+                    "{key}: {name} {delta} points, tournament {total}.",
+                    key=key,
+                    name=self._names[i],
+                    delta=f"{delta:+d}",
+                    total=self._scores[i],
+                )
+            )
         ]
 
     # --- reading ------------------------------------------------------------------------------
@@ -320,7 +374,11 @@ class Rotation(Roster[RotationOptions]):
             game = _Table(f"r{r}-t{k}", r, k, list(ids))
             self._games[game.key] = game
             self._round_keys.append(game.key)
-            steps += announce_lines(f"{self._stage(game)}:", [self._names[p] for p in ids])
+            stage = stage_text(self._stage(game))
+            steps += announce_lines(
+                lambda names, stage=stage: _("{stage}: {players}", stage=stage, players=names),
+                [self._names[p] for p in ids],
+            )
             steps.append(Seat(self._game(game)))
         return steps
 
@@ -350,7 +408,8 @@ class Rotation(Roster[RotationOptions]):
     def _pick(
         self, ids: list[int], scores: dict[int, int], forfeits: set[int], *, highest: bool
     ) -> tuple[int, str]:
-        """The table's lowest (or highest) round scorer, and how a tie was decided."""
+        """The table's lowest (or highest) round scorer, and why (``lowest``, ``highest, 2 tied
+        on 30, drawn by lot``: one message each, so each language words it whole)."""
         sign = -1 if highest else 1
 
         def rank(p: int) -> tuple[int, int]:
@@ -359,15 +418,33 @@ class Rotation(Roster[RotationOptions]):
         best = min(rank(p) for p in ids)
         tied = [p for p in ids if rank(p) == best]
         if len(tied) == 1:
-            return tied[0], ", forfeited" if tied[0] in forfeits else ""
-        word = "higher" if highest else "lower"
-        on = f"{len(tied)} tied on {scores[tied[0]]}"
+            if tied[0] in forfeits:
+                return tied[0], _("highest, forfeited") if highest else _("lowest, forfeited")
+            return tied[0], _("highest") if highest else _("lowest")
+        n, score = len(tied), scores[tied[0]]
         total = min(sign * self._scores[p] for p in tied)
         by_total = [p for p in tied if sign * self._scores[p] == total]
         if len(by_total) == 1:
-            return by_total[0], f", {on}, {word} tournament total {self._scores[by_total[0]]}"
+            at = self._scores[by_total[0]]
+            if highest:
+                why = _(
+                    "highest, {n} tied on {score}, higher tournament total {total}",
+                    n=n,
+                    score=score,
+                    total=at,
+                )
+            else:
+                why = _(
+                    "lowest, {n} tied on {score}, lower tournament total {total}",
+                    n=n,
+                    score=score,
+                    total=at,
+                )
+            return by_total[0], why
         chosen = self.rng.choice(by_total)
-        return chosen, f", {on}, drawn by lot"
+        if highest:
+            return chosen, _("highest, {n} tied on {score}, drawn by lot", n=n, score=score)
+        return chosen, _("lowest, {n} tied on {score}, drawn by lot", n=n, score=score)
 
     def _rebalance(self) -> list[Step]:
         steps: list[Step] = []
@@ -383,10 +460,16 @@ class Rotation(Roster[RotationOptions]):
                     size = min(len(ids) for ids in tables)
                     j = next(n for n, ids in enumerate(tables) if len(ids) == size)
                     tables[j].append(p)
-                names = ", ".join(self._names[p] for p in closing) or "nobody"
-                steps.append(
-                    Announce(f"Table {k + 1} closes (too few players); {names} join others.")
-                )
+                names = ", ".join(self._names[p] for p in closing)
+                if names:
+                    line = _(
+                        "Table {table} closes (too few players); {names} join others.",
+                        table=k + 1,
+                        names=names,
+                    )
+                else:
+                    line = _("Table {table} closes (too few players).", table=k + 1)
+                steps.append(Announce(line))
                 continue
             short = next(n for n, ids in enumerate(tables) if len(ids) < floor)
             biggest = max(len(ids) for ids in tables)
@@ -396,8 +479,13 @@ class Rotation(Roster[RotationOptions]):
             tables[short].append(p)
             steps.append(
                 Announce(
-                    f"Table {short + 1} is short: {self._names[p]} (drawn) moves from table "
-                    f"{k + 1}, a biggest table."
+                    _(
+                        "Table {table} is short: {name} (drawn) moves from table {source}, a "
+                        "biggest table.",
+                        table=short + 1,
+                        name=self._names[p],
+                        source=k + 1,
+                    )
                 )
             )
         return steps
@@ -408,8 +496,14 @@ class Rotation(Roster[RotationOptions]):
         top = [s.name for s in standings if s.place == 1]
         return [
             Announce(
-                f"Rotation over ({why}): {', '.join(top)} "
-                f"{'wins' if len(top) == 1 else 'win'} on {standings[0].score}."
+                ngettext(
+                    "Rotation over ({why}): {names} wins on {score}.",
+                    "Rotation over ({why}): {names} win on {score}.",
+                    len(top),
+                    why=why,
+                    names=", ".join(top),
+                    score=standings[0].score,
+                )
             ),
             Done(tuple(standings)),
         ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from unobot.i18n import N_, domain
 from unobot.tournament.formats import format_class
 from unobot.tournament.model import (
     Done,
@@ -35,6 +36,15 @@ from unobot.tournament.model import (
 )
 
 __all__ = ["DirectorOptions", "Entrant", "Entry", "Round", "Tournament"]
+
+_, ngettext = domain("tournament")
+
+_NOT_NOW = {
+    "signup": N_("the tournament is in sign-up"),
+    "running": N_("the tournament is running"),
+    "done": N_("the tournament is over"),
+    "cancelled": N_("the tournament was cancelled"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +72,7 @@ class DirectorOptions:
 
     def check(self) -> None:
         if self.signup_seconds < 0 or self.grace_seconds < 5:
-            raise TournamentError("signup is 0 or more, grace at least 5s")
+            raise TournamentError(_("signup is 0 or more, grace at least 5s"))
 
 
 DIRECTOR_KEYS = {"signup", "grace", "tables", "level"}
@@ -230,7 +240,7 @@ class Tournament:
         entry is new). TournamentError when the entry does not fit (nothing changes then)."""
         handler = getattr(self, "_on_" + entry.kind, None)
         if handler is None:
-            raise TournamentError(f"unknown entry {entry.kind}")
+            raise TournamentError(_("unknown entry {kind}", kind=entry.kind))
         steps: list[Step] = handler(entry.data, entry.at)
         self.log.append(entry)
         for step in steps:
@@ -240,23 +250,16 @@ class Tournament:
 
     def _need(self, *statuses: str) -> None:
         if self.status not in statuses:
-            raise TournamentError(
-                {
-                    "signup": "the tournament is in sign-up",
-                    "running": "the tournament is running",
-                    "done": "the tournament is over",
-                    "cancelled": "the tournament was cancelled",
-                }[self.status]
-            )
+            raise TournamentError(_(_NOT_NOW[self.status]))
 
     def _on_join(self, data: dict[str, Any], at: float) -> list[Step]:
         self._need("signup", "running")
         name = data["name"]
         reserve = bool(data.get("reserve"))
         if self.status == "running" and not reserve:
-            raise TournamentError("sign-up is closed (a reserve may still be named)")
+            raise TournamentError(_("sign-up is closed (a reserve may still be named)"))
         if self.entrant(name) is not None:
-            raise TournamentError(f"{name} is already signed up")
+            raise TournamentError(_("{name} is already signed up", name=name))
         self.entrants.append(Entrant(name, data.get("key", ""), data.get("level", ""), reserve))
         return []
 
@@ -264,7 +267,7 @@ class Tournament:
         self._need("signup")
         found = self.entrant(data["name"])
         if found is None:
-            raise TournamentError(f"{data['name']} is not signed up")
+            raise TournamentError(_("{name} is not signed up", name=data["name"]))
         self.entrants.remove(found)
         return []
 
@@ -294,7 +297,7 @@ class Tournament:
         result = result_from_json(data)
         game = self.games.get(result.key)
         if game is None or result.key in self.results:
-            raise TournamentError(f"no game {result.key} waits for a result")
+            raise TournamentError(_("no game {key} waits for a result", key=result.key))
         self.results[result.key] = result
         self.sheet.add(game, result)
         return self._track(self.format.finished(result), at)
@@ -307,7 +310,7 @@ class Tournament:
         self._need("running", "signup")
         found = self.entrant(data["name"])
         if found is None:
-            raise TournamentError(f"{data['name']} is not in the tournament")
+            raise TournamentError(_("{name} is not in the tournament", name=data["name"]))
         if self.status == "signup":
             self.entrants.remove(found)
             return []
@@ -317,10 +320,10 @@ class Tournament:
         self._need("running", "signup")
         old = self.entrant(data["old"])
         if old is None:
-            raise TournamentError(f"{data['old']} is not in the tournament")
+            raise TournamentError(_("{name} is not in the tournament", name=data["old"]))
         new = self.entrant(data["new"])
         if new is not None and not new.reserve:
-            raise TournamentError(f"{data['new']} is already playing")
+            raise TournamentError(_("{name} is already playing", name=data["new"]))
         if new is not None:
             self.entrants.remove(new)
         key = data.get("key") or (new.key if new else "")
@@ -341,13 +344,13 @@ class Tournament:
     def _on_pause(self, data: dict[str, Any], at: float) -> list[Step]:
         self._need("running", "signup")
         if self.paused is not None:
-            raise TournamentError("the clock is already paused")
+            raise TournamentError(_("the clock is already paused"))
         self.paused = at
         return []
 
     def _on_resume(self, data: dict[str, Any], at: float) -> list[Step]:
         if self.paused is None:
-            raise TournamentError("the clock is not paused")
+            raise TournamentError(_("the clock is not paused"))
         lost = max(0.0, at - self.paused)
         self.paused = None
         # Every clock moves on by the pause: sign-up, the no-show grace, the round.
@@ -390,7 +393,7 @@ def _table_channels(channel: str, given: str) -> list[str]:
     if given:
         names = [c.strip() for c in given.split(",") if c.strip()]
         if not names or not all(c.startswith(("#", "&")) and " " not in c for c in names):
-            raise TournamentError("tables=#a,#b,… (channel names)")
+            raise TournamentError(_("tables=#a,#b,… (channel names)"))
         return names
     return [f"{channel}-t{k}" for k in range(1, 33)]
 
