@@ -137,13 +137,13 @@ PAGES: dict[str, tuple[str, str, int]] = {
 _SCRIPT = re.compile(r"<(script|style|code)\b.*?</\1>", re.S | re.I)
 _DATA = re.compile(
     r"<li class=\"sheet-line[^\"]*\"[^>]*>.*?</li>"  # the score sheet, as the bot writes it
-    r"|<ul id=\"replay-(?:lines|notices)\".*?</ul>"  # the game's own lines (domain "game")
     r"|<ol id=\"live-lines\".*?</ol>",  # the channel's lines, as said
     re.S,
 )
 """Parts of a page that are data in their own words: the score sheet's lines (notation with
-stage names as stored), and what the bot said in the channel (translated by the ``game``
-domain when it is said, not by the site)."""
+stage names as stored), and the lines a live game's channel was told (stored as said there, in
+the channel's language). A replay's lines are not data: the bot's renderer says them again in
+the page's language (domain ``game``), and they are checked like the rest."""
 _ATTR = re.compile(r"""\b(?:aria-label|title|alt|placeholder)="([^"]*)\"""")
 _TAG = re.compile(r"<[^>]+>")
 

@@ -12,9 +12,11 @@ A log the current code can't replay (an older bot's entries) still gets a page: 
 entries and the sheet say (the last standings the bot wrote), with a note.
 
 Labels are said in the language being spoken when the view is built (the cache keeps one view
-per language). What the store holds (stages such as "Round 2 game 1", standings notes) stays
-English data: :func:`stage_label` and :func:`note_label` translate it on display, by pattern,
-and leave anything they don't recognise (an older bot's wording) as it is.
+per language). What the store holds (stages such as "Round 2 game 1", standings notes, the
+score sheet's lines) stays English data: :func:`stage_label` and :func:`note_label` translate
+stages and notes on display with the tournament's own words (as the channel hears them), and
+leave anything they don't recognise (an older bot's wording) as it is; the sheet's lines are
+shown as stored and exported (the hall's notation, ``ann > Final,G1,12``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.tournament.model import Standing
 from unobot.tournament.state import Entry, Tournament
 from unobot.tournament.store import SheetRow, Stored
+from unobot.tournament.words import note_text, stage_text
 
 __all__ = [
     "BracketGame",
@@ -555,70 +558,18 @@ def _current(fmt: str, tournament: Tournament | None, playing: tuple[GameView, .
     return ", ".join(stage_label(s) for s in stages)
 
 
-_STAGES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"Final"), lambda m: _("Final")),
-    (
-        re.compile(r"Round (\d+) game (\d+)"),
-        lambda m: _("Round {round} game {game}", round=m[1], game=m[2]),
-    ),
-    (
-        re.compile(r"Round (\d+) table (\d+)"),
-        lambda m: _("Round {round} table {table}", round=m[1], table=m[2]),
-    ),
-    (re.compile(r"Table (\d+)"), lambda m: _("Table {table}", table=m[1])),
-    (re.compile(r"Hand (\d+)"), lambda m: _("Hand {hand}", hand=m[1])),
-    (re.compile(r"Play-off for the final"), lambda m: _("Play-off for the final")),
-    (
-        re.compile(r"Play-off for (\d+)(?:st|nd|rd|th)"),
-        lambda m: _("Play-off for place {place}", place=m[1]),
-    ),
-)
-_SUDDEN = re.compile(r"(.+) sudden death(?: (\d+))?")
-
-
 def stage_label(stage: str) -> str:
     """A stage as the store has it ("Round 2 game 1", "Final sudden death 2", written by the
-    formats in English) in the language being spoken; an unknown wording as it is."""
-    m = _SUDDEN.fullmatch(stage)
-    if m:
-        base = stage_label(m[1])
-        if m[2]:
-            return _("{stage} sudden death {n}", stage=base, n=m[2])
-        return _("{stage} sudden death", stage=base)
-    for pattern, say in _STAGES:
-        m = pattern.fullmatch(stage)
-        if m:
-            return say(m)
-    return stage
-
-
-_NOTES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"champion"), lambda m: _("champion")),
-    (re.compile(r"finalist"), lambda m: _("finalist")),
-    (re.compile(r"through"), lambda m: _("through")),
-    (re.compile(r"removed"), lambda m: _("removed")),
-    (re.compile(r"in round (\d+)"), lambda m: _("in round {round}", round=m[1])),
-    (re.compile(r"out in round (\d+)"), lambda m: _("out in round {round}", round=m[1])),
-    (re.compile(r"table (\d+)"), lambda m: _("table {table}", table=m[1])),
-    (
-        re.compile(r"round (\d+) table (\d+)"),
-        lambda m: _("round {round} table {table}", round=m[1], table=m[2]),
-    ),
-    (re.compile(r"left in hand (\d+)"), lambda m: _("left in hand {hand}", hand=m[1])),
-    (re.compile(r"eliminated at (-?\d+)"), lambda m: _("eliminated at {score}", score=m[1])),
-)
+    formats in English) in the language being spoken: the tournament's own wording
+    (:func:`unobot.tournament.words.stage_text`), so the site says a stage as the channel
+    does; an unknown wording as it is."""
+    return stage_text(stage)
 
 
 def note_label(note: str) -> str:
     """A standings note as the formats write it ("out in round 2", "table 3, left") in the
-    language being spoken; an unknown wording as it is."""
-    if note.endswith(", left"):
-        return _("{note}, left", note=note_label(note[: -len(", left")]))
-    for pattern, say in _NOTES:
-        m = pattern.fullmatch(note)
-        if m:
-            return say(m)
-    return note
+    language being spoken, as the channel says it (:func:`unobot.tournament.words.note_text`)."""
+    return note_text(note)
 
 
 class ViewCache:
