@@ -355,3 +355,21 @@ def test_polish_game_counts_on_a_page(client: TestClient, world: World) -> None:
             else ("gry" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "gier")
         )
         assert word == form, (figure, word)
+
+
+def test_a_live_pages_poll_comes_back_in_the_same_language(
+    client: TestClient, world: World
+) -> None:
+    """static/live.js asks the page's own address again with the browser's cookie: a Polish
+    reader's poll brings Polish (and 204 while nothing changed)."""
+    client.cookies.clear()
+    first = client.get("/live/net/%23Uno?lang=pl")
+    assert '<html lang="pl">' in first.text and "Kolej" in first.text
+    version = re.search(r'data-live-version="([^"]*)"', first.text)
+    assert version and version.group(1)
+    same = client.get("/live/net/%23Uno", headers={web_app.LIVE_HEADER: version.group(1)})
+    assert same.status_code == 204
+    stale = client.get("/live/net/%23Uno", headers={web_app.LIVE_HEADER: "0.0"})
+    assert stale.status_code == 200 and '<html lang="pl">' in stale.text
+    assert "Kolej" in stale.text and "to play" not in stale.text
+    client.cookies.clear()
