@@ -373,3 +373,29 @@ def test_a_live_pages_poll_comes_back_in_the_same_language(
     assert stale.status_code == 200 and '<html lang="pl">' in stale.text
     assert "Kolej" in stale.text and "to play" not in stale.text
     client.cookies.clear()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_the_500_page_is_in_the_readers_language(
+    lang: str, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page that fails (here: the records' query) still answers in the reader's language:
+    the error handler runs inside the language the request asked for."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the test breaks the records query")
+
+    monkeypatch.setattr(web_app, "_records", broken)
+    db = open_database(world.url)
+    try:
+        with TestClient(
+            web_app.create_app(db, clock=lambda: NOW), raise_server_exceptions=False
+        ) as failing:
+            page = failing.get("/records", headers={"Accept-Language": lang})
+    finally:
+        db.close()
+    assert page.status_code == 500
+    assert f'<html lang="{lang.replace("_", "-")}">' in page.text
+    with speaking(lang):
+        assert str(web_app._("Something went wrong")) in html.unescape(page.text)
+    assert "Something went wrong" not in page.text
