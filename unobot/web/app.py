@@ -30,7 +30,6 @@ import jinja2
 import markupsafe
 import peewee as pw
 from babel.dates import format_date, format_datetime
-from babel.numbers import format_decimal, format_percent
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -225,7 +224,7 @@ def _percent(share: float | None) -> str:
     loc = _locale()
     if loc is None:
         return f"{share * 100:.1f} %"
-    return format_percent(share, "#,##0.0\u00a0%", locale=loc)
+    return site_lang.format_number(share, "#,##0.0\u00a0%", loc)
 
 
 def _decimal(value: float | None) -> str:
@@ -233,7 +232,7 @@ def _decimal(value: float | None) -> str:
     if value is None:
         return "–"
     loc = _locale()
-    return f"{value:.1f}" if loc is None else format_decimal(value, "#,##0.0", locale=loc)
+    return f"{value:.1f}" if loc is None else site_lang.format_number(value, "#,##0.0", loc)
 
 
 def _jinja_gettext(message: str) -> str:

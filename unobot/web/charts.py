@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pygal
-from babel.numbers import format_decimal
 from pygal.style import Style
 
 from unobot.i18n import domain
@@ -195,7 +194,7 @@ def _drawings(draw: Callable[[Layout], str], enough: bool) -> str:
 def _one_decimal(value: float) -> str:
     """``12.5`` as the language writes it (``12,5`` in German, Polish...)."""
     loc = site_lang.babel_locale()
-    return f"{value:.1f}" if loc is None else format_decimal(value, "#,##0.0", locale=loc)
+    return f"{value:.1f}" if loc is None else site_lang.format_number(value, "#,##0.0", loc)
 
 
 def rating_summary(points: Sequence[RatingPoint]) -> str:

@@ -14,11 +14,13 @@ reader.
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl
 
-from babel.core import negotiate_locale
+from babel.core import Locale, negotiate_locale
+from babel.numbers import NumberPattern, parse_pattern
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -29,6 +31,7 @@ __all__ = [
     "LanguageMiddleware",
     "babel_locale",
     "choose",
+    "format_number",
     "html_lang",
     "switch_links",
 ]
@@ -99,6 +102,24 @@ def babel_locale() -> str | None:
     English, whose pages keep the site's own plain forms (``2026-11-20 18:04 UTC``)."""
     lang = language()
     return None if lang == DEFAULT else lang
+
+
+@functools.cache
+def _babel(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+@functools.cache
+def _pattern(pattern: str) -> NumberPattern:
+    return parse_pattern(pattern)
+
+
+def format_number(value: float, pattern: str, lang: str) -> str:
+    """``value`` by a CLDR number ``pattern`` (``#,##0.0``, ``#,##0.0 %``) as ``lang`` writes
+    it. What ``babel.numbers.format_decimal`` does, with the parsed locale and pattern kept:
+    a leaderboard formats a few hundred figures, and parsing them each time cost a fifth of
+    a Polish page's time (27 µs a figure, 5 µs kept)."""
+    return _pattern(pattern).apply(value, _babel(lang))
 
 
 def html_lang(lang: str | None = None) -> str:
