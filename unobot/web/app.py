@@ -44,7 +44,7 @@ from unobot.i18n import N_, catalog, domain, language
 from unobot.irc.casemap import irc_lower
 from unobot.stats import live_rows
 from unobot.stats.model import Period, game_key
-from unobot.stats.ratings import conservative
+from unobot.stats.ratings import conservative, explained
 from unobot.stats.summaries import period_start
 from unobot.tournament.export import export_csv
 from unobot.web import charts
@@ -355,7 +355,6 @@ class Site:
         env.globals["RANKING_NAMES"] = RANKING_NAMES
         # Ratings read as on IRC: provisional below the bot's minimum games, one sentence.
         env.globals["PROVISIONAL_GAMES"] = min_games
-        self.min_games_explained = min_games
         self.templates = Jinja2Templates(env=env)
 
     # -- reading ---------------------------------------------------------------------------
@@ -453,12 +452,8 @@ class Site:
         context.setdefault("live_version", None)
         context["html_lang"] = html_lang()
         context["languages"] = switch_links(request.url.path, request.url.query)
-        context["RATING_EXPLAINED"] = _(
-            "Rating: a cautious estimate of skill from your places in every game and whom you "
-            "played; it starts at 1000, grows as your results make it surer, and is provisional "
-            "until you have played {min_games} games.",
-            min_games=self.min_games,
-        )
+        # The bot's own sentence (.unorating says it on IRC), in the page's language.
+        context["RATING_EXPLAINED"] = explained(self.min_games)
         return self.templates.TemplateResponse(
             request,
             template,
