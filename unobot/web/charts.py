@@ -13,8 +13,10 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 
 import pygal
+from babel.dates import format_date
 from pygal.style import Style
 
 from unobot.i18n import domain
@@ -191,6 +193,14 @@ def _drawings(draw: Callable[[Layout], str], enough: bool) -> str:
     return "".join(draw(layout) for layout in LAYOUTS) if enough else ""
 
 
+def _day(when: datetime | str) -> str:
+    """A day (a datetime, or an ISO date as the weeks are keyed) as the language writes it:
+    ``2026-11-16`` in English (the axis's own form), ``16.11.2026``, ``16 lis 2026``..."""
+    day = date.fromisoformat(when) if isinstance(when, str) else when.date()
+    loc = site_lang.babel_locale()
+    return day.isoformat() if loc is None else format_date(day, "medium", locale=loc)
+
+
 def _one_decimal(value: float) -> str:
     """``12.5`` as the language writes it (``12,5`` in German, Polish...)."""
     loc = site_lang.babel_locale()
@@ -201,7 +211,7 @@ def rating_summary(points: Sequence[RatingPoint]) -> str:
     if not points:
         return _("No rated games yet.")
     if len(points) < RATING_CHART_FROM:
-        values = ", ".join(f"{p.rating} ({p.ended:%Y-%m-%d})" for p in points)
+        values = ", ".join(f"{p.rating} ({_day(p.ended)})" for p in points)
         return _(
             "Rating after each rated game so far: {values}. The chart starts at {n} rated games.",
             values=values,
@@ -216,9 +226,9 @@ def rating_summary(points: Sequence[RatingPoint]) -> str:
         "({last_date}), highest {high}.",
         len(points),
         first=first.rating,
-        first_date=f"{first.ended:%Y-%m-%d}",
+        first_date=_day(first.ended),
         last=last.rating,
-        last_date=f"{last.ended:%Y-%m-%d}",
+        last_date=_day(last.ended),
         high=high,
     )
 
@@ -254,7 +264,7 @@ def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
                 "{ppg} in the week of {week} ({n} games)",
                 w.games,
                 ppg=_one_decimal(w.ppg),
-                week=w.week,
+                week=_day(w.week),
             )
             for w in weeks
         )
@@ -270,11 +280,11 @@ def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
         "Points per game in each of {n} weeks played, from the week of {first} ({first_ppg}) "
         "to the week of {last} ({last_ppg}); best the week of {best} ({best_ppg}).",
         len(weeks),
-        first=weeks[0].week,
+        first=_day(weeks[0].week),
         first_ppg=_one_decimal(weeks[0].ppg),
-        last=weeks[-1].week,
+        last=_day(weeks[-1].week),
         last_ppg=_one_decimal(weeks[-1].ppg),
-        best=best.week,
+        best=_day(best.week),
         best_ppg=_one_decimal(best.ppg),
     )
 
