@@ -68,11 +68,13 @@ def require_browser() -> None:
         pytest.skip(msg)
 
 
-def start_browser(profile: Path) -> Any:
+def start_browser(profile: Path, language: str | None = None) -> Any:
     """Headless Chromium through WebDriver, with a throwaway profile in ``profile``.
 
     No background traffic (updates, sync, QUIC probes): a test's only requests are the pages it
-    asks for. The browser's console is kept so a page's script errors fail the test."""
+    asks for. The browser's console is kept so a page's script errors fail the test.
+    ``language`` (``"pl"``, ``"pt-BR"``) is the browser's own, as a person's would be: its UI
+    language and the ``Accept-Language`` it sends."""
     os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never fetch a driver
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -93,6 +95,9 @@ def start_browser(profile: Path) -> Any:
         f"--user-data-dir={profile}",
     ):
         options.add_argument(arg)
+    if language is not None:
+        options.add_argument(f"--lang={language}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},en"})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_page_load_timeout(20)

@@ -21,6 +21,11 @@ player page of someone playing now, the records page (all time, a week, one chan
 and their JSON) ``--requests``
 times each, one at a time, with urllib, and prints the median and p99 of the server's own
 ``Server-Timing`` figure per kind. Target: every kind's p99 under 100 ms.
+
+``--languages en,pl`` times every page kind in each language (asked as a browser does, with
+``Accept-Language``; the JSON API is English whatever is asked, so it is timed once): a
+translated page costs its catalogue lookups and Babel's number and date formatting, and a
+tournament's view is cached once per language.
 """
 
 from __future__ import annotations
@@ -146,12 +151,13 @@ def _timing(header: str) -> float:
     raise ValueError(f"no app timing in {header!r}")
 
 
-def _fetch(url: str) -> tuple[float, float]:
+def _fetch(url: str, lang: str = "en") -> tuple[float, float]:
     """(server ms, client ms) of one GET, which must answer 200 — or 204 for a live page's
     poll (``#live=VERSION`` at the end of ``url``: sent as ``X-Live-Version``, the question
-    static/live.js asks once a second per open page)."""
+    static/live.js asks once a second per open page). ``lang``: the ``Accept-Language``."""
     url, _, version = url.partition("#live=")
     headers = {"X-Live-Version": version} if version else {}
+    headers["Accept-Language"] = f"{lang.replace('_', '-')},{lang[:2]};q=0.9"
     start = time.perf_counter()
     with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as answer:
         answer.read()
@@ -263,6 +269,7 @@ def bench_web(args: argparse.Namespace) -> None:
         f"{time.perf_counter() - start:.1f} s"
     )
 
+    languages = args.languages
     server, thread, port = _serve(url, args.min_games)
     base = f"http://127.0.0.1:{port}"
     rng = Random(args.seed)
@@ -314,14 +321,19 @@ def bench_web(args: argparse.Namespace) -> None:
         f"served: the real app under uvicorn on 127.0.0.1:{port}, {args.requests} requests of "
         "each page kind one at a time (after one warm-up each); Server-Timing, then client"
     )
+    timed = [
+        (label if lang == languages[0] else f"{label} [{lang}]", path, lang)
+        for label, path in kinds
+        for lang in (languages[:1] if label.startswith("api ") else languages)
+    ]
     worst = (0.0, "")
     try:
-        for _, path in kinds:
-            _fetch(base + path())
-        for label, path in kinds:
+        for _, path, lang in timed:
+            _fetch(base + path(), lang)
+        for label, path, lang in timed:
             server_ms, client_ms = [], []
             for _ in range(args.requests):
-                s, c = _fetch(base + path())
+                s, c = _fetch(base + path(), lang)
                 server_ms.append(s)
                 client_ms.append(c)
             median, p99 = _percentiles(server_ms)
@@ -340,6 +352,7 @@ def bench_web(args: argparse.Namespace) -> None:
     print(
         f"web: worst page p99 {worst[0]:.1f} ms ({worst[1]}), {verdict} the "
         f"{TARGET_MS:.0f} ms target, {len(kinds)} page kinds on {args.results} results"
+        + (f" in {', '.join(languages)}" if len(languages) > 1 else "")
     )
 
 
@@ -349,7 +362,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heavy", type=int, default=5, help="players with many games")
     parser.add_argument("--heavy-games", type=int, default=5_000, help="games of each heavy one")
     parser.add_argument("--replays", type=int, default=100, help="games with move lists")
-    parser.add_argument("--requests", type=int, default=200, help="timed requests per page kind")
+    parser.add_argument(
+        "--requests", type=int, default=None, help="timed requests per page kind (200)"
+    )
+    parser.add_argument(
+        "--languages",
+        type=_languages,
+        default=("en",),
+        help="comma-separated languages to time each page in (en,pl); the first is unmarked",
+    )
     parser.add_argument("--min-games", type=int, default=5)
     parser.add_argument(
         "--live-games", type=int, default=50, help="games being played now (live rows)"
@@ -362,15 +383,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--small",
         action="store_true",
         help="a quick run: 2,000 players, 20,000 results, 2 heavy players of 1,000 games, "
-        "20 replays, 30 requests",
+        "20 replays, 30 requests (unless --requests says)",
     )
     parser.set_defaults(run=_run)
+
+
+def _languages(text: str) -> tuple[str, ...]:
+    from unobot.i18n import normalize
+
+    found = tuple(normalize(part) for part in text.split(",") if part.strip())
+    if not found or None in found:
+        raise argparse.ArgumentTypeError(f"unknown language in {text!r}")
+    return tuple(dict.fromkeys(lang for lang in found if lang is not None))
 
 
 def _run(args: argparse.Namespace) -> None:
     if args.small:
         args.players, args.results, args.heavy, args.heavy_games = 2_000, 20_000, 2, 1_000
-        args.replays, args.requests = 20, 30
+        args.replays = 20
+        args.requests = args.requests or 30
+    args.requests = 200 if args.requests is None else args.requests
     if args.players <= args.heavy + 12 or args.heavy < 0 or args.requests < 1:
         raise SystemExit("bench web: need more players than heavy ones + 12, and 1+ requests")
     bench_web(args)

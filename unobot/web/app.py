@@ -27,7 +27,9 @@ from urllib.parse import quote, urlencode
 
 import anyio.to_thread
 import jinja2
+import markupsafe
 import peewee as pw
+from babel.dates import format_date, format_datetime
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -38,14 +40,17 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from unobot.i18n import N_, catalog, domain, language
 from unobot.irc.casemap import irc_lower
 from unobot.stats import live_rows
 from unobot.stats.model import Period, game_key
-from unobot.stats.ratings import EXPLAINED, conservative
+from unobot.stats.ratings import conservative, explained
 from unobot.stats.summaries import period_start
 from unobot.tournament.export import export_csv
 from unobot.web import charts
-from unobot.web.cards import card_view
+from unobot.web import lang as site_lang
+from unobot.web.cards import card_view, color_name
+from unobot.web.lang import LanguageMiddleware, html_lang, switch_links
 from unobot.web.pages import (
     board_json,
     game_json,
@@ -74,11 +79,18 @@ from unobot.web.queries import (
     tournament_heads,
     tournament_stored,
 )
-from unobot.web.tournaments import TournamentView, ViewCache
+from unobot.web.tournaments import (
+    TournamentView,
+    ViewCache,
+    format_label,
+    note_label,
+    stage_label,
+)
 
 __all__ = ["LIVE_HEADER", "Problem", "ServerTiming", "create_app", "live_page"]
 
 log = logging.getLogger(__name__)
+_, ngettext = domain("web")
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -185,19 +197,120 @@ def _duration(seconds: int | None) -> str:
     return f"{secs}s"
 
 
+def _locale() -> str | None:
+    """Babel's locale for the language being spoken; None for English, whose figures keep
+    the site's own plain forms (``2026-11-20 18:04 UTC``, ``41.7 %``)."""
+    return site_lang.babel_locale()
+
+
 def _when(at: float | datetime | None) -> str:
-    """Epoch seconds or a naive-UTC datetime as ``2026-11-20 18:04 UTC``."""
+    """Epoch seconds or a naive-UTC datetime as ``2026-11-20 18:04 UTC`` (in another
+    language, Babel's medium date and time of that language, in UTC)."""
     if at is None:
         return ""
     if isinstance(at, datetime):
         when = at if at.tzinfo else at.replace(tzinfo=UTC)
     else:
         when = datetime.fromtimestamp(at, UTC)
-    return f"{when:%Y-%m-%d %H:%M} UTC"
+    loc = _locale()
+    if loc is None:
+        return f"{when:%Y-%m-%d %H:%M} UTC"
+    return f"{format_datetime(when, 'medium', tzinfo=UTC, locale=loc)} UTC"
 
 
 def _percent(share: float | None) -> str:
-    return "–" if share is None else f"{share * 100:.1f} %"
+    if share is None:
+        return "–"
+    loc = _locale()
+    if loc is None:
+        return f"{share * 100:.1f} %"
+    return site_lang.format_number(share, "#,##0.0\u00a0%", loc)
+
+
+def _decimal(value: float | None) -> str:
+    """One decimal place, in the language's own notation (``12,5`` in German)."""
+    if value is None:
+        return "–"
+    loc = _locale()
+    return f"{value:.1f}" if loc is None else site_lang.format_number(value, "#,##0.0", loc)
+
+
+def _jinja_gettext(message: str) -> str:
+    """The template's ``_`` and ``{% trans %}``: the web catalogue of the language being
+    spoken (Jinja's new-style gettext formats the placeholders and escapes them)."""
+    return catalog(language(), "web").gettext(message)
+
+
+def _jinja_ngettext(singular: str, plural: str, n: int) -> str:
+    return catalog(language(), "web").ngettext(singular, plural, n)
+
+
+RECORD_TITLES = {
+    "moves": N_("Fastest win (moves)"),
+    "time": N_("Fastest win (time)"),
+    "points": N_("Biggest hand won"),
+    "streak": N_("Longest winning streak"),
+    "cards": N_("Most cards held at once"),
+    "comeback": N_("Best comeback"),
+    "day": N_("Most games in a day"),
+}
+"""The records' titles (the stats store names them in English) for the page."""
+
+
+def _record_title(kind: Any) -> str:
+    title = RECORD_TITLES.get(kind.key)
+    return kind.title if title is None else _(title)
+
+
+def _record_unit(kind: Any, figure: int) -> str:
+    """The unit after a record's figure, in the plural form the figure takes."""
+    n = int(figure)
+    units = {
+        "moves": lambda: ngettext("move", "moves", n),
+        "points": lambda: ngettext("point", "points", n),
+        "streak": lambda: ngettext("win in a row", "wins in a row", n),
+        "cards": lambda: ngettext("card", "cards", n),
+        "comeback": lambda: ngettext("card held in a hand won", "cards held in a hand won", n),
+        "day": lambda: ngettext("game", "games", n),
+    }
+    unit = units.get(kind.key)
+    return kind.unit if unit is None else unit()
+
+
+STATUS_NAMES = {
+    "signup": N_("signup"),
+    "running": N_("running"),
+    "done": N_("done"),
+    "cancelled": N_("cancelled"),
+}
+
+
+def _status_name(status: str) -> str:
+    """A tournament's status as the page says it (the CSS class keeps the stored word; the
+    English is the stored word itself, "signup", as the pages always said it)."""
+    name = STATUS_NAMES.get(status)
+    return status if name is None else _(name)
+
+
+RECORD_KINDS = {
+    "correction": N_("correction"),
+    "penalty": N_("penalty"),
+    "removal": N_("removal"),
+    "substitution": N_("substitution"),
+    "cancellation": N_("cancellation"),
+}
+
+
+def _record_kind(kind: str) -> str:
+    """A tournament record's kind as the page says it (the CSS class keeps the stored word)."""
+    name = RECORD_KINDS.get(kind)
+    return kind if name is None else _(name)
+
+
+def _translate(message: str, **params: Any) -> str:
+    """A label kept in Python (``N_`` constants: ranking and period names, tournament
+    stages) said in the page's language, for templates."""
+    return _(message, **params)
 
 
 class Site:
@@ -216,16 +329,32 @@ class Site:
             trim_blocks=True,
             lstrip_blocks=True,
             undefined=jinja2.StrictUndefined,
+            extensions=["jinja2.ext.i18n"],
+        )
+        # One environment for every language: the callables read the language being spoken.
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            _jinja_gettext, _jinja_ngettext, newstyle=True
         )
         env.filters["duration"] = _duration
         env.filters["percent"] = _percent
         env.filters["when"] = _when
+        env.filters["decimal"] = _decimal
+        env.globals["tr"] = _translate
+        env.globals["Markup"] = markupsafe.Markup
+        env.globals["record_title"] = _record_title
+        env.globals["record_unit"] = _record_unit
+        env.globals["status_name"] = _status_name
+        env.globals["record_kind"] = _record_kind
+        env.globals["stage_label"] = stage_label
+        env.filters["stage_label"] = stage_label
+        env.globals["note_label"] = note_label
+        env.globals["format_label"] = format_label
+        env.globals["color_name"] = color_name
         self.static_version = _static_version()
         env.globals["PERIOD_NAMES"] = PERIOD_NAMES
         env.globals["RANKING_NAMES"] = RANKING_NAMES
         # Ratings read as on IRC: provisional below the bot's minimum games, one sentence.
         env.globals["PROVISIONAL_GAMES"] = min_games
-        env.globals["RATING_EXPLAINED"] = EXPLAINED.format(min_games=min_games)
         self.templates = Jinja2Templates(env=env)
 
     # -- reading ---------------------------------------------------------------------------
@@ -237,20 +366,28 @@ class Site:
             if not self._version_ok:
                 version = self._schema_version()
                 if version < NEEDED_VERSION:
-                    what = "has no stats tables yet" if version == 0 else f"is at v{version}"
-                    raise Problem(
-                        503,
-                        "Database not ready",
-                        f"The stats database {what}; the site needs v{NEEDED_VERSION}. Run the "
-                        "bot once to upgrade the database, then reload this page.",
-                    )
+                    if version == 0:
+                        message = _(
+                            "The stats database has no stats tables yet; the site needs "
+                            "v{needed}. Run the bot once to upgrade the database, then reload "
+                            "this page.",
+                            needed=NEEDED_VERSION,
+                        )
+                    else:
+                        message = _(
+                            "The stats database is at v{version}; the site needs v{needed}. "
+                            "Run the bot once to upgrade the database, then reload this page.",
+                            version=version,
+                            needed=NEEDED_VERSION,
+                        )
+                    raise Problem(503, _("Database not ready"), message)
                 self._version_ok = True
             return fn(self.reader)
         except DB_ERRORS as err:
             self.reader.reset()
             log.warning("stats database unavailable: %s", err)
             raise Problem(
-                503, "Stats unavailable", "The stats database can't be reached right now."
+                503, _("Stats unavailable"), _("The stats database can't be reached right now.")
             ) from None
 
     def _schema_version(self) -> int:
@@ -313,6 +450,10 @@ class Site:
 
         context.setdefault("api_url", None)
         context.setdefault("live_version", None)
+        context["html_lang"] = html_lang()
+        context["languages"] = switch_links(request.url.path, request.url.query)
+        # The bot's own sentence (.unorating says it on IRC), in the page's language.
+        context["RATING_EXPLAINED"] = explained(self.min_games)
         return self.templates.TemplateResponse(
             request,
             template,
@@ -357,7 +498,7 @@ def _leaderboard_query(request: Request, site: Site) -> LeaderboardQuery:
     try:
         return leaderboard_query(request.query_params, site.min_games)
     except BadParameter as err:
-        raise Problem(400, "Bad request", str(err)) from None
+        raise Problem(400, _("Bad request"), str(err)) from None
 
 
 def _form_choices(choices: Choices, channel: str, network: str) -> dict[str, Any]:
@@ -401,7 +542,10 @@ def _period_start(period: Period, now: datetime) -> str:
     if period is Period.ALL:
         return ""
     start = period_start(period, now)
-    return f"{start:%A} {start.day} {start:%B %Y}"
+    loc = _locale()
+    if loc is None:
+        return f"{start:%A} {start.day} {start:%B %Y}"
+    return format_date(start, "full", locale=loc)
 
 
 def leaderboard_api(request: Request) -> Response:
@@ -426,16 +570,18 @@ def _records(request: Request) -> tuple[Site, RecordsQuery, list[Any]]:
     try:
         query = records_query(request.query_params)
     except BadParameter as err:
-        raise Problem(400, "Bad request", str(err)) from None
+        raise Problem(400, _("Bad request"), str(err)) from None
     found = site.read(
         lambda reader: reader.records(query.period, query.channel, query.network, query.bots)
     )
     if found is None:
         raise Problem(
             503,
-            "Records not ready",
-            "The stats database predates the records; run the bot once to upgrade it (then "
-            "unobot records rebuild fills in the games stored before), and reload this page.",
+            _("Records not ready"),
+            _(
+                "The stats database predates the records; run the bot once to upgrade it (then "
+                "unobot records rebuild fills in the games stored before), and reload this page."
+            ),
         )
     return site, query, found
 
@@ -489,7 +635,7 @@ def records_api(request: Request) -> Response:
 def _network_param(request: Request) -> str:
     network = request.query_params.get("network", "").strip()
     if len(network) > 100 or not network.isprintable():
-        raise Problem(400, "Bad request", "network is not a network name")
+        raise Problem(400, _("Bad request"), _("network is not a network name"))
     return network
 
 
@@ -498,11 +644,18 @@ def _player_row(request: Request) -> Any:
     nick = request.path_params["nick"]
     network = _network_param(request)
     if not nick or len(nick) > 255 or not nick.isprintable():
-        raise Problem(404, "No such player", "No player goes by that name.")
+        raise Problem(404, _("No such player"), _("No player goes by that name."))
     row = site.read(lambda reader: reader.find_player(nick, network))
     if row is None:
-        where = f" on {network}" if network else ""
-        raise Problem(404, "No such player", f"No player called {nick!r} has played here{where}.")
+        if network:
+            message = _(
+                "No player called {nick} has played here on {network}.",
+                nick=repr(nick),
+                network=network,
+            )
+        else:
+            message = _("No player called {nick} has played here.", nick=repr(nick))
+        raise Problem(404, _("No such player"), message)
     return row
 
 
@@ -562,11 +715,13 @@ def _game(request: Request) -> Any:
     key = request.path_params["key"]
     if game_key(key) is None:
         raise Problem(
-            404, "No such game", "A game is named by its number or the 8 characters of its id."
+            404,
+            _("No such game"),
+            _("A game is named by its number or the 8 characters of its id."),
         )
     game = site.read(lambda reader: reader.game(key))
     if game is None:
-        raise Problem(404, "No such game", f"No recorded game is called {key!r}.")
+        raise Problem(404, _("No such game"), _("No recorded game is called {key}.", key=repr(key)))
     return game
 
 
@@ -579,13 +734,34 @@ def game_page(request: Request) -> Response:
         "game.html",
         game=game,
         replay=replay,
-        replay_data={"steps": replay.steps, "cards": replay.cards},
+        replay_data={
+            "steps": replay.steps,
+            "cards": replay.cards,
+            "words": _replay_words(replay),
+        },
         ratings=[
             None if r.mu is None or r.sigma is None else conservative(r.mu, r.sigma)
             for r in game.results
         ],
         api_url=site.link(request, "api_game", key=link_key(game.game_id)),
     )
+
+
+def _replay_words(replay: Any) -> dict[str, Any]:
+    """What ``static/replay.js`` writes as it steps, in the page's language: whole sentences
+    with ``{name}`` places the script fills, and each hand size's "N cards" (plural forms
+    differ by language, so the server says them all)."""
+    sizes = {len(h["cards"]) for s in replay.steps for h in s["hands"]}
+    return {
+        "step": _("Step {n} of {total}", n="{n}", total="{total}"),
+        "colour": _("Colour chosen: {colour}", colour="{colour}"),
+        "turn": _("To play: {nick}", nick="{nick}"),
+        "to": _("to {nick}:", nick="{nick}"),
+        "to_play": _("to play"),
+        "empty": _("empty"),
+        "colours": {c: color_name(c) for c in "rygb"},
+        "cards": {str(n): ngettext("{n} card", "{n} cards", n) for n in sorted(sizes)},
+    }
 
 
 def game_api(request: Request) -> Response:
@@ -624,7 +800,7 @@ def tournament_live(
 def _tournament_name(request: Request) -> str:
     name = request.path_params["tournament"]
     if not name or len(name) > 100 or not name.isprintable():
-        raise Problem(404, "No such tournament", "No tournament goes by that name.")
+        raise Problem(404, _("No such tournament"), _("No tournament goes by that name."))
     return name
 
 
@@ -633,20 +809,34 @@ def _tournament_head(request: Request) -> TournamentHead:
     name = _tournament_name(request)
     head = site.read(lambda reader: tournament_head(reader, name))
     if head is None:
-        raise Problem(404, "No such tournament", f"No tournament called {name!r} is stored here.")
+        raise Problem(
+            404,
+            _("No such tournament"),
+            _("No tournament called {name} is stored here.", name=repr(name)),
+        )
     return head
 
 
 def _tournament_view(site: Site, head: TournamentHead) -> TournamentView:
     def read(reader: Reader) -> TournamentView | None:
         return site.tournaments.get(
-            head.key, head.version, lambda: tournament_stored(reader, head.key)
+            _view_key(head.key), head.version, lambda: tournament_stored(reader, head.key)
         )
 
     view = site.read(read)
     if view is None:  # deleted between the two reads
-        raise Problem(404, "No such tournament", f"No tournament called {head.name!r} is stored.")
+        raise Problem(
+            404,
+            _("No such tournament"),
+            _("No tournament called {name} is stored.", name=repr(head.name)),
+        )
     return view
+
+
+def _view_key(key: str) -> str:
+    """The view cache's key: a view holds labels in the language it was built in ("Runde 2"),
+    so each language has its own (the JSON API's is English)."""
+    return f"{key}\n{language()}"
 
 
 def _tournament_links(request: Request, site: Site, name: str) -> tuple[str, str]:
@@ -663,7 +853,7 @@ def _views(request: Request) -> list[TournamentView]:
         views = []
         for head in tournament_heads(reader):
             view = site.tournaments.get(
-                head.key, head.version, lambda h=head: tournament_stored(reader, h.key)
+                _view_key(head.key), head.version, lambda h=head: tournament_stored(reader, h.key)
             )
             if view is not None:
                 views.append(view)
@@ -732,7 +922,11 @@ def tournament_csv(request: Request) -> Response:
     head = _tournament_head(request)
     stored = site.read(lambda reader: tournament_stored(reader, head.key))
     if stored is None:
-        raise Problem(404, "No such tournament", f"No tournament called {head.name!r} is stored.")
+        raise Problem(
+            404,
+            _("No such tournament"),
+            _("No tournament called {name} is stored.", name=repr(head.name)),
+        )
     out = io.StringIO()
     export_csv(stored, out)
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", stored.name) or "tournament"
@@ -821,7 +1015,7 @@ def _spectated(request: Request) -> tuple[str, str]:
         or not channel.isprintable()
         or not network.isprintable()
     ):
-        raise Problem(404, "No such game", "That is not a channel's address.")
+        raise Problem(404, _("No such game"), _("That is not a channel's address."))
     return network, channel
 
 
@@ -890,7 +1084,9 @@ def spectate_page(request: Request) -> Response:
 def spectate_api(request: Request) -> Response:
     _network, channel, view, lines, replay = _spectate_state(request)
     if view is None:
-        raise Problem(404, "No such game", f"No game is being played in {channel} now.")
+        raise Problem(
+            404, _("No such game"), _("No game is being played in {channel} now.", channel=channel)
+        )
     data = _live_json(request, view)
     data["lines"] = [{"at": line.at, "text": line.text} for line in lines]
     data["replay"] = None if replay is None else _site(request).link(request, "game", key=replay)
@@ -919,18 +1115,23 @@ async def _on_problem(request: Request, exc: Exception) -> Response:
 async def _on_http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
-        return _problem_response(request, 404, "Not found", "There is no page at this address.")
+        return _problem_response(
+            request, 404, _("Not found"), _("There is no page at this address.")
+        )
     if exc.status_code == 405:
         return _problem_response(
-            request, 405, "Not allowed", "This site only answers GET and HEAD requests."
+            request, 405, _("Not allowed"), _("This site only answers GET and HEAD requests.")
         )
-    return _problem_response(request, exc.status_code, "Error", str(exc.detail))
+    return _problem_response(request, exc.status_code, _("Error"), str(exc.detail))
 
 
 async def _on_error(request: Request, exc: Exception) -> Response:
     log.error("error answering %s", request.url.path, exc_info=exc)
     return _problem_response(
-        request, 500, "Something went wrong", "The page could not be made; the error is logged."
+        request,
+        500,
+        _("Something went wrong"),
+        _("The page could not be made; the error is logged."),
     )
 
 
@@ -986,4 +1187,4 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.site = site
-    return ServerTiming(app)
+    return ServerTiming(LanguageMiddleware(app))

@@ -13,11 +13,17 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 
 import pygal
+from babel.dates import format_date
 from pygal.style import Style
 
+from unobot.i18n import domain
+from unobot.web import lang as site_lang
 from unobot.web.queries import RatingPoint, WeekPoints
+
+_, ngettext = domain("web")
 
 __all__ = [
     "PPG_CHART_FROM",
@@ -132,7 +138,7 @@ def _series(
         stroke_style={"width": 2.5},
         x_label_rotation=0,
         truncate_label=-1,
-        no_data_text="No games yet",
+        no_data_text=_("No games yet"),
         margin=8,
         margin_right=48,  # half the last date label sticks out past the plot
         show_x_guides=False,
@@ -187,21 +193,43 @@ def _drawings(draw: Callable[[Layout], str], enough: bool) -> str:
     return "".join(draw(layout) for layout in LAYOUTS) if enough else ""
 
 
+def _day(when: datetime | str) -> str:
+    """A day (a datetime, or an ISO date as the weeks are keyed) as the language writes it:
+    ``2026-11-16`` in English (the axis's own form), ``16.11.2026``, ``16 lis 2026``..."""
+    day = date.fromisoformat(when) if isinstance(when, str) else when.date()
+    loc = site_lang.babel_locale()
+    return day.isoformat() if loc is None else format_date(day, "medium", locale=loc)
+
+
+def _one_decimal(value: float) -> str:
+    """``12.5`` as the language writes it (``12,5`` in German, Polish...)."""
+    loc = site_lang.babel_locale()
+    return f"{value:.1f}" if loc is None else site_lang.format_number(value, "#,##0.0", loc)
+
+
 def rating_summary(points: Sequence[RatingPoint]) -> str:
     if not points:
-        return "No rated games yet."
+        return _("No rated games yet.")
     if len(points) < RATING_CHART_FROM:
-        values = ", ".join(f"{p.rating} ({p.ended:%Y-%m-%d})" for p in points)
-        return (
-            f"Rating after each rated game so far: {values}. The chart starts at "
-            f"{RATING_CHART_FROM} rated games."
+        values = ", ".join(f"{p.rating} ({_day(p.ended)})" for p in points)
+        return _(
+            "Rating after each rated game so far: {values}. The chart starts at {n} rated games.",
+            values=values,
+            n=RATING_CHART_FROM,
         )
     first, last = points[0], points[-1]
     high = max(p.rating for p in points)
-    return (
-        f"Rating over the last {len(points)} rated game{'s' * (len(points) != 1)}: "
-        f"from {first.rating} ({first.ended:%Y-%m-%d}) to {last.rating} "
-        f"({last.ended:%Y-%m-%d}), highest {high}."
+    return ngettext(
+        "Rating over the last {n} rated game: from {first} ({first_date}) to {last} "
+        "({last_date}), highest {high}.",
+        "Rating over the last {n} rated games: from {first} ({first_date}) to {last} "
+        "({last_date}), highest {high}.",
+        len(points),
+        first=first.rating,
+        first_date=_day(first.ended),
+        last=last.rating,
+        last_date=_day(last.ended),
+        high=high,
     )
 
 
@@ -218,7 +246,7 @@ def rating_chart(points: Sequence[RatingPoint]) -> str:
     label = rating_summary(points)
     return _drawings(
         lambda layout: _render(
-            _series(layout, "Rating after each game", "rating", labels, values, ".0f",
+            _series(layout, _("Rating after each game"), _("rating"), labels, values, ".0f",
                     RATING_SPAN),
             label, layout.css,
         ),
@@ -228,19 +256,36 @@ def rating_chart(points: Sequence[RatingPoint]) -> str:
 
 def ppg_summary(weeks: Sequence[WeekPoints]) -> str:
     if not weeks:
-        return "No games yet."
+        return _("No games yet.")
     if len(weeks) < PPG_CHART_FROM:
         values = "; ".join(
-            f"{w.ppg:.1f} in the week of {w.week} ({w.games} game{'s' * (w.games != 1)})"
+            ngettext(
+                "{ppg} in the week of {week} ({n} game)",
+                "{ppg} in the week of {week} ({n} games)",
+                w.games,
+                ppg=_one_decimal(w.ppg),
+                week=_day(w.week),
+            )
             for w in weeks
         )
-        return f"Points per game: {values}. The chart starts at {PPG_CHART_FROM} weeks played."
+        return _(
+            "Points per game: {values}. The chart starts at {n} weeks played.",
+            values=values,
+            n=PPG_CHART_FROM,
+        )
     best = max(weeks, key=lambda w: (w.ppg, w.week))
-    return (
-        f"Points per game in each of {len(weeks)} week{'s' * (len(weeks) != 1)} played, "
-        f"from the week of {weeks[0].week} ({weeks[0].ppg:.1f}) to the week of "
-        f"{weeks[-1].week} ({weeks[-1].ppg:.1f}); best the week of {best.week} "
-        f"({best.ppg:.1f})."
+    return ngettext(
+        "Points per game in each of {n} week played, from the week of {first} ({first_ppg}) "
+        "to the week of {last} ({last_ppg}); best the week of {best} ({best_ppg}).",
+        "Points per game in each of {n} weeks played, from the week of {first} ({first_ppg}) "
+        "to the week of {last} ({last_ppg}); best the week of {best} ({best_ppg}).",
+        len(weeks),
+        first=_day(weeks[0].week),
+        first_ppg=_one_decimal(weeks[0].ppg),
+        last=_day(weeks[-1].week),
+        last_ppg=_one_decimal(weeks[-1].ppg),
+        best=_day(best.week),
+        best_ppg=_one_decimal(best.ppg),
     )
 
 
@@ -252,8 +297,8 @@ def ppg_chart(weeks: Sequence[WeekPoints]) -> str:
     label = ppg_summary(weeks)
     return _drawings(
         lambda layout: _render(
-            _series(layout, "Points per game, by week", "points per game", labels, values,
-                    ".1f", PPG_SPAN),
+            _series(layout, _("Points per game, by week"), _("points per game"), labels,
+                    values, ".1f", PPG_SPAN),
             label, layout.css,
         ),
         len(weeks) >= PPG_CHART_FROM,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from unobot.i18n import domain
 from unobot.stats.model import StoredGame
 from unobot.stats.ratings import conservative, uncertainty
 from unobot.web.cards import CardView, card_view, color_name, views_of
@@ -27,6 +28,8 @@ __all__ = [
     "tournament_json",
     "tournament_summary_json",
 ]
+
+_, ngettext = domain("web")
 
 log = logging.getLogger(__name__)
 
@@ -163,17 +166,18 @@ def replay_view(moves: str | None) -> ReplayView:
     """The game's steps, or why there are none (never raises: a damaged move list gives a
     page that says so, and the log says why)."""
     if moves is None:
-        return ReplayView([], {}, "This game was recorded without its move list, so it "
-                                  "can't be replayed.")  # fmt: skip
+        return ReplayView(
+            [], {}, _("This game was recorded without its move list, so it can't be replayed.")
+        )
     try:
         from unobot.replay.steps import steps
 
         replayed = [_step_json(s) for s in steps(moves)]
     except Exception:
         log.exception("a stored move list could not be replayed")
-        return ReplayView([], {}, "This game's move list could not be replayed.")
+        return ReplayView([], {}, _("This game's move list could not be replayed."))
     if not replayed:
-        return ReplayView([], {}, "This game's move list holds no moves.")
+        return ReplayView([], {}, _("This game's move list holds no moves."))
     codes = {c for s in replayed for h in s["hands"] for c in h["cards"]}
     codes.update(s["top"] for s in replayed if s["top"])
     return ReplayView(replayed, views_of(codes))

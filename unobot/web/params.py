@@ -7,18 +7,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from unobot.i18n import N_, domain
 from unobot.stats.model import Period
+
+_, ngettext = domain("web")
 
 __all__ = ["RANKINGS", "BadParameter", "LeaderboardQuery", "leaderboard_query"]
 
 RANKINGS = ("pw", "ppg", "rating")
-RANKING_NAMES = {"pw": "% wins", "ppg": "points per game", "rating": "rating"}
-PERIOD_NAMES = {"week": "this week", "month": "this month", "all": "all time"}
+RANKING_NAMES = {"pw": N_("% wins"), "ppg": N_("points per game"), "rating": N_("rating")}
+PERIOD_NAMES = {"week": N_("this week"), "month": N_("this month"), "all": N_("all time")}
+"""Labels (translated where shown: ``_(PERIOD_NAMES[key])``)."""
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 50
 MAX_MIN_GAMES = 1_000_000
 _CHANNEL_START = "#&+!"
 _NOT_IN_NAMES = " ,\x07\r\n\0"
+_NOT_CHANNEL = N_("channel must be a channel name such as #uno, not {channel}")
 
 
 class BadParameter(ValueError):
@@ -61,14 +66,16 @@ def _int(params: Mapping[str, str], key: str, default: int, low: int, high: int)
     if not raw:
         return default
     if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise BadParameter(f"{key} must be a whole number from {low} to {high}")
+        raise BadParameter(
+            _("{key} must be a whole number from {low} to {high}", key=key, low=low, high=high)
+        )
     return int(raw)
 
 
 def _name(params: Mapping[str, str], key: str, longest: int) -> str:
     value = params.get(key, "").strip()
     if len(value) > longest or any(c in value for c in _NOT_IN_NAMES) or not value.isprintable():
-        raise BadParameter(f"{key} is not a {key} name")
+        raise BadParameter(_("{key} is not a {key} name", key=key))
     return value
 
 
@@ -84,29 +91,33 @@ def leaderboard_query(params: Mapping[str, str], default_min: int) -> Leaderboar
     try:
         period = Period(period_text)
     except ValueError:
-        raise BadParameter("period must be week, month or all") from None
+        raise BadParameter(_("period must be week, month or all")) from None
     ranking = params.get("ranking", "").strip().lower()
     if not ranking:
         ranking = "rating" if period is Period.ALL else "ppg"
     if ranking not in RANKINGS:
-        raise BadParameter("ranking must be pw (% wins), ppg (points per game) or rating")
+        raise BadParameter(_("ranking must be pw (% wins), ppg (points per game) or rating"))
     channel = _name(params, "channel", 200)
     if channel and channel[0] not in _CHANNEL_START:
-        raise BadParameter(f"channel must be a channel name such as #uno, not {channel!r}")
+        raise BadParameter(_(_NOT_CHANNEL, channel=repr(channel)))
     network = _name(params, "network", 100)
     if ranking == "rating" and period is not Period.ALL:
         raise BadParameter(
-            "a rating is not a sum over a period: rating rankings are all-time "
-            "(use ranking=pw or ranking=ppg for a week or a month)"
+            _(
+                "a rating is not a sum over a period: rating rankings are all-time "
+                "(use ranking=pw or ranking=ppg for a week or a month)"
+            )
         )
     if ranking == "rating" and channel:
         raise BadParameter(
-            "ratings are kept per network, not per channel: leave the channel empty "
-            "(or use ranking=pw or ranking=ppg for one channel)"
+            _(
+                "ratings are kept per network, not per channel: leave the channel empty "
+                "(or use ranking=pw or ranking=ppg for one channel)"
+            )
         )
     bots = params.get("bots", "").strip().lower()
     if bots not in ("", "0", "1", "on", "true", "false", "yes", "no"):
-        raise BadParameter("bots must be 1 (rank computer players too) or 0")
+        raise BadParameter(_("bots must be 1 (rank computer players too) or 0"))
     return LeaderboardQuery(
         ranking=ranking,
         period=period,
@@ -153,13 +164,13 @@ def records_query(params: Mapping[str, str]) -> RecordsQuery:
     try:
         period = Period(period_text)
     except ValueError:
-        raise BadParameter("period must be week, month or all") from None
+        raise BadParameter(_("period must be week, month or all")) from None
     channel = _name(params, "channel", 200)
     if channel and channel[0] not in _CHANNEL_START:
-        raise BadParameter(f"channel must be a channel name such as #uno, not {channel!r}")
+        raise BadParameter(_(_NOT_CHANNEL, channel=repr(channel)))
     bots = params.get("bots", "").strip().lower()
     if bots not in ("", "0", "1", "on", "true", "false", "yes", "no"):
-        raise BadParameter("bots must be 1 (computer players too) or 0")
+        raise BadParameter(_("bots must be 1 (computer players too) or 0"))
     return RecordsQuery(
         period, channel, _name(params, "network", 100), bots in ("1", "on", "true", "yes")
     )

@@ -10,6 +10,13 @@ asked again, or polled by ``static/live.js``, replays nothing until the bot writ
 
 A log the current code can't replay (an older bot's entries) still gets a page: what the
 entries and the sheet say (the last standings the bot wrote), with a note.
+
+Labels are said in the language being spoken when the view is built (the cache keeps one view
+per language). What the store holds (stages such as "Round 2 game 1", standings notes, the
+score sheet's lines) stays English data: :func:`stage_label` and :func:`note_label` translate
+stages and notes on display with the tournament's own words (as the channel hears them), and
+leave anything they don't recognise (an older bot's wording) as it is; the sheet's lines are
+shown as stored and exported (the hall's notation, ``ann > Final,G1,12``).
 """
 
 from __future__ import annotations
@@ -22,10 +29,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from unobot.i18n import N_, domain
 from unobot.irc.casemap import irc_lower
 from unobot.tournament.model import Standing
 from unobot.tournament.state import Entry, Tournament
 from unobot.tournament.store import SheetRow, Stored
+from unobot.tournament.words import note_text, stage_text
 
 __all__ = [
     "BracketGame",
@@ -39,8 +48,13 @@ __all__ = [
     "TournamentView",
     "ViewCache",
     "build_view",
+    "format_label",
+    "note_label",
     "sheet_stage",
+    "stage_label",
 ]
+
+_, ngettext = domain("web")
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +62,23 @@ CACHE_SIZE = 64
 """Tournaments whose view is kept (the running ones are the ones asked for)."""
 
 FORMAT_NAMES = {
-    "ocuk": "Overclockers UK (tables to 251, one-hand final)",
-    "knockout": "Knockout (games of up to four, lowest total through)",
-    "rotation": "Rotation (timed rounds; lowest moves down, highest up)",
+    "ocuk": N_("Overclockers UK (tables to 251, one-hand final)"),
+    "knockout": N_("Knockout (games of up to four, lowest total through)"),
+    "rotation": N_("Rotation (timed rounds; lowest moves down, highest up)"),
 }
+"""Each format in words (``_()`` where shown; the JSON API's view is built in English)."""
+FORMAT_SHORT = {
+    "ocuk": N_("Overclockers UK"),
+    "knockout": N_("Knockout"),
+    "rotation": N_("Rotation"),
+}
+"""Each format's name alone, for the tournaments list."""
+
+
+def format_label(code: str) -> str:
+    """A format's short name in the language being spoken (an unknown code as it is)."""
+    return _(FORMAT_SHORT[code]) if code in FORMAT_SHORT else code
+
 
 _ROUND = re.compile(r"^r(\d+)-(?:g|t|bye)(\d+)")
 _OCUK_ROUND = re.compile(r"^r(\d+)t(\d+)$")
@@ -209,21 +236,21 @@ def _section(fmt: str, key: str, stage: str) -> tuple[tuple[int, int], str]:
         m = _ROUND.match(base)
         if m:
             r = int(m.group(1))
-            title = "Final" if stage.startswith("Final") else f"Round {r}"
+            title = _("Final") if stage.startswith("Final") else _("Round {n}", n=r)
             return (r, 0), title
     if fmt == "ocuk":
         if re.fullmatch(r"t\d+", key):
-            return (1, 0), "Tables"
+            return (1, 0), _("Tables")
         m = _OCUK_ROUND.match(key)
         if m:
-            return (int(m.group(1)), 0), f"Round {m.group(1)} tables"
+            return (int(m.group(1)), 0), _("Round {n} tables", n=int(m.group(1)))
         if re.fullmatch(r"h\d+", key):
-            return (1, 0), "Hands"
+            return (1, 0), _("Hands")
         if key.startswith("cut"):
-            return (50, 0), "Play-off for the final"
+            return (50, 0), _("Play-off for the final")
         if key == "final" or key.startswith("po"):
-            return (100, 0), "Final and play-offs"
-    return (999, 0), stage or "Other games"
+            return (100, 0), _("Final and play-offs")
+    return (999, 0), stage_label(stage) if stage else _("Other games")
 
 
 def _records(entries: list[Any]) -> tuple[Record, ...]:
@@ -232,7 +259,6 @@ def _records(entries: list[Any]) -> tuple[Record, ...]:
         d = e.data
         by = str(d.get("by", ""))
         reason = str(d.get("reason", "") or "")
-        because = f": {reason}" if reason else ""
         if e.kind == "correct":
             delta = int(d.get("delta", 0))
             out.append(
@@ -240,7 +266,15 @@ def _records(entries: list[Any]) -> tuple[Record, ...]:
                     "correction",
                     e.at,
                     str(d.get("name", "")),
-                    f"{delta:+d} in {d.get('key', '')} by {by}{because}",
+                    _reasoned(
+                        _(
+                            "{delta} in {game} by {by}",
+                            delta=f"{delta:+d}",
+                            game=str(d.get("key", "")),
+                            by=by,
+                        ),
+                        reason,
+                    ),
                 )
             )
         elif e.kind == "penalty":
@@ -249,23 +283,34 @@ def _records(entries: list[Any]) -> tuple[Record, ...]:
                     "penalty",
                     e.at,
                     str(d.get("name", "")),
-                    f"draws {d.get('cards', '')} by {by} in {d.get('channel', '')}",
+                    _(
+                        "draws {cards} by {by} in {channel}",
+                        cards=str(d.get("cards", "")),
+                        by=by,
+                        channel=str(d.get("channel", "")),
+                    ),
                 )
             )
         elif e.kind == "remove":
-            out.append(Record("removal", e.at, str(d.get("name", "")), f"by {by}{because}"))
+            detail = _reasoned(_("by {by}", by=by), reason)
+            out.append(Record("removal", e.at, str(d.get("name", "")), detail))
         elif e.kind == "sub":
             out.append(
                 Record(
                     "substitution",
                     e.at,
                     str(d.get("new", "")),
-                    f"replaces {d.get('old', '')}, by {by}",
+                    _("replaces {old}, by {by}", old=str(d.get("old", "")), by=by),
                 )
             )
         elif e.kind == "cancel":
-            out.append(Record("cancellation", e.at, "", f"by {by}{because}"))
+            out.append(Record("cancellation", e.at, "", _reasoned(_("by {by}", by=by), reason)))
     return tuple(out)
+
+
+def _reasoned(detail: str, reason: str) -> str:
+    """A record's detail and the reason the MC gave (their own words, never translated)."""
+    return _("{detail}: {reason}", detail=detail, reason=reason) if reason else detail
 
 
 def _entrants(entries: list[Any]) -> tuple[Entrant, ...]:
@@ -369,9 +414,10 @@ def _bracket(
         if later:
             came = {b.through for b in out if b.through}
             for name in sorted(nxt - came - {s.name for g in mains[n] for s in g.seats}):
-                out.append(BracketGame(f"r{n}-bye-{name}", "Bye", (Seat(name),), name, True))
+                out.append(BracketGame(f"r{n}-bye-{name}", _("Bye"), (Seat(name),), name, True))
         final = len(mains[n]) == 1 and mains[n][0].stage.startswith("Final")
-        rounds.append(BracketRound(n, "Final" if final else f"Round {n}", tuple(out)))
+        title = _("Final") if final else _("Round {n}", n=n)
+        rounds.append(BracketRound(n, title, tuple(out)))
     return tuple(rounds)
 
 
@@ -397,11 +443,11 @@ def _rotation(games: list[GameView]) -> tuple[RotationRound, ...]:
                     if there is None or there == g.table:
                         continue
                     if s.gone or s.total == high:
-                        why = "highest: up"
+                        why = _("highest: up")
                     elif s.total == low:
-                        why = "lowest: down"
+                        why = _("lowest: down")
                     else:
-                        why = "rebalanced"
+                        why = _("rebalanced")
                     moves.append(Move(s.name, g.table, there, why))
         out.append(RotationRound(r, tuple(tables), tuple(moves)))
     return tuple(out)
@@ -425,7 +471,9 @@ def build_view(stored: Stored) -> TournamentView:
     view = TournamentView(
         name=stored.name,
         format=stored.format,
-        format_name=FORMAT_NAMES.get(stored.format, stored.format),
+        format_name=_(FORMAT_NAMES[stored.format])
+        if stored.format in FORMAT_NAMES
+        else stored.format,
         channel=stored.channel,
         status=stored.status,
         created=stored.created,
@@ -447,7 +495,9 @@ def build_view(stored: Stored) -> TournamentView:
         tournament = Tournament.replay([Entry(e.kind, e.data, e.at) for e in entries])
     except Exception as err:  # an older bot's log: show what is stored
         log.info("tournament %s: not replayed (%s)", stored.name, err)
-        view.problem = f"The log could not be replayed with this version ({err})."
+        view.problem = _(
+            "The log could not be replayed with this version ({error}).", error=str(err)
+        )
     stored_standings, stored_final = _last_standings(entries)
     over = stored.status in ("done", "cancelled")
     if tournament is not None and not (over and stored_standings):
@@ -470,7 +520,7 @@ def build_view(stored: Stored) -> TournamentView:
     for row in stored.sheet:
         stage = sheet_stage(row, stages)
         place = _section(stored.format, row.game_key, stage)
-        mark = "Won" if row.won else str(row.points)
+        mark = _("Won") if row.won else str(row.points)
         sections.setdefault(place, []).append(
             SheetLine(row.text(), row.player, row.table, row.game, mark, stage, row.clock)
         )
@@ -488,24 +538,38 @@ def _current(fmt: str, tournament: Tournament | None, playing: tuple[GameView, .
     if tournament is None:
         return ""
     if tournament.status == "signup":
-        return "Sign-up"
+        return _("Sign-up")
     if tournament.over:
         return ""
     if fmt == "rotation" and tournament.round is not None:
-        return f"Round {tournament.round.number}"
+        return _("Round {n}", n=tournament.round.number)
     stages = list(dict.fromkeys(g.stage for g in playing))
     if fmt == "knockout" and playing:
         m = _ROUND.match(playing[0].key)
         if playing[0].stage.startswith("Final"):
-            return "Final"
+            return _("Final")
         if m:
-            return f"Round {m.group(1)}"
+            return _("Round {n}", n=int(m.group(1)))
     if fmt == "ocuk" and playing:
         if any(g.key == "final" for g in playing):
-            return "Final"
+            return _("Final")
         if all(re.fullmatch(r"t\d+", g.key) for g in playing):
-            return "Tables"
-    return ", ".join(stages)
+            return _("Tables")
+    return ", ".join(stage_label(s) for s in stages)
+
+
+def stage_label(stage: str) -> str:
+    """A stage as the store has it ("Round 2 game 1", "Final sudden death 2", written by the
+    formats in English) in the language being spoken: the tournament's own wording
+    (:func:`unobot.tournament.words.stage_text`), so the site says a stage as the channel
+    does; an unknown wording as it is."""
+    return stage_text(stage)
+
+
+def note_label(note: str) -> str:
+    """A standings note as the formats write it ("out in round 2", "table 3, left") in the
+    language being spoken, as the channel says it (:func:`unobot.tournament.words.note_text`)."""
+    return note_text(note)
 
 
 class ViewCache:

@@ -18,7 +18,20 @@
   if (!steps.length) {
     return;
   }
-  var COLOURS = { r: "red", y: "yellow", g: "green", b: "blue" };
+  // The page's words in its language (the server fills them in; English when absent).
+  var words = data.words || {};
+  var COLOURS = words.colours || { r: "red", y: "yellow", g: "green", b: "blue" };
+  function say(key, fallback, values) {
+    var text = words[key] || fallback;
+    Object.keys(values || {}).forEach(function (name) {
+      text = text.split("{" + name + "}").join(String(values[name]));
+    });
+    return text;
+  }
+  function cardCount(n) {
+    var counts = words.cards || {};
+    return counts[n] || n + (n === 1 ? " card" : " cards");
+  }
   var byId = function (id) {
     return document.getElementById(id);
   };
@@ -47,7 +60,7 @@
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", view.label);
     node.setAttribute("data-letter", view.letter);
-    var face = el("span", "card-face", view.face);
+    var face = el("span", view.face_class || "card-face", view.face);
     face.setAttribute("aria-hidden", "true");
     node.appendChild(face);
     return node;
@@ -69,9 +82,9 @@
     name.appendChild(el("strong", "", h.nick));
     name.appendChild(document.createTextNode(" "));
     var count = h.cards.length;
-    name.appendChild(el("span", "muted", count + (count === 1 ? " card" : " cards")));
+    name.appendChild(el("span", "muted", cardCount(count)));
     if (h.nick === current) {
-      name.appendChild(el("span", "to-play", "to play"));
+      name.appendChild(el("span", "to-play", say("to_play", "to play")));
     }
     box.appendChild(name);
     var row = el("div", "cards");
@@ -85,18 +98,24 @@
   function show(i) {
     index = Math.max(0, Math.min(steps.length - 1, i));
     var step = steps[index];
-    byId("replay-step").textContent = "Step " + (index + 1) + " of " + steps.length;
-    replace(byId("replay-top"), step.top ? [card(step.top)] : [el("span", "muted", "empty")]);
+    byId("replay-step").textContent = say("step", "Step {n} of {total}", {
+      n: index + 1,
+      total: steps.length
+    });
+    replace(byId("replay-top"), step.top ? [card(step.top)] : [el("span", "muted", say("empty", "empty"))]);
     var colour = byId("replay-color");
     colour.textContent =
       step.top && step.top.charAt(0) === "W" && COLOURS[step.color]
-        ? "Colour chosen: " + COLOURS[step.color]
+        ? say("colour", "Colour chosen: {colour}", { colour: COLOURS[step.color] })
         : "";
     var turn = byId("replay-turn");
     replace(turn, []);
     if (step.current) {
-      turn.appendChild(document.createTextNode("To play: "));
+      // "To play: {nick}" around the bold nick, in the sentence order of the language.
+      var parts = say("turn", "To play: {nick}").split("{nick}");
+      turn.appendChild(document.createTextNode(parts[0]));
       turn.appendChild(el("strong", "", step.current));
+      turn.appendChild(document.createTextNode(parts.slice(1).join("")));
     }
     replace(
       byId("replay-lines"),
@@ -108,7 +127,7 @@
       byId("replay-notices"),
       step.notices.map(function (n) {
         var item = el("li");
-        item.appendChild(el("span", "muted", "to " + n.nick + ":"));
+        item.appendChild(el("span", "muted", say("to", "to {nick}:", { nick: n.nick })));
         item.appendChild(document.createTextNode(" " + n.text));
         return item;
       })
