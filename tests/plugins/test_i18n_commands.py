@@ -259,7 +259,7 @@ def test_unolang_through_the_bot() -> None:
     assert h.bot.person_language("bob", "#uno") == "fr"
     assert h.bot.person_language("alice", "#uno") == "de"
     help_bob = _texts(h.say("bob", ".unohelp"))
-    assert help_bob[0].startswith("Uno : .uno [teams] ouvre une partie")
+    assert help_bob[0].startswith("Uno: .uno [teams] ouvre une partie")
     # Private: asks for their own table's language, and for the channel's elsewhere.
     assert notices(h.pm("bob", ".unolang de"), "bob") == [
         "dis-le dans le salon dont tu veux changer la langue, ou .unolang me <code> pour la tienne"

@@ -464,7 +464,7 @@ def test_farewell_and_frozen_replies_in_each_ones_language() -> None:
         "#en": "unobot is stopping: this game ends here.",
     }
     refused = h.say("Bob", ".draw", "#de")
-    assert [s.text for s in refused] == ["unobot s'arrête : cette partie est terminée"], refused
+    assert [s.text for s in refused] == ["unobot s'arrête: cette partie est terminée"], refused
     refused = h.say("anna", ".draw", "#de")
     assert [strip_codes(s.text) for s in refused][-1].endswith(
         "unobot wird beendet: dieses Spiel ist zu Ende"
