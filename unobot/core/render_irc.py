@@ -728,6 +728,7 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
         case Back(nick=nick):
             return _("{nick} is back", nick=nick)
         case Removed(nick=nick, why=why, held=held):
+            why = speak(why, language())  # the table wrote it, on a timer: in English
             if not held:  # No Mercy: already out of the hand, holding nothing
                 return _(
                     "{nick} leaves ({why}); the mercy rule had already put them out",
@@ -747,7 +748,7 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
         case Stopped(by=by, why=why):
             if by:
                 return _("{nick} stopped the game", nick=by)
-            return _("The game is over: {why}", why=why)
+            return _("The game is over: {why}", why=speak(why, language()))
     return None
 
 

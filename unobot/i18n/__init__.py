@@ -263,20 +263,13 @@ def N_(message: str) -> str:
     return message
 
 
-def _in(lang: str, params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` with every :class:`Text` among them in ``lang`` (most often: as they are)."""
-    for value in params.values():
-        if type(value) is Text and value.lang != lang:
-            return {k: speak(v, lang) for k, v in params.items()}
-    return params
-
-
 def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
     """``(_, ngettext)`` like :func:`domain`'s, returning a plain ``str``: for a module that
     only builds pieces of longer lines in the language being spoken (the table's lines, a
     hand), which nobody says again in another. Saves making a :class:`Text` for each piece:
-    a few of them go into every line the bot sends. An argument that is a :class:`Text`
-    made in another language (a reason the table wrote on a timer) is said again in this."""
+    a few of them go into every line the bot sends. Its arguments are taken as they are: one
+    that may be a :class:`Text` made in another language (a reason the table wrote on a
+    timer) is :func:`speak`-ed by the caller first."""
     if name not in DOMAINS:
         raise ValueError(f"unknown translation domain {name!r}")
 
@@ -286,7 +279,7 @@ def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
         if not params:
             return pattern
         try:
-            return pattern.format_map(_in(lang, params))
+            return pattern.format_map(params)
         except (KeyError, IndexError, ValueError, AttributeError):
             return _render(lang, name, message, None, 1, params)  # says it in English
 
@@ -298,7 +291,7 @@ def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
         else:
             pattern = catalog(lang, name).ngettext(singular, plural, n)
         try:
-            return pattern.format_map(_in(lang, params))
+            return pattern.format_map(params)
         except (KeyError, IndexError, ValueError, AttributeError):
             return _render(lang, name, singular, plural, n, params)
 
