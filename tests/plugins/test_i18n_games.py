@@ -12,7 +12,6 @@ words or more) appears in any line, and every line fits IRC's limit with long ni
 from __future__ import annotations
 
 import functools
-import gettext
 import re
 from collections.abc import Iterator
 from random import Random
@@ -23,6 +22,7 @@ import unobot.i18n as i18n
 from tests.plugins.fakes import Sent
 from tests.plugins.test_computers import FAST
 from tests.plugins.test_stats_recording import StatsHarness
+from tests.pseudo import PSEUDO, speak_pseudo, unbracketed
 from unobot.bench.soak import command_for
 from unobot.core.bot import BotConfig
 from unobot.core.render_irc import strip_codes
@@ -32,7 +32,6 @@ from unobot.i18n import catalogs as cats
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Kind
 
-PSEUDO = "xx"
 LONG = "Zbigniew_Brzeczyszczykiewicz30"  # 30 characters, a common NICKLEN
 NICKS = ["ann", "Bob", "carol[m]", LONG]
 PRESETS = ["irc-classic", "official", "seven-o", "jump-in", "no-mercy", "house", "teams"]
@@ -44,22 +43,9 @@ AROUND = [
 """Commands said during each game, by someone whose turn it may not be."""
 
 
-class Pseudo(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return f"⟦{singular if n == 1 else plural}⟧"
-
-
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = i18n.catalog
-    monkeypatch.setattr(i18n, "_KNOWN", i18n._KNOWN | {PSEUDO})
-    monkeypatch.setitem(i18n.LANGUAGE_NAMES, PSEUDO, "Pseudo")
-    monkeypatch.setattr(
-        i18n, "catalog", lambda lang, name: Pseudo() if lang == PSEUDO else real(lang, name)
-    )
+    speak_pseudo(monkeypatch)
 
 
 def play(lang: str, preset: str, seed: int) -> list[Sent]:
@@ -110,18 +96,12 @@ def _games(lang: str) -> list[Sent]:
     return [line for i, preset in enumerate(PRESETS) for line in play(lang, preset, 10 + i)]
 
 
-_BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
 _ALLOWED = re.compile(r"[\s\d.,:;!?()\[\]|/+\-–—…*#'\"<>=%@&~_^]*")
 
 
 def _leftover(text: str, nicks: set[str]) -> str:
     """What of a pseudo-language line no catalogue said: brackets out, then nicks, cards."""
-    text = strip_codes(text)
-    while True:
-        inner = _BRACKETED.sub(" ", text)
-        if inner == text:
-            break
-        text = inner
+    text = unbracketed(strip_codes(text))
     # A long line is split between words (fit): a message may run on into the next line.
     text = text.split("⟦", 1)[0] if "⟦" in text else text
     text = text.rsplit("⟧", 1)[1] if "⟧" in text else text

@@ -13,7 +13,6 @@ page says its language, and Polish counts games with its three plural forms.
 
 from __future__ import annotations
 
-import gettext
 import html
 import re
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ import unobot.i18n as i18n
 import unobot.replay.steps as replay_steps
 import unobot.web.app as web_app
 import unobot.web.lang as web_lang
+from tests.pseudo import PSEUDO, speak_pseudo, unbracketed
 from tests.web.conftest import NASTY, NOW, TestClient, seed_store
 from unobot.i18n import LANGUAGE_NAMES, LANGUAGES, language, speaking
 from unobot.i18n import catalogs as cats
@@ -40,7 +40,6 @@ from unobot.web import charts
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-PSEUDO = "xx"
 T = NOW.timestamp()
 
 
@@ -167,26 +166,12 @@ def fetch(client: TestClient, world: World, method: str, path: str, lang: str) -
     return response.status_code, response.text
 
 
-class Pseudo(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return f"⟦{singular if n == 1 else plural}⟧"
-
-
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
     """``?lang=xx`` speaks the pseudo-language (Babel's figures as in English)."""
-    real_catalog, real_normalize = i18n.catalog, web_lang.normalize
-
-    def catalog(lang: str, name: str) -> gettext.NullTranslations:
-        return Pseudo() if lang == PSEUDO else real_catalog(lang, name)
-
-    monkeypatch.setattr(i18n, "_KNOWN", i18n._KNOWN | {PSEUDO})
-    monkeypatch.setitem(i18n.LANGUAGE_NAMES, PSEUDO, "Pseudo")
-    monkeypatch.setattr(i18n, "catalog", catalog)
-    monkeypatch.setattr(web_app, "catalog", catalog)
+    real_normalize = web_lang.normalize
+    speak_pseudo(monkeypatch)
+    monkeypatch.setattr(web_app, "catalog", i18n.catalog)
     monkeypatch.setattr(
         web_lang, "normalize", lambda c: PSEUDO if c == PSEUDO else real_normalize(c)
     )
@@ -196,16 +181,8 @@ def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-_BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
-
-
 def leftover(text: str) -> list[str]:
-    while True:
-        inner = _BRACKETED.sub(" ", text)
-        if inner == text:
-            break
-        text = inner
-    return text.split()
+    return unbracketed(text).split()
 
 
 _DATA_WORD = re.compile(
