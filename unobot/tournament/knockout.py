@@ -66,6 +66,7 @@ from unobot.tournament.model import (
     Step,
     TournamentError,
     announce_lines,
+    corrected,
     even_sizes,
     ranked,
     unique_names,
@@ -269,17 +270,7 @@ class Knockout(Roster[KnockoutOptions]):
         if game.totals is None or i not in game.totals:
             return []  # applied to the total when (if) one comes
         shown = game.totals[i] + self._corrections[(key, i)]
-        return [
-            Announce(
-                _(
-                    "{key}: {name} {delta} points, now {total}.",
-                    key=key,
-                    name=self._names[i],
-                    delta=f"{delta:+d}",
-                    total=shown,
-                )
-            )
-        ]
+        return corrected(key, self._names[i], delta, shown)
 
     # --- reading ------------------------------------------------------------------------------
 

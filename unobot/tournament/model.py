@@ -207,6 +207,13 @@ def duration_text(seconds: float) -> str:
     return "".join(parts) or "0s"
 
 
+def corrected(key: str, name: str, delta: int, total: int) -> list[Announce]:
+    """The line announcing a director's correction of ``name``'s score in game ``key``."""
+    text = _("{key}: {name} {delta} points, now {total}.", key=key, name=name,
+             delta=f"{delta:+d}", total=total)  # fmt: skip
+    return [Announce(text)]
+
+
 def list_text(items: Sequence[str]) -> str:
     """``a, b, c``: names stay a plain ``str``; items that are translated messages make a
     message that is spoken again item by item in another language."""

@@ -71,6 +71,7 @@ from unobot.tournament.model import (
     Step,
     TournamentError,
     announce_lines,
+    corrected,
     ranked,
 )
 from unobot.tournament.words import ordinal_text, stage_text
@@ -314,17 +315,7 @@ class Ocuk(Roster[OcukOptions]):
             )
         points[i] += delta
         shown = self._total(i) if self._kinds[key] == "hand" else points[i]
-        return [
-            Announce(
-                _(
-                    "{key}: {name} {delta} points, now {total}.",
-                    key=key,
-                    name=self._names[i],
-                    delta=f"{delta:+d}",
-                    total=shown,
-                )
-            )
-        ]
+        return corrected(key, self._names[i], delta, shown)
 
     def pending(self) -> list[Game]:
         return [self._game(p) for p in self._pending.values()]
