@@ -9,6 +9,7 @@ turned into groups. A change of wording in a catalogue is followed without touch
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -164,6 +165,12 @@ class Reader:
             _matcher(lang, "{nick} wins the hand!"),
             _matcher(lang, "{nick} stopped the game"),
         ]
+
+        # Every seat of a channel reads each of its lines: parse a line once, not once a seat.
+        self.status = functools.lru_cache(maxsize=512)(self.status)  # type: ignore[method-assign]
+        self.joins = functools.lru_cache(maxsize=512)(self.joins)  # type: ignore[method-assign]
+        self.opens = functools.lru_cache(maxsize=512)(self.opens)  # type: ignore[method-assign]
+        self.ended = functools.lru_cache(maxsize=512)(self.ended)  # type: ignore[method-assign]
 
     def _say(self, message: str) -> str:
         return message if self.lang == DEFAULT else catalog(self.lang, "game").gettext(message)
