@@ -89,3 +89,30 @@ def test_a_finalists_standing_note_is_finalist() -> None:
     ko, _ = play_out(event, "knockout ko", 4, 600)
     notes = [s.note for s in ko.standings()]
     assert notes[0] == "champion" and set(notes[1:]) == {"finalist"}
+
+
+def test_a_table_whose_people_all_fail_to_come_is_played_by_its_computer_entrants() -> None:
+    """A reserve drawn in and a person who never come to their table: both are out as
+    no-shows, and the two computer entrants left play the game (the table used to close with
+    no person left, the game was seated again with the removed names, and the next clock
+    tick removed them a second time: an error out of the timer, every minute)."""
+    event = Event(scale=1 / 60)
+    event.say("op", ".tournament new knockout ko game=60m", op=True)
+    event.say("ann", ".tjoin")
+    event.say("op", ".tournament addbot easy 7", op=True)
+    event.say("op", ".tournament reserve zed", op=True)
+    event.say("op", ".tournament remove EasyBot7", op=True)
+    event.say("op", ".tournament start", op=True)
+    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None
+    table = next(ko.channel_of(g) for g in ko.pending() if "ann" in g.players)
+    for _ in range(3600):
+        event.clock.advance(1.0)  # raises if a timer fails
+        if ko.over:
+            break
+    assert ko.over
+    said = event.lines(table)
+    assert any("no-show" in line for line in event.lines()), event.lines()[-5:]
+    assert any(line.startswith("Uno (knockout)") for line in said), said[:5]
+    assert not any("no person is left" in line for line in said)
+    assert {e.name for e in ko.entrants} >= {"ann", "zed"}

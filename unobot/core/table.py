@@ -566,13 +566,21 @@ class Table:
     def _leave_lobby(self, seat: int) -> Update:
         player = self.players.pop(seat)
         self._unpair(player)
-        if not self.humans:  # computer players alone don't keep a lobby open
+        if not self.humans and not self.config.tournament:
+            # Computer players alone don't keep a lobby open; a tournament's table is the
+            # director's, whose entrants may all be computers (people who never came).
             self.state = State.FINISHED
             return Update([Left(player.nick)], finished=True)
         new_starter = None
         if irc_eq(player.nick, self.starter):
-            self.starter = new_starter = next(p.nick for p in self.players if not p.computer)
+            self.starter = new_starter = self._next_starter()
         return Update([Left(player.nick, new_starter)])
+
+    def _next_starter(self) -> str:
+        """Who deals when the starter goes: the first person left, else (a tournament table of
+        computer entrants) the first player."""
+        people = [p.nick for p in self.players if not p.computer]
+        return people[0] if people else (self.players[0].nick if self.players else "")
 
     @journaled
     def stop(self, nick: str) -> Update:
@@ -1105,15 +1113,16 @@ class Table:
             self.state = State.FINISHED
             update.finished = True
             return update
-        if not self.humans:
+        if not self.humans and not self.config.tournament:
             # Computer players alone would play on for ever in an empty channel: the game ends
-            # here (recorded like a stop: only if a hand of a match was completed).
+            # here (recorded like a stop: only if a hand of a match was completed). A
+            # tournament's game has its director's clock to end it, and is played out.
             self.state = State.FINISHED
             update.events.append(Stopped("", _("no person is left in the game")))
             update.finished = True
             return update
         if irc_eq(player.nick, self.starter):
-            self.starter = next(p.nick for p in self.players if not p.computer)
+            self.starter = self._next_starter()
         if any(type(e) is HandEnded for e in after):
             if self._last_hand():
                 return self._end_round(update)

@@ -553,7 +553,13 @@ class Director:
         now = self.bot.scheduler.now()
         grace = tournament.seconds(tournament.options.grace_seconds)
         for nick in missing:  # the no-show rule: out of this game and the tournament
-            self.change(tournament, "remove", name=nick, by="director", reason="no-show")
+            try:
+                self.change(tournament, "remove", name=nick, by="director", reason="no-show")
+            except TournamentError as err:  # out already (a director's removal meanwhile)
+                log.info("tournament %s: %s not removed again: %s", tournament.name, nick, err)
+                if table.has(nick):
+                    self.bot.publish(table, table.leave(nick, now))
+                continue
             self.say(
                 tournament,
                 _(
