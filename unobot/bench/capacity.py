@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -279,6 +280,22 @@ class Players(Clients):
         self.bot_here: set[str] = set()
         self.slow_downs = 0
         self.bot_quits = 0
+        self.began: dict[tuple[float, int, str], float] = {}
+        """When each recorded wait began (for :meth:`around`)."""
+        self.timeline: deque[tuple[float, str]] = deque(maxlen=5000)
+        """What went on, in order: each command sent and each bot line seen (its first copy),
+        with its time: a wait over the bound shows what the bot sent meanwhile."""
+
+    def around(self, wait: tuple[float, int, str]) -> str:
+        """The timeline from a little before a recorded ``wait`` began to its end."""
+        began = self.began.get(wait)
+        if began is None:
+            return "(not recorded)"
+        return "\n".join(
+            f"{when - began:+8.3f} {what}"
+            for when, what in self.timeline
+            if began - 1.5 <= when <= began + wait[0] + 0.1
+        )
 
     def address(self, index: int) -> str:
         """Player ``index``'s own loopback address: channel c, seat p -> 127.0.c+1.p+2."""
@@ -318,6 +335,7 @@ class Players(Clients):
         now = time.monotonic()
         meter = self.meters[seat.game.channel]
         meter.last_event = now
+        self.timeline.append((now, f"{meter.channel} <- {seat.nick}: {line.partition(' :')[2]}"))
         word = line.partition(" :")[2].lstrip(".").split(" ", 1)[0].lower()
         if word == "uno":
             meter.active = True
@@ -355,12 +373,14 @@ class Players(Clients):
             self.slow_downs += plain.startswith("Slow down")
             if "Your turn | " in plain and self.figures is not None and self._in_window(now):
                 self.figures.turn_hands += 1
+            self.timeline.append((now, f"{meter.channel} notice {seat.nick}: {plain[:50]}"))
             self._bot_line(meter, now)
         elif command == "PRIVMSG" and words[1:2] == [meter.channel]:
             self.seen[seat.nick] += 1
             if self.seen[seat.nick] > meter.copies:  # the first copy of this line
                 meter.copies = self.seen[seat.nick]
                 meter.texts.append(plain)
+                self.timeline.append((now, f"{meter.channel} says: {plain[:60]}"))
                 self._bot_line(meter, now)
                 self._channel_line(meter, plain, now)
             if meter.pending is not None and meter.pending[0] != seat.nick:
@@ -396,6 +416,7 @@ class Players(Clients):
         when it ended, whichever are more (a game that just ended may still have its last
         lines queued)."""
         entry = (waited, max(meter.waiting_among, self._active()), meter.channel)
+        self.began[entry] = began
         if self.window is None:
             self.setup_waits.append(entry)
         elif self.figures is not None and self._in_window(began):
