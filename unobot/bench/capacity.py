@@ -59,15 +59,37 @@ from typing import Any
 from unobot.bench.alone import run_alone
 from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST, Clients, Seat
 
-__all__ = ["BotProcess", "Figures", "Players", "Refused", "add_arguments", "measure", "run"]
+__all__ = [
+    "BotProcess",
+    "Figures",
+    "Players",
+    "Refused",
+    "add_arguments",
+    "fair_bound",
+    "measure",
+    "run",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 4
 THINK = (2.0, 6.0)
 """Seconds a player thinks before a move, uniform (seeded)."""
 SHARE_SECONDS = 1.5
-"""The fairness bound: a channel with a game waits at most (active channels) x this for its
-next line (1 line/s shared round robin, with half a second of slack per channel)."""
+"""The fairness bound on average: a channel with a game gets a line in every (active
+channels) x this seconds at 1 line/s (round robin, one reply after every two game lines)."""
+
+
+def fair_bound(active: int) -> float:
+    """The longest a channel with a game may wait for its next line at 1 line/s, with
+    ``active`` channels playing: the outbox's guarantee (``Outbox``, property-tested in
+    tests/test_outbox.py), the other games' lines, one each, and one reply per two game lines,
+    rounded up: G + ceil(G / 2) slots. That is (active) x :data:`SHARE_SECONDS` for an even
+    number of games and half a slot more for an odd one: three games wait 5 s when replies
+    keep coming (reply, game, game, reply, then theirs), not 4.5."""
+    games = max(1, active)
+    return float(games + -(-games // 2))
+
+
 LOBBY = frozenset({"uno", "join", "deal"})
 MOVES = frozenset({"p", "play", "d", "draw", "pa", "pass", "co", "color", "colour"})
 STALL_SECONDS = 30.0
@@ -238,7 +260,7 @@ class Figures:
         """The wait furthest over (or least under) its bound."""
         if not waits:
             return (0.0, 0, "-")
-        return max(waits, key=lambda w: w[0] - max(1, w[1]) * SHARE_SECONDS)
+        return max(waits, key=lambda w: w[0] - fair_bound(w[1]))
 
 
 class Players(Clients):
@@ -568,7 +590,7 @@ def _seconds(value: float) -> str:
 def report(f: Figures) -> str:
     """The run's summary line."""
     wait, active, channel = Figures.worst(f.waits)
-    bound = max(1, active) * SHARE_SECONDS
+    bound = fair_bound(active)
     verdict = "within" if wait <= bound else "OVER"
     conn = f"{f.connections} connection{'s' if f.connections > 1 else ''}"
     return (
@@ -585,7 +607,7 @@ def _details(f: Figures) -> None:
     print(
         f"  opening: {f.games} lobbies and deals until every channel showed a turn: "
         f"{f.setup_seconds:.1f} s, longest wait meanwhile {wait:.1f} s in {channel} "
-        f"({active} active: bound {max(1, active) * SHARE_SECONDS:.1f} s)"
+        f"({active} active: bound {fair_bound(active):.1f} s)"
     )
     print(
         f"  hands finished {f.finished}, stalls {f.stalls}, player errors {len(f.errors)}, "
@@ -644,7 +666,7 @@ def _headline(results: list[Figures], unsupported: bool) -> str:
         + f" {f.turns_per_second:.2f} turns/s p50 {_seconds(f.percentile(0.5))}"
         for f in results
     ]
-    over = [f for f in results for w in f.waits if w[0] > max(1, w[1]) * SHARE_SECONDS]
+    over = [f for f in results for w in f.waits if w[0] > fair_bound(w[1])]
     fair = "every channel within its bound" if not over else f"{len(over)} waits OVER the bound"
     ratio = ""
     for f in results:

@@ -238,8 +238,9 @@ class Outbox:
     after every ``game_share`` game lines one reply may go, round robin over the channels with
     replies waiting, and within a channel round robin over the people asking, so one person's
     requests only delay their own. So with N channels' games waiting, each game sends at least
-    one line in every N + N/``game_share`` (1.5 N at the default), however many replies anyone
-    asks for, and replies are never starved either; a reply older than ``reply_ttl`` seconds
+    one line in every N + ⌈N/``game_share``⌉ (1.5 N at the default, rounded up to whole lines:
+    with three games, five), however many replies anyone asks for, and replies are never
+    starved either; a reply older than ``reply_ttl`` seconds
     is dropped instead of sent late. Lines about no channel (private commands, CTCP) share one
     flow. Within a game, a player's hand goes before the channel's line.
 
