@@ -18,6 +18,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from tests.test_terminal import _Emulator
 from unobot.core.render_irc import Cards, status_text
 from unobot.core.updates import Status
 from unobot.engine import Phase
@@ -333,25 +334,6 @@ _HAND = re.compile(r"-unobot- ((?:[^\r\n|]+ \| )+[^\r\n|]*\(\d+\): [^\r\n]*)\r?\
 language: the parts are joined by `` | `` and the hand ends ``(N): cards``."""
 
 
-class _Emulator:
-    """What the terminal shows: pexpect's read log fed to pyte, a VT100 emulator."""
-
-    def __init__(self) -> None:
-        import pyte
-
-        self.screen = pyte.Screen(_COLS, _ROWS)
-        self._stream = pyte.Stream(self.screen)
-
-    def write(self, text: str) -> None:
-        self._stream.feed(text)
-
-    def flush(self) -> None:
-        pass
-
-    def rows(self) -> list[str]:
-        return [row.rstrip() for row in self.screen.display if row.strip()]
-
-
 def _spawn(args: str, env_extra: dict[str, str]) -> tuple[pexpect.spawn, _Emulator]:
     env = {**os.environ, "TERM": "xterm", HARD_BUDGET_ENV: "5", "PROMPT_TOOLKIT_NO_CPR": "1"}
     for name in (*LOCALE_VARIABLES, "NO_COLOR"):
@@ -366,7 +348,7 @@ def _spawn(args: str, env_extra: dict[str, str]) -> tuple[pexpect.spawn, _Emulat
         timeout=_PTY_TIMEOUT,
         dimensions=(_ROWS, _COLS),
     )
-    emulator = _Emulator()
+    emulator = _Emulator(_ROWS, _COLS)
     child.logfile_read = emulator
     return child, emulator
 

@@ -626,10 +626,10 @@ _OVER = re.compile(r"\*\*\* Game over")
 class _Emulator:
     """What the terminal shows: pexpect's read log fed to pyte, a VT100 emulator."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows: int = _ROWS, cols: int = _COLS) -> None:
         import pyte
 
-        self.screen = pyte.Screen(_COLS, _ROWS)
+        self.screen = pyte.Screen(cols, rows)
         self._stream = pyte.Stream(self.screen)
 
     def write(self, text: str) -> None:
