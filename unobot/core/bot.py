@@ -265,8 +265,7 @@ class Bot:
                 back = table.arrive(incoming.nick)
                 if back.events:
                     self.publish(table, back)
-        channel = None if incoming.private else incoming.target
-        with speaking(self.channel_language(channel) if channel else ctx.language):
+        with speaking(ctx.channel_language):
             self.dispatcher.run(handler, ctx)
 
     # --- tables ----------------------------------------------------------------------------
@@ -384,21 +383,22 @@ class Bot:
 
     def _channel_language(self, channel: str) -> str:
         key = irc_lower(channel)
-        try:
-            chosen = self.settings.language(key)
-        except Exception:
-            log.exception("can't read the language of %s", channel)
-            chosen = None
+        chosen = self._stored_language(key)
         return chosen or self.config.channel_languages.get(key) or self.config.language
+
+    def _stored_language(self, key: str) -> str | None:
+        """The ``.unolang`` of a channel or a person; None when none (or the store failed:
+        logged, and the configured language answers)."""
+        try:
+            return self.settings.language(key)
+        except Exception:
+            log.exception("can't read the language of %s", key)
+            return None
 
     def person_language(self, ident: str, channel: str | None = None) -> str:
         """What is sent to one person alone: their ``.unolang me``, else the language of the
         channel it concerns (their table's), else the bot's."""
-        try:
-            chosen = self.settings.language(ident)
-        except Exception:
-            log.exception("can't read the language of %s", ident)
-            chosen = None
+        chosen = self._stored_language(ident)
         if chosen:
             return chosen
         return self.channel_language(channel) if channel else self.config.language
@@ -407,16 +407,10 @@ class Bot:
         """Each seated nick's language for their hands (by their identity, as colours), else
         the channel's (``channel``: already known, else looked up once)."""
         spoken = channel if channel is not None else self.channel_language(table.channel)
-        settings = self.settings
 
         def language(nick: str) -> str:
             player = table.player(nick)
-            try:
-                chosen = settings.language(player.key if player else irc_lower(nick))
-            except Exception:
-                log.exception("can't read the language of %s", nick)
-                chosen = None
-            return chosen or spoken
+            return self._stored_language(player.key if player else irc_lower(nick)) or spoken
 
         return language
 
