@@ -47,6 +47,7 @@ from unobot.stats.model import Period, game_key
 from unobot.stats.ratings import conservative, explained
 from unobot.stats.summaries import period_start
 from unobot.tournament.export import export_csv
+from unobot.tournament.words import note_text, stage_text
 from unobot.web import charts
 from unobot.web import lang as site_lang
 from unobot.web.cards import card_view, color_name
@@ -83,8 +84,6 @@ from unobot.web.tournaments import (
     TournamentView,
     ViewCache,
     format_label,
-    note_label,
-    stage_label,
 )
 
 __all__ = ["LIVE_HEADER", "Problem", "ServerTiming", "create_app", "live_page"]
@@ -345,9 +344,10 @@ class Site:
         env.globals["record_unit"] = _record_unit
         env.globals["status_name"] = _status_name
         env.globals["record_kind"] = _record_kind
-        env.globals["stage_label"] = stage_label
-        env.filters["stage_label"] = stage_label
-        env.globals["note_label"] = note_label
+        # The tournament's own words for stages and standings notes (stored in English).
+        env.globals["stage_label"] = stage_text
+        env.filters["stage_label"] = stage_text
+        env.globals["note_label"] = note_text
         env.globals["format_label"] = format_label
         env.globals["color_name"] = color_name
         self.static_version = _static_version()

@@ -13,10 +13,10 @@ entries and the sheet say (the last standings the bot wrote), with a note.
 
 Labels are said in the language being spoken when the view is built (the cache keeps one view
 per language). What the store holds (stages such as "Round 2 game 1", standings notes, the
-score sheet's lines) stays English data: :func:`stage_label` and :func:`note_label` translate
-stages and notes on display with the tournament's own words (as the channel hears them), and
-leave anything they don't recognise (an older bot's wording) as it is; the sheet's lines are
-shown as stored and exported (the hall's notation, ``ann > Final,G1,12``).
+score sheet's lines) stays English data: the tournament's own ``stage_text`` and ``note_text``
+(:mod:`unobot.tournament.words`) translate stages and notes on display, as the channel hears
+them, and leave anything they don't recognise (an older bot's wording) as it is; the sheet's
+lines are shown as stored and exported (the hall's notation, ``ann > Final,G1,12``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.tournament.model import Standing
 from unobot.tournament.state import Entry, Tournament
 from unobot.tournament.store import SheetRow, Stored
-from unobot.tournament.words import note_text, stage_text
+from unobot.tournament.words import stage_text
 
 __all__ = [
     "BracketGame",
@@ -49,9 +49,7 @@ __all__ = [
     "ViewCache",
     "build_view",
     "format_label",
-    "note_label",
     "sheet_stage",
-    "stage_label",
 ]
 
 _, ngettext = domain("web")
@@ -250,7 +248,7 @@ def _section(fmt: str, key: str, stage: str) -> tuple[tuple[int, int], str]:
             return (50, 0), _("Play-off for the final")
         if key == "final" or key.startswith("po"):
             return (100, 0), _("Final and play-offs")
-    return (999, 0), stage_label(stage) if stage else _("Other games")
+    return (999, 0), stage_text(stage) if stage else _("Other games")
 
 
 def _records(entries: list[Any]) -> tuple[Record, ...]:
@@ -555,21 +553,7 @@ def _current(fmt: str, tournament: Tournament | None, playing: tuple[GameView, .
             return _("Final")
         if all(re.fullmatch(r"t\d+", g.key) for g in playing):
             return _("Tables")
-    return ", ".join(stage_label(s) for s in stages)
-
-
-def stage_label(stage: str) -> str:
-    """A stage as the store has it ("Round 2 game 1", "Final sudden death 2", written by the
-    formats in English) in the language being spoken: the tournament's own wording
-    (:func:`unobot.tournament.words.stage_text`), so the site says a stage as the channel
-    does; an unknown wording as it is."""
-    return stage_text(stage)
-
-
-def note_label(note: str) -> str:
-    """A standings note as the formats write it ("out in round 2", "table 3, left") in the
-    language being spoken, as the channel says it (:func:`unobot.tournament.words.note_text`)."""
-    return note_text(note)
+    return ", ".join(stage_text(s) for s in stages)
 
 
 class ViewCache:
