@@ -190,6 +190,22 @@ def _session(lang: str, **options: object) -> tuple[TerminalGame, list[str]]:
     return TerminalGame(opts, loop, out.append, color=False, echo=True), out
 
 
+def _welcome(lang: str, level: str) -> str:
+    """The welcome line of a session of ``me`` against two computer players of ``level``."""
+    with speaking(lang):
+        return ngettext(
+            "Uno in {channel}: you are {nick}, against {n} computer player ({level}); "
+            "rules {preset}.",
+            "Uno in {channel}: you are {nick}, against {n} computer players ({level}); "
+            "rules {preset}.",
+            2,
+            channel="#uno",
+            nick="me",
+            level=level,
+            preset="irc-classic",
+        )
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_a_session_speaks_its_language(lang: str) -> None:
     game, out = _session(lang, bots=2)
@@ -204,19 +220,8 @@ def test_a_session_speaks_its_language(lang: str) -> None:
         game.line("/join #elsewhere")
         game.line(".unostop")
         with speaking(lang):
-            welcome = ngettext(
-                "Uno in {channel}: you are {nick}, against {n} computer player ({level}); "
-                "rules {preset}.",
-                "Uno in {channel}: you are {nick}, against {n} computer players ({level}); "
-                "rules {preset}.",
-                2,
-                channel="#uno",
-                nick="me",
-                level="normal",
-                preset="irc-classic",
-            )
             expected = [
-                welcome,
+                _welcome(lang, "normal"),
                 _(TYPE_AS_ON_IRC),
                 _("A game is on: .unostop ends it, then .new starts another."),
                 _(
@@ -392,18 +397,8 @@ def _play_to_the_end(child: pexpect.spawn, over: str, pick: str) -> int:
 )
 def test_a_whole_game_in_a_terminal_in_every_language(args: str, env: dict[str, str]) -> None:
     lang = args.split()[1] if args else "pl"
+    welcome = _welcome(lang, "easy")
     with speaking(lang):
-        welcome = ngettext(
-            "Uno in {channel}: you are {nick}, against {n} computer player ({level}); "
-            "rules {preset}.",
-            "Uno in {channel}: you are {nick}, against {n} computer players ({level}); "
-            "rules {preset}.",
-            2,
-            channel="#uno",
-            nick="me",
-            level="easy",
-            preset="irc-classic",
-        )
         over, cue = str(_(GAME_OVER)), str(_(TURN_PROMPT))
         yours, pick = str(_(N_YOUR_TURN)), str(_(N_YOU_PICK))
     child, emulator = _spawn(f"--bots 2 --level easy --seed 5 --delay 0 {args}", env)
