@@ -36,6 +36,7 @@ _EPOCH = datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)
 PLACEHOLDER = re.compile(r"\{(\w*)(?:[!:][^}]*)?\}")
 """``{name}`` in Python's messages."""
 PERCENT = re.compile(r"%\((\w+)\)[sd]")
+_GENERATED_BY = re.compile(rb'^"Generated-By: [^"]*"\n', re.MULTILINE)
 """``%(name)s`` in the site's templates (Jinja's style)."""
 
 
@@ -97,7 +98,9 @@ def _write(path: str, catalog) -> None:
     out = io.BytesIO()
     write_po(out, catalog, width=100, omit_header=False, ignore_obsolete=True,
              include_lineno=False, sort_output=True)  # fmt: skip
-    data = out.getvalue()
+    # Babel writes its own version into the header: a translator's update with another Babel
+    # would rewrite every file for nothing, so the files name no tool version.
+    data = _GENERATED_BY.sub(b"", out.getvalue())
     if os.path.exists(path):
         with open(path, "rb") as f:
             if f.read() == data:
