@@ -13,8 +13,6 @@ import pytest
 
 from unobot.stats.urls import database_url_problem
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.mark.parametrize(
     "url",
@@ -84,15 +82,22 @@ def test_the_password_is_never_shown() -> None:
 
 
 def _check_as(user_ids: tuple[int, int] | None, url: str) -> str:
-    """The check's answer in a process of ``user_ids`` (uid, gid), or of this user."""
-    code = f"from unobot.stats.urls import database_url_problem as p; print(p({url!r}))"
-    prefix: list[str] = []
+    """The check's answer in a process of ``user_ids`` (uid, gid), or of this user.
+
+    The process starts as this user and drops to ``user_ids`` only once the check is imported:
+    the checkout and its ``.venv`` may sit where that user cannot even look (a clone under
+    root's 0700 home, or in a fresh ``mktemp -d``)."""
+    drop = ""
     if user_ids is not None:
         uid, gid = user_ids
-        prefix = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups"]
+        drop = f"os.setgroups([]); os.setgid({gid}); os.setuid({uid}); "
+    code = (
+        "import os; from unobot.stats.urls import database_url_problem as p; "
+        f"{drop}print(p({url!r}))"
+    )
     result = subprocess.run(
-        [*prefix, sys.executable, "-c", code],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
+        [sys.executable, "-c", code],
+        cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     return result.stdout.strip()
 
