@@ -65,6 +65,8 @@ def test_models_are_picked_from_the_servers_version() -> None:
     assert model_for_server("InspIRCd-3", fallback).name == "inspircd"
     assert model_for_server("ngircd-26.1", fallback).name == "ngircd"
     assert model_for_server("miniircd-2.3", fallback) is fallback
+    own = model_for_server("unobot-embedded", fallback)  # the bot's own server: no budget
+    assert own.name == "embedded" and own.per_line == 0 and Outbox(model=own).unlimited
     assert MODELS["ircu"].cost(80) == 2 and MODELS["ircu"].cost(250) == 4
 
 

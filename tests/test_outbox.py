@@ -335,11 +335,11 @@ def _turn_hand(box: Outbox, nick: str, text: str, channel: str = "#uno") -> int:
     return box.push("NOTICE", nick, text, tag=tag)
 
 
-def test_a_turn_hand_goes_before_its_channel_line_from_spare_budget_only() -> None:
-    """The player reads their hand, then that it is their turn, while the budget has room for
-    both at once and a line to spare; else the hand is dropped, never the channel line held
-    up for it."""
-    box = Outbox(burst=4, rate=1.0)  # 3 s ahead at most: 2 lines and one in reserve
+def test_a_turn_hand_goes_before_its_channel_line_every_turn_of_one_or_two_games() -> None:
+    """The player reads their hand, then that it is their turn: every turn while the connection
+    carries one or two games, though the clock is still paying for the last turn (the hand
+    costs its line and the game's pace follows the budget); without a budget at once."""
+    box = Outbox(burst=4, rate=1.0)  # 3 s ahead at most
     box.push("PRIVMSG", "#uno", "alice plays R5. Top: R5. bob's turn.")
     _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2")
     sent = drain(box)
@@ -350,17 +350,32 @@ def test_a_turn_hand_goes_before_its_channel_line_from_spare_budget_only() -> No
     assert [when for when, _ in sent] == [0.0, 0.0] and box.skipped == 0
     box.push("PRIVMSG", "#uno", "bob plays R1. Top: R1. carol's turn.")  # 2 s ahead now
     _turn_hand(box, "carol", "Your turn | Your cards (1): [R9]")
-    assert [line.text for _, line in drain(box, start=0.5)] == [
-        "bob plays R1. Top: R1. carol's turn."
+    box.push("PRIVMSG", "#two", "dan plays G5. Top: G5. eve's turn.")  # a second game
+    _turn_hand(box, "eve", "Your turn | Your cards (3): [G1] R2 B3", "#two")
+    sent = drain(box, start=0.5)
+    assert [line.text for _, line in sent] == [
+        "Your turn | Your cards (1): [R9]",
+        "Your turn | Your cards (3): [G1] R2 B3",
+        "bob plays R1. Top: R1. carol's turn.",
+        "dan plays G5. Top: G5. eve's turn.",
     ]
-    assert box.skipped == 1
-    box.push("PRIVMSG", "#uno", "carol plays R9. Top: R9. bob's turn.")
-    _turn_hand(box, "bob", "Your turn | Your cards (1): G2")
-    assert len(drain(box, start=10.0)) == 2  # rested: room again
+    assert [when for when, _ in sent] == [0.5, 0.5, 1.0, 2.0] and box.skipped == 0
     unlimited = Outbox(burst=1, rate=0)
-    unlimited.push("PRIVMSG", "#uno", "alice plays R5. Top: R5. bob's turn.")
-    _turn_hand(unlimited, "bob", "Your turn | Your cards (2): [R1] G2")
-    assert len(unlimited.due(0.0)) == 2
+    for channel in ("#a", "#b", "#c", "#d"):
+        unlimited.push("PRIVMSG", channel, f"{channel} move. Top: R5. bob's turn.")
+        _turn_hand(unlimited, "bob", "Your turn | Your cards (2): [R1] G2", channel)
+    assert len(unlimited.due(0.0)) == 8 and unlimited.skipped == 0
+
+
+def test_the_turn_hand_goes_before_the_other_hands_of_its_turn() -> None:
+    """After a penalty the player to move reads their hand first: the one who drew gets
+    theirs again at their own turn, and reads the channel meanwhile."""
+    box = Outbox(burst=1, rate=1.0)
+    box.due(0.0)
+    box.push("PRIVMSG", "#uno", "alice plays WD4 and picks red. bob draws 4. carol's turn.")
+    box.push("NOTICE", "bob", "You drew 4 | Your cards (9): ...", tag=Tag("#uno", key="hand bob"))
+    _turn_hand(box, "carol", "Your turn | Your cards (3): [R1] G2 B3")
+    assert [line.target for _, line in drain(box)] == ["carol", "bob", "#uno"]
 
 
 def test_a_turn_hand_is_dropped_first_when_other_channels_have_a_backlog() -> None:

@@ -726,8 +726,9 @@ class IrcAdapter:
         self._outbox.set_model(model)
         self._outbox.reset(time.monotonic(), self._registration())
         if model.per_line <= 0:
-            log.info("server %s runs %s: sending without limit (irc.send_rate = 0)",
-                     self._server.name, self._server.version)  # fmt: skip
+            why = "the bot's own server" if model.name == "embedded" else "irc.send_rate = 0"
+            log.info("server %s runs %s: sending without limit (%s)",
+                     self._server.name, self._server.version, why)  # fmt: skip
         else:
             log.info(
                 "server %s runs %s: sending by the %s flood model (%.1f s a line%s, %.0f s "

@@ -22,6 +22,8 @@ and what it has not read waits in its receive queue. What happens next differs, 
 - **UnrealIRCd**: ``1 + bytes/90`` seconds a line (``lag-penalty``), allowance 10 s.
 - **InspIRCd**: 1 s a command, threshold 10 s, fake lag, killed past an 8 KB receive queue.
 - **ngircd**: about 1 s a command beyond a short burst, held back, never killed.
+- **unobot-embedded**, the bot's own local server (``unobot.irc.embedded_server``): no flood
+  control at all (the bot owns both ends of the link), so nothing is held back.
 
 A server the bot does not know keeps the configured bucket (``irc.send_burst`` lines, then
 ``irc.send_rate`` a second); ``irc.flood_model = "rfc1459"`` is RFC 1459's own rule, 2 s a
@@ -99,6 +101,7 @@ MODELS: dict[str, FloodModel] = {
     "ngircd": FloodModel("ngircd", 1.0, 0, 3.0, kills=False),
     "ergo": FloodModel("ergo", 0.5, 0, 1.5, kills=False),
     "rfc1459": FloodModel("rfc1459", 2.0, 0, 8.0, kills=True, burst_bytes=800),
+    "embedded": FloodModel("embedded", 0.0, 0, float("inf"), kills=False),
 }
 """The named models (``irc.flood_model``); ``auto`` picks one from the server's version."""
 
@@ -116,6 +119,7 @@ _VERSIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^inspircd", "inspircd"),
         (r"^ngircd", "ngircd"),
         (r"^(ergo|oragono)", "ergo"),
+        (r"^unobot-embedded$", "embedded"),
     )
 )
 

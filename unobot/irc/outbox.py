@@ -244,14 +244,15 @@ class Outbox:
     is dropped instead of sent late. Lines about no channel (private commands, CTCP) share one
     flow. Within a game, a player's hand goes before the channel's line.
 
-    Optional lines (``Tag.optional``: the hand of the player whose turn it is) come from
-    spare budget only. One leaves in its channel's turn, after the channel's hands and before
-    its channel line (the player reads their hand, then that it is their turn), but only if
-    no other channel's game has lines waiting and the clock lets it and that channel line
-    both go at once with a line of the allowance to spare: else it is dropped, as it is when
-    a newer game line of its channel is queued (the turn has moved on, or the channel is
-    behind). So an optional line never holds up a line that waits, and is never about a
-    turn already played.
+    Optional lines (``Tag.optional``: the hand of the player whose turn it is) go first in
+    their flow's turn, before its other hands and its channel line: the player has their hand
+    when they read that it is their turn. They cost a line like any other while the
+    connection carries one or two games; only under a real backlog (``backlog`` games or more
+    with lines waiting, as many busy tables at 1 line/s) are they dropped, so that every
+    game's own lines keep their pace, and a player then asks with ``.cards``. A waiting one is
+    also dropped when a newer game line of its channel is queued (the turn moved on, or the
+    channel is behind), so it is never about a turn already played. Without a send budget
+    (the bot's own server) none is dropped for want of budget.
 
     Refusals: a server that limits how fast a client may message new people (ircu's
     ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
@@ -270,6 +271,7 @@ class Outbox:
         reply_ttl: float = 30.0,
         game_share: int = 2,
         model: FloodModel | None = None,
+        backlog: int = 3,
     ) -> None:
         if burst < 1:
             raise ValueError("burst must be at least 1")
@@ -282,6 +284,8 @@ class Outbox:
         self.limit = limit
         self.reply_ttl = reply_ttl
         self.game_share = game_share
+        self.backlog = backlog
+        """Games with lines waiting from which the turn's hands give way (see the class)."""
         self._clock: float | None = None
         """The server's penalty clock for this client, as far as we can tell."""
         self._burst_at = -math.inf
@@ -522,21 +526,6 @@ class Outbox:
             return flow.extras
         return flow.hands if kind == "hands" else flow.lines
 
-    def _spare(self, flow: _Flow, now: float) -> bool:
-        """Is there budget to spare for ``flow``'s optional line: is the clock at rest (nothing
-        sent lately is still being paid for), and can it and the channel line after it both
-        leave now with a line's worth of the allowance still in reserve for another channel's
-        move? At rest, because a clock that is still paying sends every line at the rate:
-        an optional line then pushes every game's next line back by its cost (three games
-        playing without pause waited 4 s for a 3.5 s bound when a turn hand went with the
-        clock merely not full)."""
-        if self.unlimited:
-            return True
-        if self.ahead(now) > 1e-9:
-            return False
-        cost = self.cost(flow.extras[0].line) + (self.cost(flow.lines[0].line) if flow.lines else 0)
-        return cost <= self.model.allowance - self.model.per_line + 1e-9
-
     def _drop_extras(self, flow: _Flow) -> None:
         self._count -= len(flow.extras)
         self.skipped += len(flow.extras)
@@ -659,19 +648,20 @@ class Outbox:
         return waiting.line
 
     def _next_game(self, now: float) -> _Waiting | None:
-        """The next game line in turn: each flow gives one (its hand first) and goes to the
-        back of the round; a flow whose every line is held for now gives nothing this time.
-        A flow's optional lines go after its hands while no other game waits, else they go."""
+        """The next game line in turn: each flow gives one (the turn's hand first, then its
+        other hands, then its channel line) and goes to the back of the round; a flow whose
+        every line is held for now gives nothing this time. Under a real backlog (this game
+        and ``backlog - 1`` others waiting) the turn's hands are dropped instead."""
         for _ in range(len(self._games)):
             name = self._games.popleft()
             flow = self._flows[name]
-            waiting = self._take(flow.hands, now)
-            if waiting is None and flow.extras:
-                if self._games or not self._spare(flow, now):
-                    self._drop_extras(flow)  # the budget has no room to spare for them
+            waiting = None
+            if flow.extras:
+                if len(self._games) + 1 >= self.backlog and not self.unlimited:
+                    self._drop_extras(flow)  # every game's own lines first
                 else:
                     waiting = self._take(flow.extras, now)
-            waiting = waiting or self._take(flow.lines, now)
+            waiting = waiting or self._take(flow.hands, now) or self._take(flow.lines, now)
             if flow.game():
                 self._games.append(name)  # its next line waits for every other game's turn
             elif not flow:

@@ -100,10 +100,10 @@ class Tag:
     take turns by person, so one person's requests only ever delay their own; without it a
     private reply counts as its target's."""
     optional: bool = False
-    """A game line worth sending only from spare budget (the hand of the player whose turn it
-    is: they can always ask with ``.cards``): it goes before its channel's line while no other
-    channel's game waits, and is dropped when one does or when its channel has a newer game
-    line (the turn moved on, or the channel has a backlog)."""
+    """The hand of the player whose turn it is, sent only because the turn came: it goes first
+    in its channel's turn, and is the line that gives way under a real backlog (many games
+    waiting: the player can always ask with ``.cards``) or when its channel has a newer game
+    line (the turn moved on)."""
 
 
 UNTAGGED = Tag()
