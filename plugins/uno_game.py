@@ -16,7 +16,6 @@ from unobot.core.plugin import action, command, example, in_channel, in_game, in
 from unobot.core.refusals import refusal
 from unobot.core.render_irc import (
     Cards,
-    HandNotice,
     Line,
     fit,
     hand_lines,
@@ -390,8 +389,10 @@ def cards(ctx: Context) -> None:
             "Cards: {counts}. {status}", counts=counts, status=status_text(status, fmt, ctx.prefix)
         )
         # The hand in lines of its own (split only between cards), then the table's counts.
-        hand = HandNotice(table.hand_of(ctx.nick))
-        lines: list[str] = hand_lines(hand, fmt) if table.has(ctx.nick) else []
+        # On your turn the cards you may play are marked, as in the turn's own notice.
+        lines: list[str] = (
+            hand_lines(table.hand_notice(ctx.nick), fmt) if table.has(ctx.nick) else []
+        )
         if irc_lower(ctx.nick) in out:
             lines = [_("You are out of this hand (mercy rule).")]
         for line in [*lines, *fit(public)]:

@@ -135,8 +135,12 @@ def test_disconnected_every_game_waits_until_its_channel_is_rejoined(
         # with the connection (a flood kill drops whatever it had not read).
         hands = {s.target: s.text for s in out[1:]}
         assert sorted(hands) == seated[channel]
-        assert all(text.startswith("Your cards") for text in hands.values()), hands
         lines += channel_lines(out, channel)
+        # The player to move gets it as their turn brings it, the playable cards marked.
+        status = read_status(channel_lines(out, channel)[:1])
+        for nick, text in hands.items():
+            turn = status is not None and nick == status.turn
+            assert text.startswith("Your turn | Your cards" if turn else "Your cards"), hands
     assert all(x.startswith("Reconnected: the game goes on. ") for x in lines)
     assert read_status(lines[:1]).turn == movers[1]  # type: ignore[union-attr]
     assert read_status(lines[1:2]).turn == movers[0]  # type: ignore[union-attr]

@@ -101,8 +101,11 @@ def test_a_game_is_restored_announced_and_played_to_one_record(tmp_path: Path) -
     lines = channel_lines(sent)
     assert len(lines) == 1 and lines[0].startswith("Restored after a restart: the game goes on.")
     assert "'s turn" in lines[0] or " picks" in lines[0] or " must" in lines[0]
+    mover = restored.names[restored.game.current]
     for nick in ("alice", "bob", "carol"):
-        assert any(n.startswith("Your cards") for n in notices(sent, nick)), nick
+        # the player to move as their turn brings it, the playable cards marked
+        start = "Your turn | Your cards" if nick == mover else "Your cards"
+        assert any(n.startswith(start) for n in notices(sent, nick)), (nick, mover)
     # The player to move has a whole turn again: nobody was timed out for the downtime.
     timeout = restored.config.turn_timeout
     quiet = second.advance(timeout - 5)

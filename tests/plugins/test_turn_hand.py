@@ -261,3 +261,48 @@ def test_a_nick_change_keeps_the_preference() -> None:
     player = _table(h).player("robert")
     assert player is not None and player.key == irc_lower("bob")
     assert h.bot.turn_hands_for(_table(h))("robert") is False
+
+
+def test_cards_on_your_turn_marks_what_you_may_play_and_off_it_marks_nothing() -> None:
+    nicks = ["alice", "bob", "carol"]
+    h = Harness(5)
+    for nick in nicks:
+        h.say(nick, ".pce-off")
+    h.start(nicks)
+    for _ in range(12):
+        table = _table(h)
+        game = table.game
+        assert game is not None
+        current = table.players[game.current].nick
+        for nick in nicks:
+            h.advance(3)  # a person's pace: the command throttle lets it through
+            (hand, *_rest) = notices(h.say(nick, ".cards"), nick)
+            if nick == current and game.phase.name in ("PLAY", "PENDING"):
+                legal = {a.card for a in game.legal_actions() if type(a) is Play}
+                assert hand.startswith("Your turn | Your cards") and _marked(hand) == legal
+            else:
+                assert hand.startswith("Your cards") and "[" not in hand
+        _move(h)
+
+
+def test_a_player_back_after_leaving_gets_their_hand_marked_on_their_turn() -> None:
+    """A seat held for a player who dropped: what was sent meanwhile never reached them, so
+    their return brings their hand (as the turn brings it, when it is theirs)."""
+    from unobot.irc.transport import Kind
+
+    h = Harness(5)
+    for nick in ("alice", "bob"):
+        h.say(nick, ".pce-off")
+    h.start(["alice", "bob"])
+    table = _table(h)
+    game = table.game
+    assert game is not None
+    current = table.players[game.current].nick
+    other = "bob" if current == "alice" else "alice"
+    for nick, turn in ((current, True), (other, False)):
+        h.event(Kind.QUIT, nick, text="Connection reset by peer")
+        out = h.event(Kind.JOIN, nick, "#uno")
+        assert any(" is back" in line for line in channel_lines(out)), out
+        (hand,) = notices(out, nick)
+        assert hand.startswith("Your turn | Your cards" if turn else "Your cards"), hand
+        assert len(table.hand_of(nick)) == int(hand.split("(")[1].split(")")[0])

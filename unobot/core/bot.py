@@ -33,7 +33,7 @@ from unobot.core.render_irc import Cards, Line, held_text, render_update, resume
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Frozen, Table
 from unobot.core.trusted import TrustedHosts
-from unobot.core.updates import HandNotice, Totals, Update
+from unobot.core.updates import Totals, Update
 from unobot.engine import HouseRules
 from unobot.i18n import N_, domain, speak, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -590,8 +590,8 @@ class Bot:
         # last ones in the server (a flood kill drops every line the server had not read).
         if off.why in ("restart", "disconnect") and table.game is not None:
             hands.hands = {
-                p.nick: HandNotice(table.hand_of(p.nick)) for p in table.players if not p.computer
-            }
+                p.nick: table.hand_notice(p.nick) for p in table.players if not p.computer
+            }  # the player to move gets it as the turn brings it, the playable cards marked
         self.publish(table, hands)  # re-arms the timers, and computer seats plan again
 
     def _held(self, incoming: Incoming) -> None:

@@ -320,6 +320,25 @@ class Table:
         game = self._running()
         return tuple(game.hand(self._seat(nick)))
 
+    def hand_notice(self, nick: str) -> HandNotice:
+        """``nick``'s hand as it stands (``.cards``, a return, a restart), the cards they may
+        play marked when it is their turn to play or to answer a penalty: the same notice the
+        turn brings (:meth:`_turn_hand`)."""
+        game = self._running()
+        seat = self._seat(nick)
+        hand = tuple(game.hand(seat))
+        if seat != game.current or game.over:
+            return HandNotice(hand)
+        if game.phase is not Phase.PLAY and game.phase is not Phase.PENDING:
+            return HandNotice(hand)
+        return HandNotice(hand, playable=self._playable(game, seat))
+
+    @staticmethod
+    def _playable(game: Game, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` may play now, in the order hands are shown."""
+        playable = {a.card for a in game.legal_actions(seat) if type(a) is Play}
+        return tuple(sorted(playable, key=lambda c: c.code))
+
     def status(self) -> Status | None:
         game = self.game
         if game is None or game.over or self.state is not State.PLAYING:
@@ -842,8 +861,7 @@ class Table:
         player = self.players[seat]
         if player.computer or not game.hand_size(seat):
             return
-        playable = {a.card for a in game.legal_actions(seat) if type(a) is Play}
-        marked = tuple(sorted(playable, key=lambda c: c.code))
+        marked = self._playable(game, seat)
         sent = update.hands.get(player.nick)
         if sent is not None:
             update.hands[player.nick] = dataclasses.replace(sent, playable=marked)
@@ -1075,7 +1093,19 @@ class Table:
         if player is None or player.away_since is None:
             return Update()
         player.away_since = None
-        return Update([Back(player.nick)])
+        update = Update([Back(player.nick)])
+        game = self.game
+        # Whatever was sent while they were gone (a dropped connection, a restart of the bot's
+        # own server) may never have reached them: their hand, marked on their turn.
+        if (
+            self.state is State.PLAYING
+            and game is not None
+            and not game.over
+            and not player.computer
+            and game.hand_size(self._seat(player.nick))
+        ):
+            update.hands[player.nick] = self.hand_notice(player.nick)
+        return update
 
     # --- removal ---------------------------------------------------------------------------
 
