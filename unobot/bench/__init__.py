@@ -1,6 +1,6 @@
 """Benchmarks that print their figures: ``python -m unobot.bench engine`` (or ``irc``,
 ``stats``, ``dealer``, ``computers``, ``capacity``, ``networks``, ``ratings``, ``web``,
-``calibration``, ``memory``).
+``calibration``, ``memory``, ``turnhand``).
 
 Targets live here, never in timed unit tests. The last line of each benchmark is its headline
 figure, e.g. ``engine: 10500 games/s``. Each benchmark is a module of this package with an
@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> None:
         restore,
         soak,
         stats,
+        turnhand,
         web,
     )
 
@@ -65,6 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     memory.add_arguments(
         sub.add_parser("memory", help="the bot process's RSS over 2,000 games: kB per game")
+    )
+    turnhand.add_arguments(
+        sub.add_parser("turnhand", help="the hand before each move: embedded, ngircd, ircu")
     )
     args = parser.parse_args(argv)
     args.run(args)

@@ -135,15 +135,22 @@ class BotProcess:
         folder: Path,
         settings: str = "",
         log_level: str = "WARNING",
+        *,
+        embedded: bool = False,
+        root: Path = ROOT,
     ) -> None:
         """``settings``: more TOML for its config file (the tests make their players admins);
-        ``log_level``: INFO to read what the bot says of the server (``bench networks``)."""
+        ``log_level``: INFO to read what the bot says of the server (``bench networks``);
+        ``embedded``: no server of its own is given, so the bot runs its embedded one on
+        ``port``; ``root``: the checkout whose ``unobot.py`` runs (another commit's, to
+        compare)."""
         self.folder = folder
         self.log_path = folder / "bot.log"
+        server = [] if embedded else ["--server", HOST]
         cmd = [
             sys.executable,
-            str(ROOT / "unobot.py"),
-            "--server", HOST, "--port", str(port), "--nick", BOT_NICK,
+            str(root / "unobot.py"),
+            *server, "--port", str(port), "--nick", BOT_NICK,
             "--database", f"sqlite:///{folder / 'stats.db'}", "--log-level", log_level,
         ]  # fmt: skip
         for channel in channels:

@@ -1007,7 +1007,8 @@ def render_update(
     """Every line an update produces: the channel's first, then each changed hand, then the
     optional hands (the turn's, :attr:`HandNotice.optional`) of the players ``turn_hands``
     says want them (default: all). Optional hands are tagged so: the send queue sends them
-    only when nothing else of any game waits, and drops them when their channel moves on.
+    first in their channel's turn, and drops them under a backlog of many games or when
+    their channel moves on.
 
     ``invite``: when the update ends the game, a short sentence says how to start another
     (a newcomer otherwise waits for something to happen), at the end of the last line (a line

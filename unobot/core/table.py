@@ -123,8 +123,9 @@ class TableConfig:
     turn_hand: bool = True
     """Send the player to move their hand when the turn reaches them, the cards they may play
     marked: what players would otherwise ask for with ``.cards`` every turn. Optional lines
-    (:attr:`HandNotice.optional`): the send queue drops them first, and ``.unohand off``
-    turns them off for one player."""
+    (:attr:`HandNotice.optional`): the send queue sends them first in their channel's turn
+    and drops them only under a backlog of many games; ``.unohand off`` turns them off for
+    one player."""
     tournament: str = ""
     """``<tournament>/<game key>`` when a tournament director runs this table
     (``unobot.tournament.director``): it seats the players and deals, so ``.join``/``.deal``
