@@ -9,10 +9,15 @@ from random import Random
 
 import pytest
 
-from tests.plugins.fakes import Agent, Sent, channel_lines, notices
+from tests.plugins.fakes import Agent, Harness, Sent, channel_lines, notices, strip_codes
 from tests.plugins.test_computers import HumanVsComputers, harness
 from tests.plugins.test_presence_timers import rigged
+from unobot.core.bot import BotConfig
+from unobot.core.render_irc import rules_note
+from unobot.core.table import TableConfig
+from unobot.engine import PRESETS, preset
 from unobot.engine.cards import Card, Color, Rank, parse_play
+from unobot.i18n import LANGUAGES, speaking
 
 PILE = " pile=" + "B9 " * 30
 
@@ -143,3 +148,47 @@ def test_a_computer_players_seven_swaps_in_the_same_move(level: str) -> None:
         if swaps >= 2:
             return
     pytest.fail(f"computer players played {swaps} 7s with a swap")
+
+
+# --- the deal's line of what the variant changes -----------------------------------------------
+
+SEVEN_O = "Seven-O: a 7 swaps hands with whom you name, a 0 passes every hand on."
+
+
+def test_the_first_deal_says_what_the_variant_changes_in_a_line_of_its_own() -> None:
+    h, _t = rigged(f"top=R5 | alice*: R1 | bob: G3 G4 | carol: Y1 Y2 |{PILE}", "seven-o")
+    deal = [s for s in h.sent if s.kind == "privmsg"]
+    texts = [strip_codes(s.text) for s in deal]
+    first = next(i for i, t in enumerate(texts) if t.startswith("Uno (seven-o) [to 500 points]"))
+    assert texts[first + 1] == SEVEN_O
+    assert all(len(s.text.encode()) <= 400 for s in deal)
+    # the next hand of the match is dealt without it
+    out = h.say("alice", ".p r1")
+    assert "hand 2" in said(out) and "Seven-O" not in said(out)
+
+
+def test_the_classic_game_gets_no_such_line() -> None:
+    h = Harness(1, BotConfig(table=TableConfig(rules=preset("official"))))
+    lines = channel_lines(h.start(["alice", "bob"]))
+    assert lines[-1].startswith("Uno (official) [to 500 points]: alice, bob.")
+
+
+def test_a_channels_own_combination_is_described_as_played() -> None:
+    h = Harness(1, BotConfig(table=TableConfig(rules=preset("official"))))
+    h.say("op", ".unorules set stacking same", is_op=True)
+    h.say("op", ".unorules set jump_in on", is_op=True)
+    lines = channel_lines(h.start(["alice", "bob"]))
+    assert lines[-2].startswith("Uno (official) [to 500 points]: alice, bob.")
+    assert lines[-1] == (
+        "Jump-In: whoever holds the very card on top may play it out of turn. "
+        "Stacking: +2 on +2, +4 on +4."
+    )
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_presets_line_fits_in_every_language(name: str) -> None:
+    for lang in LANGUAGES:
+        with speaking(lang):
+            note = rules_note(PRESETS[name])
+        assert len(note.encode()) <= 400, (lang, note)
+        assert bool(note) == (name not in ("official", "irc-classic", "bac-tournament", "knockout"))

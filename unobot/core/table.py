@@ -519,6 +519,7 @@ class Table:
                 int(self.time_limit) if first else 0,
                 self.match.rules.target_score if first else 0,
                 self.team_names() if first else (),
+                self.match.rules if first else None,
             )
         )
         update.events.append(EngineEvents(tuple(events), self.names, self._teams))
