@@ -625,17 +625,13 @@ class Table:
     def swap(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
         """Seven-O: name whom the 7 just played swaps hands with (``.swap bob``)."""
         if not self._running().rules.seven_o:
-            raise errors.CannotSwap(
-                errors.N_("Seven-O is not played here: hands are never swapped")
-            )
+            raise errors.CannotSwap(_("Seven-O is not played here: hands are never swapped"))
         return self._act(nick, Swap(self._target_seat(target)), now, computer=computer)
 
     def _target_seat(self, target: str) -> int:
         seat = self.seat_of(target, computer=None)
         if seat is None:
-            raise errors.CannotSwap(
-                errors.N_("{nick} is not playing in this hand"), nick=target[:30]
-            )
+            raise errors.CannotSwap(_("{nick} is not playing in this hand", nick=target[:30]))
         game = self.game
         if game is not None and game.eliminated(seat):
             raise errors.OutOfHand(self.players[seat].nick)

@@ -300,8 +300,8 @@ class UnoNotNeeded(UnoError):
 class CannotSwap(UnoError):
     """Seven-O: a swap (or a 7's target) that the rules or the state don't allow."""
 
-    def __init__(self, why: str = "", /, **params: Any) -> None:
-        super().__init__(why or N_("there is no 7 to swap hands with"), **params)
+    def __init__(self, why: str = "") -> None:
+        super().__init__(why or N_("there is no 7 to swap hands with"))
 
 
 class OutOfHand(UnoError):
