@@ -218,7 +218,8 @@ class Status:
     pending: int
     counts: tuple[tuple[str, int], ...]
     stack: str = ""
-    """With a pending total: the card that may be stacked on it (``+2``, ``+4``), else empty."""
+    """With a pending total: what may be stacked on it now (``+2``, ``+4``, No Mercy's
+    ``+6/+10``: ``Game.stack_text``), else empty."""
     challenge: bool = False
     """With a pending total: the Wild Draw Four may be challenged."""
     out: tuple[str, ...] = ()
