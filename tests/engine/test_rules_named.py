@@ -10,14 +10,14 @@ import pytest
 from tests.engine.helpers import PRESETS, card, position, rules
 from unobot.engine import Draw, Game, Phase, Play, errors
 from unobot.engine.game import _DRAW_KINDS
-from unobot.engine.rules import Deck, Stacking
+from unobot.engine.rules import Deck, HouseRules, Stacking
 
 NM = rules(PRESETS["no-mercy"], min_players=2)
 HOUSE = PRESETS["house"]
 PILE = " | pile=" + "B9 " * 10
 
 
-def pending(rule_set, top: str, held: str, *, color: str = "", total: int = 4):  # type: ignore[no-untyped-def]
+def pending(rule_set: HouseRules, top: str, held: str, *, color: str = "", total: int = 4) -> Game:
     """Seat 0 faces ``total`` after ``top``; ``held``: seat 0's hand."""
     col = f" | color={color}" if color else ""
     return position(
@@ -70,7 +70,9 @@ def test_no_mercy_hint_agrees_with_the_playable_marks() -> None:
         (rules(NM, stacking=Stacking.SAME), "WD6", "y", "+6"),
     ],
 )
-def test_every_stacking_mode_names_its_cards(rule_set, top, color, hint) -> None:  # type: ignore[no-untyped-def]
+def test_every_stacking_mode_names_its_cards(
+    rule_set: HouseRules, top: str, color: str, hint: str
+) -> None:
     held = "RD2 WD4" if rule_set.deck is Deck.CLASSIC else "RD2 BD4 WRD4 WD6"
     game = pending(rule_set, top, held, color=color)
     assert game.stack_text() == hint
