@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from unobot.core.plugin import command, example
-from unobot.core.render_irc import LIMIT, Line, fit
+from unobot.core.render_irc import LIMIT, Line, fit, rules_note
 from unobot.core.settings import option_text, rules_as_text, rules_from_text
 from unobot.engine.errors import RuleError, UnoError
 from unobot.engine.rules import PRESETS, HouseRules, preset
@@ -77,10 +77,17 @@ def describe(rules: HouseRules, where: str, channel: str = "") -> str:
     return _(_WHERE[where, bool(changed)], channel=channel, preset=rules.name, changed=changed)
 
 
-def preset_list(prefix: str) -> str:
-    """Every preset with a few words each, or only the names if that would not fit a line."""
+def preset_list(prefix: str, may_change: bool = True) -> str:
+    """Every preset with a few words each, or only the names if that would not fit a line.
+
+    ``may_change``: whether the asker may choose one here (a channel operator or bot admin):
+    they are invited to; anyone else is told who can, not invited to a command that would
+    only refuse them."""
     long = ", ".join(f"{n} ({_(BLURBS[n])})" if n in BLURBS else n for n in PRESETS)
-    message = N_("Presets: {presets}. Choose one: {prefix}unorules preset <name>")
+    if may_change:
+        message = N_("Presets: {presets}. Choose one: {prefix}unorules preset <name>")
+    else:
+        message = N_("Presets: {presets}. Channel operators and bot admins choose one.")
     text = _(message, presets=long, prefix=prefix)
     if len(text.encode()) <= LIMIT:
         return text
@@ -142,16 +149,23 @@ def unorules(ctx: Context) -> None:
         table = ctx.find_table()
         with speaking(ctx.language):  # clipped into lines: made in the sender's language
             if table is not None:
-                text = describe(table.config.rules, "game", table.channel)
+                rules = table.config.rules
+                text = describe(rules, "game", table.channel)
             elif ctx.channel is not None:
-                text = describe(ctx.bot.rules_for(ctx.channel), "channel", ctx.channel)
+                rules = ctx.bot.rules_for(ctx.channel)
+                text = describe(rules, "channel", ctx.channel)
             else:
-                text = describe(ctx.bot.config.table.rules, "default")
+                rules = ctx.bot.config.table.rules
+                text = describe(rules, "default")
             for line in _clip(text, 2):
                 ctx.reply(line)
+            note = rules_note(rules)  # what the variant changes, as the deal says it
+            if note:
+                ctx.reply(_clip(note, 1)[0])
     elif sub in ("list", "presets"):
+        may = ctx.is_admin or (ctx.channel is not None and ctx.incoming.is_op)
         with speaking(ctx.language):
-            ctx.reply(_clip(preset_list(p), 1)[0])
+            ctx.reply(_clip(preset_list(p, may), 1)[0])
     elif sub == "preset":
         if len(words) != 2:
             raise UnoError(

@@ -60,9 +60,10 @@ def test_show_names_the_preset_and_what_differs() -> None:
     h.say("op", ".unorules set uno-penalty 2", **OP)
     h.advance(10)
     out = h.say("bob", ".UNORULES")
-    assert only_notice(out, "bob") == (
-        "Rules in #uno: ocuk-tournament; changed: stacking: none, uno_penalty: 2."
-    )
+    assert [strip_codes(s.text) for s in out if s.target == "bob"] == [
+        "Rules in #uno: ocuk-tournament; changed: stacking: none, uno_penalty: 2.",
+        "Nothing to play: draw until you can, then play it.",  # what the rules change
+    ]
     # another channel is untouched; in private: the default
     assert "#other: irc-classic (as" in only_notice(h.say("bob", ".unorules", "#other"), "bob")
     assert "by default: irc-classic" in only_notice(h.pm("bob", ".unorules"), "bob")
@@ -101,9 +102,11 @@ def test_show_fits_two_lines_however_much_changed() -> None:
     )
     h.bot.settings.set_channel_rules("#uno", *rules_as_text(rules))
     out = h.say("bob", ".unorules")
-    assert 1 <= len(out) <= 2 and all(s.kind == "notice" for s in out)
+    # the rules in at most two lines, then the line of what they change from the classic game
+    assert 2 <= len(out) <= 3 and all(s.kind == "notice" for s in out)
     assert all(len(s.text.encode()) <= LIMIT for s in out)
-    text = " ".join(strip_codes(s.text) for s in out)
+    assert strip_codes(out[-1].text) == "Stacking: any draw card on another."
+    text = " ".join(strip_codes(s.text) for s in out[:-1])
     assert "voluntary_draw: on" in text and "stacking: any" in text
     assert h.bot.rules_for("#uno") == rules
 
@@ -114,7 +117,36 @@ def test_list_names_every_preset_in_one_line() -> None:
     assert len(text.encode()) <= LIMIT
     for name in PRESETS:
         assert name in text
-    assert "ocuk-tournament (+2/+4 stacking" in text and ".unorules preset <name>" in text
+    assert "ocuk-tournament (+2/+4 stacking" in text
+    # anyone may read the list; only those who may choose are invited to
+    assert text.endswith(". Channel operators and bot admins choose one.")
+    op = only_notice(h.say("op", ".unorules list", **OP), "op")
+    assert op.endswith("Choose one: .unorules preset <name>")
+    assert op.split(". ")[0] == text.split(". ")[0]  # the same presets
+
+
+def test_list_invites_a_bot_admin_in_private_but_not_an_operator_there() -> None:
+    h = Harness(config=BotConfig(admins=frozenset({"root!*"})))
+    admin = only_notice(h.pm("root", ".unorules list"), "root")
+    assert admin.endswith("Choose one: .unorules preset <name>")
+    # channel operator status means nothing in a private message
+    other = only_notice(h.pm("op", ".unorules list"), "op")
+    assert other.endswith("Channel operators and bot admins choose one.")
+
+
+def test_show_says_what_a_variant_changes_as_the_deal_does() -> None:
+    h = Harness()
+    h.say("op", ".unorules preset house", **OP)
+    out = h.say("bob", ".unorules")
+    assert [strip_codes(s.text) for s in out] == [
+        "Rules in #uno: house (as the preset).",
+        "Seven-O: a 7 swaps hands with whom you name, a 0 passes every hand on. "
+        "Jump-In: whoever holds the very card on top may play it out of turn. "
+        "Stacking: +2 on +2, +4 on +4.",
+    ]
+    h.say("op", ".unorules set jump_in off", **OP)  # a channel's own combination
+    note = strip_codes(h.say("bob", ".unorules")[-1].text)
+    assert "Jump-In" not in note and note.startswith("Seven-O:")
 
 
 # --- changing --------------------------------------------------------------------------------

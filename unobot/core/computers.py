@@ -45,6 +45,7 @@ from random import Random
 from typing import TYPE_CHECKING, Protocol
 
 from unobot.ai import LEVELS, Observation, Observer, make_strategy
+from unobot.ai.normal import swap_target
 from unobot.core.table import Table
 from unobot.core.updates import Dealt, EngineEvents, Update
 from unobot.engine.actions import (
@@ -73,6 +74,7 @@ __all__ = [
     "computer_name",
     "decide",
     "is_service_nick",
+    "named_swap",
 ]
 
 log = logging.getLogger(__name__)
@@ -123,8 +125,35 @@ def decide(
 ) -> Action | None:
     """One decision of a fresh strategy of ``level`` (strategies keep no state but their
     random generator, so a seed per decision is all a worker process needs)."""
-    strategy = make_strategy(level, Random(seed), budget_ms=budget_ms, playouts=playouts)
-    return strategy.act(obs)
+    rng = Random(seed)
+    strategy = make_strategy(level, rng, budget_ms=budget_ms, playouts=playouts)
+    return named_swap(strategy.act(obs), obs, level, rng)
+
+
+def named_swap(action: Action | None, obs: Observation, level: str, rng: Random) -> Action | None:
+    """Seven-O: a computer player's 7 names whom it swaps hands with in the same move.
+
+    A person who plays a 7 without a nick is asked ``swap with whom? .swap <nick>``: a prompt
+    for people, which for a computer player would only cost the channel a line and a second
+    move. ``easy`` names anyone still in the hand at random (as it would answer the prompt);
+    the others the player holding fewest cards, as ``normal`` answers it and as ``hard``'s
+    playouts assume its own 7s do. A 7 that is the last card goes out: no target."""
+    if (
+        type(action) is not Play
+        or action.card.rank != 7
+        or action.target >= 0
+        or not obs.rules.seven_o
+        or len(obs.hand) < 2
+    ):
+        return action
+    if level == "easy":
+        others = [s for s in range(obs.players) if s != obs.seat and obs.counts[s]]
+        target = rng.choice(others) if others else -1
+    else:
+        target = swap_target(obs)
+    if target < 0:
+        return action
+    return Play(action.card, action.color, action.uno, target)
 
 
 class Decider(Protocol):
@@ -465,7 +494,11 @@ class Computers:
         kind = type(action)
         if kind is Play:
             assert isinstance(action, Play)
-            return table.play(nick, action.card, action.color, now, uno=action.uno, computer=True)
+            # A 7's target (Seven-O, ``named_swap``) goes by nick, as a person's would.
+            target = table.players[action.target].nick if action.target >= 0 else None
+            return table.play(
+                nick, action.card, action.color, now, uno=action.uno, computer=True, target=target
+            )
         if kind is Draw:
             return table.draw(nick, now, computer=True)
         if kind is Pass:

@@ -41,6 +41,7 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
+from unobot.engine.rules import Deck, HouseRules, NoPlayableCard, Stacking
 from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
@@ -61,6 +62,7 @@ __all__ = [
     "invite_text",
     "render_update",
     "resumed_text",
+    "rules_note",
     "status_text",
     "strip_codes",
     "wait_text",
@@ -667,6 +669,58 @@ def _dealt(event: Dealt) -> str:
     return f"{head}: {players}"
 
 
+def rules_note(rules: HouseRules) -> str:
+    """What ``rules`` change from the classic game, one short sentence per feature (Seven-O,
+    Jump-In, stacking, No Mercy's deck and mercy rule, teams, drawing until playable); empty
+    for the classic game and the presets that only keep score differently.
+
+    Said in a line of its own at a match's first deal (the deal line names only the preset:
+    ``Uno (jump-in)`` tells a newcomer nothing), and derived from the options, not the
+    preset's name, so a channel's own ``.unorules set`` combination is described as played.
+    """
+    parts: list[str] = []
+    if rules.deck is Deck.NO_MERCY:
+        parts.append(_("No Mercy deck: Skip Everyone, Discard All, +4, +6, +10, Colour Roulette."))
+    if rules.seven_o:
+        parts.append(_("Seven-O: a 7 swaps hands with whom you name, a 0 passes every hand on."))
+    if rules.jump_in:
+        parts.append(_("Jump-In: whoever holds the very card on top may play it out of turn."))
+    if rules.stacking is Stacking.SAME and rules.deck is Deck.CLASSIC:
+        parts.append(_("Stacking: +2 on +2, +4 on +4."))
+    elif rules.stacking is Stacking.SAME:
+        parts.append(_("Stacking: a draw card on the same kind."))
+    elif rules.stacking is Stacking.ANY:
+        parts.append(_("Stacking: any draw card on another."))
+    elif rules.stacking is Stacking.HIGHER:
+        parts.append(_("Stacking: a draw card that draws as many or more."))
+    if rules.mercy_limit:
+        parts.append(
+            ngettext(
+                "Mercy rule: {n} card or more puts you out of the hand.",
+                "Mercy rule: {n} cards or more puts you out of the hand.",
+                rules.mercy_limit,
+            )
+        )
+    if rules.teams:
+        parts.append(_("Teams of two: going out wins the hand for both partners."))
+    if rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE:
+        parts.append(_("Nothing to play: draw until you can, then play it."))
+    elif rules.no_playable is NoPlayableCard.DRAW_ONE_END_TURN:
+        parts.append(_("Nothing to play: draw one, and your turn ends."))
+    return " ".join(parts)
+
+
+def _rules_notes(update: Update) -> list[str]:
+    """The variant line of each first deal in ``update`` (:func:`rules_note`)."""
+    notes = []
+    for event in update.events:
+        if type(event) is Dealt and event.variant is not None:
+            note = rules_note(event.variant)
+            if note:
+                notes.append(note)
+    return notes
+
+
 def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
     match event:
         case Opened(starter=starter, lobby_seconds=secs):
@@ -1023,6 +1077,8 @@ def render_update(
         # One line ending in the status: while it waits to be sent, the next one folds in.
         game = Tag(channel, key="status", status=status)
     lines = [Line("privmsg", channel, text, game) for text in texts]
+    for note in _rules_notes(update):  # after the deal's line: a line of its own
+        lines.extend(Line("privmsg", channel, text, Tag(channel)) for text in fit(note))
     if invite and update.finished and texts:
         # On the game's last line when it fits: a line of its own is one more send slot
         # that every other table's next line waits behind.

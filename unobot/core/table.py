@@ -349,12 +349,7 @@ class Table:
         if game.phase is Phase.PENDING:
             stack = rules.stacking is not Stacking.NONE
             challenge = game.top.is_wild and rules.wd4_challenge and game.wd4_offender >= 0
-        stack_text = ""
-        if stack:
-            if rules.stacking is Stacking.ANY:
-                stack_text = "+2 or +4"
-            else:
-                stack_text = "+4" if game.top.is_wild else "+2"
+        stack_text = game.stack_text() if stack else ""
         return Status(
             game.top,
             game.color,
@@ -544,6 +539,7 @@ class Table:
                 int(self.time_limit) if first else 0,
                 self.match.rules.target_score if first else 0,
                 self.team_names() if first else (),
+                self.match.rules if first else None,
             )
         )
         update.events.append(EngineEvents(tuple(events), self.names, self._teams))
@@ -648,12 +644,14 @@ class Table:
     @journaled
     def swap(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
         """Seven-O: name whom the 7 just played swaps hands with (``.swap bob``)."""
+        if not self._running().rules.seven_o:
+            raise errors.CannotSwap(_("Seven-O is not played here: hands are never swapped"))
         return self._act(nick, Swap(self._target_seat(target)), now, computer=computer)
 
     def _target_seat(self, target: str) -> int:
         seat = self.seat_of(target, computer=None)
         if seat is None:
-            raise errors.CannotSwap(f"{target[:30]} is not playing in this hand")
+            raise errors.CannotSwap(_("{nick} is not playing in this hand", nick=target[:30]))
         game = self.game
         if game is not None and game.eliminated(seat):
             raise errors.OutOfHand(self.players[seat].nick)
@@ -809,7 +807,8 @@ class Table:
         jumped = self._jumped
         if jumped is not None and jumped[1] is card and game.top is card and game.holds(seat, card):
             raise errors.JumpTooLate(jumped[0])
-        return False
+        # Not "it is <nick>'s turn" alone: which part of the rule the play missed.
+        raise game.jump_refusal(seat, card, self.players[game.current].nick)
 
     def _last_hand(self) -> bool:
         """Was the hand in play the last one: warned of the time, under ``warning_ends_round``?"""

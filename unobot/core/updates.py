@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from unobot.engine import Phase
 from unobot.engine.cards import Card, Color
 from unobot.engine.events import Event
+from unobot.engine.rules import HouseRules
 
 __all__ = [
     "Away",
@@ -72,6 +73,9 @@ class Dealt:
     """Points that end the match (announced with the first hand); 0 = no target."""
     teams: tuple[tuple[str, str], ...] = ()
     """In a teams game, the pairs (announced with the first hand; partners sit opposite)."""
+    variant: HouseRules | None = None
+    """The match's rules, with its first hand only: what they change from the classic game is
+    said in a line of its own (``render_irc.rules_note``); later hands leave it out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +218,8 @@ class Status:
     pending: int
     counts: tuple[tuple[str, int], ...]
     stack: str = ""
-    """With a pending total: the card that may be stacked on it (``+2``, ``+4``), else empty."""
+    """With a pending total: what may be stacked on it now (``+2``, ``+4``, No Mercy's
+    ``+6/+10``: ``Game.stack_text``), else empty."""
     challenge: bool = False
     """With a pending total: the Wild Draw Four may be challenged."""
     out: tuple[str, ...] = ()

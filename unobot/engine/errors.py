@@ -23,6 +23,7 @@ __all__ = [
     "AlreadyDrew",
     "CannotCatch",
     "CannotChallenge",
+    "CannotJumpIn",
     "CannotPass",
     "CannotSwap",
     "CardNotInHand",
@@ -156,6 +157,26 @@ class NotYourTurn(UnoError):
             super().__init__(N_("it is {nick}'s turn"), nick=whose)
         else:
             super().__init__(N_("it is not your turn"))
+
+
+_NO_JUMP = {
+    "card": N_("it is {nick}'s turn; out of turn you may only jump in with the very card on top "
+               "({top})"),
+    "wild": N_("it is {nick}'s turn; nobody jumps in on a wild ({top})"),
+    "own": N_("it is {nick}'s turn; you can't jump in on your own card"),
+    "swap": N_("it is {nick}'s turn; jump in on a 7 once its swap is done"),
+    "closed": N_("it is {nick}'s turn; jump in only right after a card is played, before the "
+                 "next move"),
+}  # fmt: skip
+
+
+class CannotJumpIn(NotYourTurn):
+    """Jump-In: a play out of turn that is no jump the rule allows; says whose turn it is and
+    which part of the rule the play missed (``why``: a key of ``_NO_JUMP``)."""
+
+    def __init__(self, why: str, whose: str, top: object) -> None:
+        UnoError.__init__(self, _NO_JUMP[why], nick=whose, top=str(top))
+        self.why = why
 
 
 class HandOver(UnoError):

@@ -137,6 +137,22 @@ _CATCH: Final = tuple(Catch(i) for i in range(10))
 _CHOOSE_ACTS: Final = tuple(ChooseColor(col) for col in _COLORS)
 _SWAP_ACTS: Final = tuple(Swap(i) for i in range(10))
 _SEVEN_BITS: Final = sum(c.bit for c in CARDS if c.rank == 7)
+
+
+def _draw_kinds(deck: list[Card]) -> tuple[Card, ...]:
+    """One card of each rank in ``deck`` that makes the next player draw, fewest cards first."""
+    kinds: dict[int, Card] = {}
+    for c in deck:
+        if c.draw and c.rank not in kinds:
+            kinds[c.rank] = c
+    return tuple(sorted(kinds.values(), key=lambda c: (c.draw, c.rank)))
+
+
+_DRAW_KINDS: Final = {
+    Deck.CLASSIC: _draw_kinds(full_deck()),
+    Deck.NO_MERCY: _draw_kinds(no_mercy_deck()),
+}
+"""Per deck, a card of each kind that draws (the stacking hint names them: ``stack_text``)."""
 _ZERO_BITS: Final = sum(c.bit for c in CARDS if c.rank == 0)
 _ALL_BITS: Final = sum(c.bit for c in CARDS)
 _CLASSIC_BITS: Final = sum(c.bit for c in CARDS[:CLASSIC_CODES])
@@ -1563,15 +1579,57 @@ class Game:
         top = self.discard[-1]
         return f"{top} ({self.color})" if top.is_wild else str(top)
 
+    def stack_text(self) -> str:
+        """What may be stacked on the pending draw now, in the notation's terms: ``+2``,
+        ``+4``, ``+6/+10`` (No Mercy after a Wild Draw Six), ``D4`` where only one of two
+        kinds that draw the same is allowed; empty with nothing pending or no stacking.
+
+        Whatever the hand: it names the kinds of card the stacking rule (``_stacks_on_top``)
+        lets answer the card on top, so it agrees with the cards a hand marks as playable (a
+        stacking card of the wrong colour aside, under ``stacking any``)."""
+        if self.phase is not _PENDING or self.rules.stacking is Stacking.NONE:
+            return ""
+        kinds = _DRAW_KINDS[self.rules.deck]
+        allowed = [c for c in kinds if self._stacks_on_top(c)]
+        labels: list[str] = []
+        for value in sorted({c.draw for c in allowed}):
+            some = [c for c in allowed if c.draw == value]
+            if len(some) == sum(1 for c in kinds if c.draw == value):
+                labels.append(f"+{value}")
+            else:  # No Mercy's deck under ``stacking same``: a D4 on a D4, not a WRD4
+                labels.extend(c.text if c.is_wild else c.text[1:] for c in some)
+        return "/".join(labels)
+
     def _stack_hint(self) -> str:
+        """The refusal's hint (``errors.MustAnswerDraw``): a card's name where the classic
+        deck has one, else :meth:`stack_text`."""
         mode = self.rules.stacking
         if mode is Stacking.NONE:
             return ""
-        if mode is Stacking.SAME:
+        classic = self.rules.deck is Deck.CLASSIC
+        if mode is Stacking.SAME and classic:
             return "WD4" if self.discard[-1].rank is _WD4 else "Draw Two"
         if mode is Stacking.HIGHER:
             return f"draw card of +{self.discard[-1].draw} or more"
-        return "Draw Two or WD4"
+        if classic:
+            return "Draw Two or WD4"
+        return self.stack_text()
+
+    def jump_refusal(self, seat: int, card: Card, whose: str) -> errors.UnoError:
+        """Jump-In: why ``seat``'s play of ``card`` out of turn is no jump (``jump_card`` says
+        it isn't), as the error to answer with; ``whose``: the nick of the player to move."""
+        top = self.discard[-1]
+        if card is top and not self.holds(seat, card):
+            return errors.CardNotInHand(card)
+        if top.is_wild:
+            return errors.CannotJumpIn("wild", whose, top)
+        if card is not top:
+            return errors.CannotJumpIn("card", whose, top)
+        if seat == self._jump_by:
+            return errors.CannotJumpIn("own", whose, top)
+        if self.phase is _SWAP:
+            return errors.CannotJumpIn("swap", whose, top)
+        return errors.CannotJumpIn("closed", whose, top)
 
 
 _TURN_ACTIONS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
