@@ -18,6 +18,7 @@ from unobot.core.updates import (
     Away,
     Back,
     Dealt,
+    EarlyUno,
     EngineEvents,
     HandNotice,
     Joined,
@@ -55,6 +56,7 @@ __all__ = [
     "Cards",
     "Line",
     "channel_text",
+    "early_uno_text",
     "fit",
     "hand_lines",
     "held_text",
@@ -1031,8 +1033,14 @@ def render_update(
             lines[-1] = Line("privmsg", channel, joined, Tag(channel) if last.status else last)
         else:
             lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
-    hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
     current = language()
+    for note in update.notes:
+        # To the player alone, in their language: an answer to their own command.
+        spoken = language_for(note.nick) if language_for is not None else current
+        with speaking(spoken):
+            text = early_uno_text(note, prefix)
+        lines.append(Line("notice", note.nick, text, Tag(channel, reply=True)))
+    hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
     for nick, notice in hands:
         if notice.optional and turn_hands is not None and not turn_hands(nick):
             continue
@@ -1049,6 +1057,18 @@ def render_update(
             for part, text in enumerate(texts)
         )
     return lines
+
+
+def early_uno_text(note: EarlyUno, prefix: str = ".") -> str:
+    """To a player whose ``uno`` came with a play that left them more than one card."""
+    return ngettext(
+        "Your card is played, but UNO is not called: you still hold {n} card. Call it with "
+        "your next-to-last card ({prefix}p <card> uno).",
+        "Your card is played, but UNO is not called: you still hold {n} cards. Call it with "
+        "your next-to-last card ({prefix}p <card> uno).",
+        note.left,
+        prefix=prefix,
+    )
 
 
 def plain_hand(cards: Iterable[Card]) -> str:
