@@ -1005,11 +1005,16 @@ def render_update(
     invite: bool = False,
     turn_hands: Callable[[str], bool] | None = None,
     language_for: Callable[[str], str] | None = None,
+    query: Callable[[str], bool] | None = None,
 ) -> list[Line]:
     """Every line an update produces: the channel's first, then each changed hand, then the
     optional hands (the turn's, :attr:`HandNotice.optional`) of the players ``turn_hands``
     says want them (default: all). Optional hands are tagged so: the send queue sends them
     only when nothing else of any game waits, and drops them when their channel moves on.
+
+    A hand goes by NOTICE, or by PRIVMSG to the players ``query`` names (``.unohand query``:
+    clients show a private message in a query window of its own, where irssi puts a NOTICE
+    in the status window); either way with the same tag, so the send queue treats both alike.
 
     ``invite``: when the update ends the game, a short sentence says how to start another
     (a newcomer otherwise waits for something to happen), at the end of the last line (a line
@@ -1052,8 +1057,9 @@ def render_update(
         else:
             with speaking(spoken):
                 texts = hand_lines(notice, fmt)
+        kind = "privmsg" if query is not None and query(nick) else "notice"
         lines.extend(
-            Line("notice", nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
+            Line(kind, nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
             for part, text in enumerate(texts)
         )
     return lines
