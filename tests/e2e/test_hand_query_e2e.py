@@ -7,6 +7,11 @@ change counted), as a NOTICE hand leaves as ``CNOTICE``."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -249,3 +254,111 @@ def test_on_ircu_an_opped_bot_sends_a_query_hand_as_cprivmsg(ircu: Any) -> None:
         bob.close()
     finally:
         bot.stop()
+
+
+IRSSI_CONFIG = """servers = ( {{ address = "127.0.0.1"; chatnet = "local"; port = "{port}";
+  use_tls = "no"; autoconnect = "yes"; }} );
+chatnets = {{ local = {{ type = "IRC"; }}; }};
+channels = ( {{ name = "{channel}"; chatnet = "local"; autojoin = "yes"; }} );
+settings = {{ "irc/core" = {{ cmd_queue_speed = "0"; cmds_max_at_once = "100"; }};
+  core = {{ real_name = "Irssi User"; user_name = "irssi"; nick = "{nick}"; }}; }};
+"""
+
+
+class Irssi:
+    """irssi itself, headless under ``script`` (a terminal it can draw on): keys are typed
+    into it (Enter is CR); what it shows is read from its window logs (``/window log on``)
+    and from the layout it saves (``/layout save``, ``/save``: its windows and their items)."""
+
+    def __init__(self, port: int, channel: str, nick: str, home: Path) -> None:
+        irssi, script = shutil.which("irssi"), shutil.which("script")
+        if irssi is None or script is None:
+            msg = "irssi is not installed (apt-get install irssi; tests/run.sh does as root)"
+            if os.environ.get("CI"):
+                pytest.fail(msg, pytrace=False)
+            pytest.skip(msg)
+        home.mkdir()
+        self.home = home
+        (home / "config").write_text(IRSSI_CONFIG.format(port=port, channel=channel, nick=nick))
+        self.proc = subprocess.Popen(
+            [script, "-q", "-c", f"{irssi} --home={home}", "/dev/null"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "TERM": "xterm"},
+            start_new_session=True,
+        )
+
+    def type(self, line: str, pause: float = 0.4) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\r")
+        self.proc.stdin.flush()
+        time.sleep(pause)
+
+    def log(self, name: str) -> str:
+        path = self.home / name
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def windows(self) -> str:
+        """Its windows as ``/layout save`` and ``/save`` write them into its config."""
+        self.type("/layout save")
+        self.type("/save", 1.0)
+        return (self.home / "config").read_text()
+
+    def close(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+
+
+def test_a_real_irssi_shows_notice_hands_in_its_status_window_and_query_hands_in_a_query(
+    server: Any,  # noqa: F811
+    bots: Callable[..., RunningBot],
+    tmp_path: Path,
+) -> None:
+    """The issue, as irssi 1.4 (the client the start banner suggests) shows it: the dealt
+    hand, by NOTICE, lands in the status window (window 1), not the channel's; after
+    ``.unohand query`` typed in the channel the bot's answer opens a query window named after
+    the bot, and the hands come there (``.cards`` here); the status window gets no more."""
+    channel = "#" + unique("irssi")
+    bot = bots(channel)
+    nick = unique("irs")
+    bob = TestClient(server.port, unique("bob"))
+    irssi = Irssi(server.port, channel, nick, tmp_path / "irssi")
+    try:
+        bob.join(channel)
+        bob.wait_for(lambda m: m.command == "JOIN" and m.nick == nick, timeout=30, what="irssi")
+        time.sleep(1.5)  # its channel sync
+        irssi.type("/window 1")
+        irssi.type(f"/window log on {irssi.home / 'status.log'}")
+        irssi.type("/window 2")
+        irssi.type(f"/window log on {irssi.home / 'channel.log'}")
+        bob.privmsg(channel, ".uno")
+        bob.wait_for(lambda m: m.nick == bot.nick and "opens" in m.text)
+        irssi.type(".join", 1.0)
+        bob.privmsg(channel, ".deal")
+        bob.wait_for(lambda m: m.nick == bot.nick and "Your cards (7)" in strip_codes(m.text))
+        time.sleep(1.0)
+        status = strip_codes(irssi.log("status.log"))
+        assert f"-{bot.nick}(" in status and "Your cards (7)" in status, status  # a NOTICE
+        assert "Your cards" not in strip_codes(irssi.log("channel.log"))
+        assert "QUERY" not in irssi.windows()
+        irssi.type("/window 2")
+        irssi.type(".unohand query", 1.5)  # said in the channel; the answer opens a query
+        layout = irssi.windows()
+        assert 'type = "QUERY"' in layout and f'name = "{bot.nick}"' in layout, layout
+        irssi.type("/window 3")
+        irssi.type(f"/window log on {irssi.home / 'query.log'}")
+        irssi.type("/window 2")
+        irssi.type(".cards", 1.5)
+        query = strip_codes(irssi.log("query.log"))
+        assert "Your cards (7)" in query and f"<{bot.nick}>" in query, query  # a PRIVMSG
+        assert strip_codes(irssi.log("status.log")).count("Your cards") == 1  # the deal's only
+        assert "Your cards" not in strip_codes(irssi.log("channel.log"))
+    finally:
+        irssi.close()
+        bob.close()
