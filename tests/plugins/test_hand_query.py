@@ -243,3 +243,24 @@ def test_background_settings_write_it_and_a_restart_loads_it(tmp_path: Path) -> 
     assert restarted_settings.hand_query("bob") is False
     restarted_settings.close()
     assert worker.close(2.0)
+
+
+def test_game_commands_typed_in_the_query_window_reach_the_game() -> None:
+    """What a player types in the query window is a private message to the bot: the game
+    commands go to the one game they sit at."""
+    h = Harness(5)
+    h.say("amy", ".unohand query")
+    h.start(["amy", "bob"])
+    table = h.bot.tables["#uno"]
+    assert table.game is not None
+    mover = _mover(h)
+    play = next((a for a in table.game.legal_actions() if type(a).__name__ == "Play"), None)
+    if play is None:
+        out = h.pm(mover, ".draw")
+    else:
+        color = f" {play.color.letter.lower()}" if play.color is not None else ""
+        out = h.pm(mover, f".p {play.card.text.lower()}{color}")
+    assert any(line.startswith(f"{mover} ") for line in channel_lines(out)), out
+    assert _mover(h) != mover or table.game.phase.name == "DRAWN"
+    told = pms(h.pm("amy", ".cards"), "amy")
+    assert hands(told)
