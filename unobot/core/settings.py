@@ -178,9 +178,8 @@ class DatabaseSettings:
     channel rules existed simply gains the second, and a ``player_setting`` made before
     ``.unohand`` gains its ``turn_hand`` and ``hand_query`` columns (``playhouse.migrate``; a
     row's new column takes the field's default, the preference of whoever never chose).
-    Reads are cached: the
-    bot asks for a player's preference on every hand it sends, and for a channel's rules
-    whenever a game opens.
+    Reads are cached: the bot asks for a player's preference on every hand it sends, and for
+    a channel's rules whenever a game opens.
     """
 
     def __init__(self, url: str, timeout: float = 5.0) -> None:
