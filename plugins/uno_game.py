@@ -395,8 +395,9 @@ def cards(ctx: Context) -> None:
         )
         if irc_lower(ctx.nick) in out:
             lines = [_("You are out of this hand (mercy rule).")]
+        query = ctx.bot.hand_query_for(table)(ctx.nick)  # where their hands go (.unohand)
         for line in [*lines, *fit(public)]:
-            ctx.reply(line)
+            ctx.reply(line, query=query)
 
 
 @command("top")
@@ -455,32 +456,64 @@ def colors_off(ctx: Context) -> None:
     ctx.reply(_("Your cards will be shown as plain letters."))
 
 
+_TURN_WORDS = {"on": True, "off": False}
+_QUERY_WORDS = {"query": True, "msg": True, "privmsg": True, "pm": True, "notice": False}
+
+
 @command("unohand")
+@example(".unohand query")
+@example(".unohand off")
 def turn_hand(ctx: Context) -> None:
-    """``.unohand on|off``: your hand by NOTICE when your turn comes, or not (remembered like
-    ``.pce-off``); ``.unohand`` alone says which."""
+    """``.unohand on|off``: your hand also when your turn comes, or only when it changes;
+    ``.unohand query|notice``: your hands by private message (a query window of their own in
+    irssi, WeeChat, HexChat, mIRC) or by NOTICE. Both remembered like ``.pce-off``;
+    ``.unohand`` alone says which. The answer goes where the hands will."""
     settings = ctx.bot.settings
-    word = ctx.args.strip().lower()
-    if word in ("on", "off"):
-        settings.set_turn_hands(ctx.ident, word == "on")
-    elif word:
-        raise UnoError(_("{prefix}unohand on or {prefix}unohand off", prefix=ctx.prefix))
-    if settings.turn_hands(ctx.ident):
-        ctx.reply(
+    words = ctx.args.lower().split()
+    if any(w not in _TURN_WORDS and w not in _QUERY_WORDS for w in words):
+        raise UnoError(
             _(
-                "Your hand comes by NOTICE when your turn comes, playable cards marked "
-                "({prefix}unohand off to stop).",
+                "{prefix}unohand on or off (your hand when your turn comes too, or not), "
+                "{prefix}unohand query or notice (by private message or by NOTICE)",
                 prefix=ctx.prefix,
             )
+        )
+    for word in words:
+        if word in _TURN_WORDS:
+            settings.set_turn_hands(ctx.ident, _TURN_WORDS[word])
+        else:
+            settings.set_hand_query(ctx.ident, _QUERY_WORDS[word])
+    turn, query = settings.turn_hands(ctx.ident), settings.hand_query(ctx.ident)
+    p = ctx.prefix
+    if turn and not query:
+        text = _(
+            "Your hand comes by NOTICE when it changes and when your turn comes, playable "
+            "cards marked ({p}unohand off: not at your turn; {p}unohand query: as a private "
+            "message, in a window of its own).",
+            p=p,
+        )
+    elif turn:
+        text = _(
+            "Your hand comes as a private message (a query window) when it changes and when "
+            "your turn comes, playable cards marked ({p}unohand off: not at your turn; "
+            "{p}unohand notice: by NOTICE).",
+            p=p,
+        )
+    elif not query:
+        text = _(
+            "Your hand comes by NOTICE only when it changes; {p}cards shows it ({p}unohand on: "
+            "also when your turn comes; {p}unohand query: as a private message, in a window "
+            "of its own).",
+            p=p,
         )
     else:
-        ctx.reply(
-            _(
-                "Your hand comes only when it changes; {prefix}cards shows it "
-                "({prefix}unohand on: also when your turn comes).",
-                prefix=ctx.prefix,
-            )
+        text = _(
+            "Your hand comes as a private message (a query window) only when it changes; "
+            "{p}cards shows it ({p}unohand on: also when your turn comes; {p}unohand notice: "
+            "by NOTICE).",
+            p=p,
         )
+    ctx.reply(text, query=query)
 
 
 def rating_explained(min_games: int) -> str:
@@ -508,8 +541,8 @@ def help_lines(prefix: str = ".", min_games: int = 5) -> list[str]:
             "Uno: {p}uno [teams] opens a game, {p}join, {p}team nick, {p}deal [60m], {p}leave, "
             "{p}unostop; {p}addbot [easy|normal|hard] [name], {p}removebot [name]: computer "
             "players; {p}unorules: the rules here; {p}pce-on/{p}pce-off: cards in colour or "
-            "plain. Your hand comes by NOTICE when it changes and when your turn comes, "
-            "playable cards marked ({p}unohand off: not at your turn).",
+            "plain. Your hand comes by NOTICE when it changes and when your turn comes "
+            "({p}unohand off: not then; {p}unohand query: as a private message).",
             p=p,
         ),
         _(

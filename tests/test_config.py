@@ -145,13 +145,16 @@ def test_bots_section(tmp_path: Path) -> None:
     from unobot.core.computers import ComputerConfig
 
     assert load(parse()).bot.bots == ComputerConfig()
-    text = "[bots]\nenabled = true\ndelay = 0\nbudget_ms = 100\nworkers = 2\n"
+    assert ComputerConfig().uno_grace == 4.0  # a person's few seconds to call UNO late
+    text = "[bots]\nenabled = true\ndelay = 0\nbudget_ms = 100\nworkers = 2\nuno_grace = 2\n"
     bots = load(parse("--config", write(tmp_path, text))).bot.bots
     assert (bots.delay, bots.budget_ms, bots.workers, bots.playouts) == (0.0, 100.0, 2, None)
+    assert bots.uno_grace == 2.0
     for bad, message in [
         ("delay = -1", "bots.delay"),
         ("delay = 'slow'", "bots.delay must be float"),
         ("workers = 99", "bots.workers"),
+        ("uno_grace = 61", "bots.uno_grace must be 0 to 60 seconds"),
         ("speed = 3", "unknown setting bots.speed"),
         ("delay = 59", "well under bot.turn_timeout"),
     ]:

@@ -166,7 +166,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "bot": ("prefix", "preset", "turn_timeout", "grace", "lobby_timeout", "idle_stop", "admins",
             "turn_hand", "channel_presets", "plugins", "journal", "tournament_time_scale",
             "trusted_hosts", "trusted_multiplier", "language", "channel_languages"),
-    "bots": ("enabled", "delay", "budget_ms", "playouts", "workers"),
+    "bots": ("enabled", "delay", "uno_grace", "budget_ms", "playouts", "workers"),
     "stats": ("database", "min_games", "max_list", "timeout", "live"),
     "web": ("host", "port", "public_url", "database", "root_path", "forwarded_allow_ips"),
     "log": ("level",),
@@ -490,12 +490,15 @@ def _bots(raw: dict[str, Any]) -> ComputerConfig:
     config = ComputerConfig(
         enabled=_typed("bots", raw, "enabled", bool, default.enabled),
         delay=_typed("bots", raw, "delay", float, default.delay),
+        uno_grace=_typed("bots", raw, "uno_grace", float, default.uno_grace),
         budget_ms=_typed("bots", raw, "budget_ms", float, default.budget_ms),
         playouts=_typed("bots", raw, "playouts", int, default.playouts),
         workers=_typed("bots", raw, "workers", int, default.workers),
     )
     if not 0 <= config.delay <= 60:
         raise ConfigError("bots.delay must be 0 to 60 seconds")
+    if not 0 <= config.uno_grace <= 60:
+        raise ConfigError("bots.uno_grace must be 0 to 60 seconds")
     if not 1 <= config.budget_ms <= 10_000:
         raise ConfigError("bots.budget_ms must be 1 to 10000")
     if config.playouts is not None and config.playouts < 1:

@@ -314,6 +314,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
                 f"unobot's local IRC server. Join {channels} and type .uno to open a game.",
                 "The first person to join a channel is its operator (@): operators change the "
                 "rules (.unorules), stop games and run tournaments.",
+                "Your hands come by NOTICE (irssi shows them in its status window); .unohand "
+                "query sends them as private messages, in a window of their own.",
             ],
         )
         print(
@@ -321,7 +323,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
             f"{channels} as {settings.irc.nick}.\n"
             f"Connect any IRC client to {server.host} port {server.effective_port} "
             f"(e.g. `irssi -c {server.host} -p {server.effective_port}`), join {channels} "
-            "and type .uno to open a game (.unohelp lists the commands). The first to join "
+            "and type .uno to open a game (.unohelp lists the commands; in irssi, .unohand "
+            "query brings your hands to a window of their own). The first to join "
             "is the channel's operator (@), who may change the rules (.unorules); --admin "
             "NICK makes a bot admin. Ctrl-C stops.",
             flush=True,

@@ -199,6 +199,10 @@ class HumanVsComputers:
         """Let the computer players move until it is alice's turn (or the game is over);
         alice reads everything the bot sent meanwhile."""
         self.h.advance(0)  # runs every move that comes due at once, one after another
+        seen = self.status()
+        if self.running and (seen is None or irc_lower(seen.turn) != "alice"):
+            # alice missed an UNO call: the computer players wait out her grace first
+            self.h.advance(self.h.bot.config.bots.uno_grace)
         self._feed(self.h.sent[self.read :])
         self.read = len(self.h.sent)
         if not self.running:

@@ -103,6 +103,7 @@ def test_replies_and_refusals_before_a_game(lang: str) -> None:
     out: list[Sent] = []
     for text in (".join", ".p r 5", ".cards", ".top", ".unostop", ".team", ".pce-off",
                  ".pce-on", ".unohand", ".unohand on", ".unohand off", ".unohand maybe",
+                 ".unohand query", ".unohand off", ".unohand on notice",
                  ".unorules", ".unorules list", ".unorules set stacking", ".unorules bogus",
                  ".unorules preset", ".unolang", ".unolang me", ".unolang xx"):  # fmt: skip
         out += h.say(LONG, text)
@@ -113,7 +114,7 @@ def test_replies_and_refusals_before_a_game(lang: str) -> None:
     h.say("alice", ".uno")
     for text in (".uno", ".deal 5x", ".team", ".unorules set stacking same", ".addbot"):
         out += h.say(LONG, text, is_op=True)
-    lines = [s.text for s in out if s.kind == "notice"]
+    lines = [s.text for s in out if s.kind == "notice" or s.target == LONG]  # query: PRIVMSG
     assert len(lines) >= 30
     _assert_clean(lines, lang)
     with speaking(lang):  # a rule option's own refusal, from the engine, translated

@@ -93,7 +93,7 @@ def test_database_settings_keep_it_and_gain_its_column(tmp_path: Path) -> None:
     again = DatabaseSettings(url)
     assert again.turn_hands("alice") is False and again.colors("alice") is False
     assert again.turn_hands("bob") is True
-    colors, _rules, turn_hands, _languages = again.load_all()
+    colors, _rules, turn_hands, _query, _languages = again.load_all()
     assert turn_hands == {"alice": False, "bob": True} and colors["bob"] is False
     again.close()
 
@@ -125,7 +125,8 @@ def test_unohand_says_the_state_and_switches_it() -> None:
     assert h.settings.turn_hands("bob") is False  # by the folded nick, like .pce-off
     assert "only when it changes" in notices(h.pm("bob", ".unohand"), "bob")[0]
     (reply,) = notices(h.say("bob", ".unohand maybe\r\nQUIT"), "bob")
-    assert reply.endswith(".unohand on or .unohand off") and "maybe" not in reply
+    assert reply.startswith(".unohand on or off (") and "maybe" not in reply
+    assert ".unohand query or notice" in reply and "QUIT" not in reply
     assert h.settings.turn_hands("bob") is False
     h.say("bob", ".unohand on")
     assert h.settings.turn_hands("bob") is True

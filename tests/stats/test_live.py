@@ -13,7 +13,13 @@ from typing import Any
 import peewee as pw
 import pytest
 
-from tests.plugins.fakes import FakeScheduler, FakeTransport, channel_lines, notices
+from tests.plugins.fakes import (
+    FakeScheduler,
+    FakeTransport,
+    channel_lines,
+    notices,
+    strip_codes,
+)
 from unobot.core.bot import Bot
 from unobot.core.dispatch import CommandThrottle
 from unobot.core.settings import MemorySettings
@@ -180,6 +186,38 @@ def test_a_game_is_followed_move_by_move_and_never_shows_a_hand(db: pw.Database)
     view = live_rows.live_game(db, "net", "#uno", rig.wall + rig.clock.now())
     assert view is not None and view.ended is not None
     assert live_rows.live_games(db, rig.wall + rig.clock.now()) == []
+
+
+def test_hands_by_private_message_never_reach_the_live_view(db: pw.Database) -> None:
+    """``.unohand query``: the hands go by PRIVMSG, which the live writer is told of only for
+    a channel's lines (``LiveObserver.said``): no hand is written, whatever way it goes."""
+    rig = Rig(db)
+    told: list[str] = []
+    said = rig.writer.said
+
+    def spy(target: str, text: str) -> None:
+        told.append(target)
+        said(target, text)
+
+    rig.writer.said = spy  # type: ignore[method-assign]
+    for nick in ("ann", "bob"):
+        rig.say(nick, ".unohand query")
+    rig.start(["ann", "bob", "cy"])
+    for _ in range(8):
+        rig.move()
+    rig.clock.advance(1)
+    sent = rig.transport.sent
+    by_query = [s.text for s in sent if s.kind == "privmsg" and s.target in ("ann", "bob")]
+    assert sum("Your cards (" in strip_codes(t) for t in by_query) >= 2
+    written = " ".join(t for (t,) in db.execute_sql("SELECT text FROM live_line").fetchall())
+    row = db.execute_sql("SELECT players, info, top FROM live_game").fetchone()
+    written += " ".join(str(c) for c in row)
+    assert written and "Your cards" not in written and "Your turn" not in written
+    for text in by_query:
+        assert strip_codes(text) not in written
+    lines = [line.text for line in live_rows.live_lines(db, "net", "#uno")]
+    assert lines and all(not line.startswith("Your ") for line in lines)
+    assert told and set(told) == {"#Uno"}  # never told of a line to a nick
 
 
 def test_writes_are_coalesced_and_a_busy_worker_is_not_piled_up() -> None:

@@ -37,6 +37,7 @@ from unobot.core.updates import Totals, Update
 from unobot.engine import HouseRules
 from unobot.i18n import N_, domain, speak, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
+from unobot.irc.outbox import CHANNEL_PREFIXES
 from unobot.irc.transport import Incoming, Kind, Scheduler, Tag, Transport
 
 if TYPE_CHECKING:
@@ -79,7 +80,8 @@ class LiveObserver(Protocol):
         """Every update the bot publishes, before its lines are sent."""
 
     def said(self, target: str, text: str) -> None:
-        """A PRIVMSG the bot sends (never a NOTICE: hands go by NOTICE or to a nick)."""
+        """A PRIVMSG the bot sends to a channel (never a NOTICE, never a line to a nick: a
+        hand goes to its player alone, by NOTICE or by PRIVMSG)."""
 
     def dropped(self, table: Table) -> None:
         """The bot forgets ``table`` (ended, stopped, lost)."""
@@ -331,6 +333,7 @@ class Bot:
                 invite=table.match is not None and not table.config.tournament,
                 turn_hands=self.turn_hands_for(table),
                 language_for=self.languages_for(table, spoken),
+                query=self.hand_query_for(table),
             )
         for line in lines:
             self.send(line)
@@ -421,6 +424,16 @@ class Bot:
         def wanted(nick: str) -> bool:
             player = table.player(nick)
             return self.settings.turn_hands(player.key if player else irc_lower(nick))
+
+        return wanted
+
+    def hand_query_for(self, table: Table) -> Callable[[str], bool]:
+        """Whether a player at ``table`` wants their hands by private message rather than by
+        NOTICE (``.unohand query``)."""
+
+        def wanted(nick: str) -> bool:
+            player = table.player(nick)
+            return self.settings.hand_query(player.key if player else irc_lower(nick))
 
         return wanted
 
@@ -835,8 +848,8 @@ class Bot:
             self.transport.notice(line.target, text, line.tag)
         else:
             self.transport.privmsg(line.target, text, line.tag)
-            if self.live is not None:
-                self.live.said(line.target, text)
+            if self.live is not None and line.target.startswith(CHANNEL_PREFIXES):
+                self.live.said(line.target, text)  # a hand by PRIVMSG is never shown
 
     def commands(self) -> dict[str, str]:
         """Each command by its first name, with the module of the plugin that answers it."""

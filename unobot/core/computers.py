@@ -63,6 +63,7 @@ from unobot.engine.errors import UnoError
 from unobot.irc.casemap import irc_eq, irc_lower
 
 if TYPE_CHECKING:
+    from unobot.engine.game import Game
     from unobot.irc.transport import Scheduler
 
 __all__ = [
@@ -107,6 +108,12 @@ class ComputerConfig:
     """Whether ``.addbot`` may seat computer players at all."""
     delay: float = 1.5
     """Seconds a computer player 'thinks' before it moves (±30%); 0 in tests."""
+    uno_grace: float = 4.0
+    """Seconds a person who laid their next-to-last card without calling UNO has to call it
+    (``.uno``, as a person does: a second or two later) before a computer player catches
+    them. No computer player moves in that time while the person can still be caught, so a
+    computer's turn doesn't close the catch window under them either. Their call, or anyone
+    else's move, ends the wait."""
     budget_ms: float = 200.0
     """CPU time a ``hard`` player searches per move."""
     playouts: int | None = None
@@ -290,6 +297,8 @@ class _TableState:
     """Folded name -> the observer of that computer seat for the hand being played."""
     version: int = 0
     pending: dict[str, _Pending] = field(default_factory=dict)
+    exposed: tuple[int, float] | None = None
+    """A person who may be caught for a missed UNO call: their seat, and since when."""
 
 
 class Host(Protocol):
@@ -386,6 +395,7 @@ class Computers:
             state.pending.clear()
             return
         now = self.bot.scheduler.now()
+        hold = self._grace_end(table, state, game, now)
         wanted: dict[str, tuple[int, bool]] = {}
         for seat, player in enumerate(table.players):
             if not player.computer:
@@ -412,6 +422,7 @@ class Computers:
             # such as someone's UNO call, doesn't restart it); a chance out of turn is a
             # reaction, a little quicker.
             due = max(now, table.turn_started + pause) if turn else now + pause * 0.6
+            due = max(due, hold)  # a person's missed UNO call: their few seconds first
             pending = _Pending(player.nick, player.level, state.version, due)
             state.pending[key] = pending
             obs = observer.observe(game)  # plain values, taken on the reactor thread
@@ -422,6 +433,19 @@ class Computers:
                 obs,
                 lambda action, t=table, k=key, p=pending: self._decided(t, k, p, action),
             )
+
+    def _grace_end(self, table: Table, state: _TableState, game: Game, now: float) -> float:
+        """Until when the computer seats hold back (``uno_grace``): a person who may be
+        caught for a missed UNO call gets the seconds a person needs to call it late before
+        a computer player catches them or, by moving, closes the window. 0: no hold (nobody
+        exposed, or a computer player is: they are caught at a computer's pace)."""
+        seat = game.exposed
+        if seat < 0 or seat >= len(table.players) or table.players[seat].computer:
+            state.exposed = None
+            return 0.0
+        if state.exposed is None or state.exposed[0] != seat:
+            state.exposed = (seat, now)  # first seen now: the update that exposed them
+        return state.exposed[1] + self.config.uno_grace
 
     # --- acting ----------------------------------------------------------------------------
 

@@ -104,6 +104,9 @@ class BotApi(Protocol):
     def colors_for(self, table: Table) -> Callable[[str], bool]:
         """Whether a player at ``table`` wants mIRC colours."""
 
+    def hand_query_for(self, table: Table) -> Callable[[str], bool]:
+        """Whether a player at ``table`` wants their hands by private message."""
+
     def channel_language(self, channel: str) -> str:
         """The language spoken in ``channel``."""
 
@@ -198,11 +201,13 @@ class Context:
         return Tag(channel if channel is not None else self.channel or "", reply=True,
                    person=self.person)  # fmt: skip
 
-    def reply(self, text: str) -> None:
+    def reply(self, text: str, *, query: bool = False) -> None:
         """A private answer (NOTICE): mistakes and personal information never go to a channel.
-        A translated message (:class:`~unobot.i18n.Text`) is sent in the sender's language."""
+        A translated message (:class:`~unobot.i18n.Text`) is sent in the sender's language.
+        ``query``: by private message instead (PRIVMSG, a query window in most clients), for
+        what goes where the sender's hands go (``.cards`` to a ``.unohand query`` player)."""
         text = speak(text, self.language)
-        self.bot.send(Line("notice", self.nick, text, self.reply_tag()))
+        self.bot.send(Line("privmsg" if query else "notice", self.nick, text, self.reply_tag()))
 
     def say(self, text: str) -> None:
         """A line to the channel the command was said in (to the sender, privately, when the

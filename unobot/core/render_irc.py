@@ -18,6 +18,7 @@ from unobot.core.updates import (
     Away,
     Back,
     Dealt,
+    EarlyUno,
     EngineEvents,
     HandNotice,
     Joined,
@@ -56,6 +57,7 @@ __all__ = [
     "Cards",
     "Line",
     "channel_text",
+    "early_uno_text",
     "fit",
     "hand_lines",
     "held_text",
@@ -1057,12 +1059,17 @@ def render_update(
     invite: bool = False,
     turn_hands: Callable[[str], bool] | None = None,
     language_for: Callable[[str], str] | None = None,
+    query: Callable[[str], bool] | None = None,
 ) -> list[Line]:
     """Every line an update produces: the channel's first, then each changed hand, then the
     optional hands (the turn's, :attr:`HandNotice.optional`) of the players ``turn_hands``
     says want them (default: all). Optional hands are tagged so: the send queue sends them
     first in their channel's turn, and drops them under a backlog of many games or when
     their channel moves on.
+
+    A hand goes by NOTICE, or by PRIVMSG to the players ``query`` names (``.unohand query``:
+    clients show a private message in a query window of its own, where irssi puts a NOTICE
+    in the status window); either way with the same tag, so the send queue treats both alike.
 
     ``invite``: when the update ends the game, a short sentence says how to start another
     (a newcomer otherwise waits for something to happen), at the end of the last line (a line
@@ -1088,8 +1095,14 @@ def render_update(
             lines[-1] = Line("privmsg", channel, joined, Tag(channel) if last.status else last)
         else:
             lines.append(Line("privmsg", channel, invite_text(prefix), Tag(channel)))
-    hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
     current = language()
+    for note in update.notes:
+        # To the player alone, in their language: an answer to their own command.
+        spoken = language_for(note.nick) if language_for is not None else current
+        with speaking(spoken):
+            text = early_uno_text(note, prefix)
+        lines.append(Line("notice", note.nick, text, Tag(channel, reply=True)))
+    hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
     for nick, notice in hands:
         if notice.optional and turn_hands is not None and not turn_hands(nick):
             continue
@@ -1101,11 +1114,24 @@ def render_update(
         else:
             with speaking(spoken):
                 texts = hand_lines(notice, fmt)
+        kind = "privmsg" if query is not None and query(nick) else "notice"
         lines.extend(
-            Line("notice", nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
+            Line(kind, nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
             for part, text in enumerate(texts)
         )
     return lines
+
+
+def early_uno_text(note: EarlyUno, prefix: str = ".") -> str:
+    """To a player whose ``uno`` came with a play that left them more than one card."""
+    return ngettext(
+        "Your card is played, but UNO is not called: you still hold {n} card. Call it with "
+        "your next-to-last card ({prefix}p <card> uno).",
+        "Your card is played, but UNO is not called: you still hold {n} cards. Call it with "
+        "your next-to-last card ({prefix}p <card> uno).",
+        note.left,
+        prefix=prefix,
+    )
 
 
 def plain_hand(cards: Iterable[Card]) -> str:

@@ -1,8 +1,9 @@
 """Player preferences and channel rules behind a small interface, so persistence can be swapped.
 
-Players' hand colour preference (``.pce-on`` / ``.pce-off``) and whether they want their hand when
-their turn comes (``.unohand on|off``) are keyed by an identity string chosen by the bot (services
-account when known, else the folded nick), so a player who changes nick mid-game keeps them. A
+Players' hand colour preference (``.pce-on`` / ``.pce-off``), whether they want their hand when
+their turn comes (``.unohand on|off``) and how it comes (``.unohand query|notice``: a private
+message or a NOTICE) are keyed by an identity string chosen by the bot (services account when
+known, else the folded nick), so a player who changes nick mid-game keeps them. A
 channel's rules (``.unorules``) are keyed by the folded channel name and kept as text: the
 preset's name and the options that differ from it, so a later change of a preset's defaults
 reaches every channel that did not change that option itself.
@@ -40,8 +41,11 @@ log = logging.getLogger(__name__)
 
 ChannelRules = tuple[str, dict[str, str]]
 """A channel's stored rules: preset name, and ``{option: value as a player types it}``."""
-Loaded = tuple[dict[str, bool], dict[str, ChannelRules], dict[str, bool], dict[str, str]]
-"""Everything stored: colour preferences, channels' rules, turn-hand preferences, languages."""
+Loaded = tuple[
+    dict[str, bool], dict[str, ChannelRules], dict[str, bool], dict[str, bool], dict[str, str]
+]
+"""Everything stored: colour preferences, channels' rules, turn-hand preferences, hands by
+private message, languages."""
 
 
 def option_text(value: Any) -> str:
@@ -92,6 +96,13 @@ class SettingsStore(Protocol):
 
     def set_turn_hands(self, player: str, on: bool) -> None: ...
 
+    def hand_query(self, player: str) -> bool:
+        """Whether ``player`` wants their hands by private message (PRIVMSG, which clients
+        show in a query window) instead of by NOTICE (default: no, NOTICE)."""
+        ...
+
+    def set_hand_query(self, player: str, on: bool) -> None: ...
+
     def channel_rules(self, channel: str) -> ChannelRules | None:
         """The rules chosen for ``channel`` (a folded name) with ``.unorules``; None: none yet."""
         ...
@@ -116,6 +127,7 @@ class MemorySettings:
     def __init__(self) -> None:
         self._colors: dict[str, bool] = {}
         self._turn_hands: dict[str, bool] = {}
+        self._query: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
         self._languages: dict[str, str] = {}
         self.language_listeners: list[Callable[[], None]] = []
@@ -144,6 +156,12 @@ class MemorySettings:
     def set_turn_hands(self, player: str, on: bool) -> None:
         self._turn_hands[player] = on
 
+    def hand_query(self, player: str) -> bool:
+        return self._query.get(player, False)
+
+    def set_hand_query(self, player: str, on: bool) -> None:
+        self._query[player] = on
+
     def channel_rules(self, channel: str) -> ChannelRules | None:
         found = self._rules.get(channel)
         return None if found is None else (found[0], dict(found[1]))
@@ -158,9 +176,10 @@ class DatabaseSettings:
     Uses ``playhouse.db_url`` URLs (``sqlite:///stats.db``, ``postgresql://…``); two small tables
     (``player_setting``, ``channel_rules``), created if missing, so a stats database made before
     channel rules existed simply gains the second, and a ``player_setting`` made before
-    ``.unohand`` gains its ``turn_hand`` column (``playhouse.migrate``). Reads are cached: the
-    bot asks for a player's preference on every hand it sends, and for a channel's rules
-    whenever a game opens.
+    ``.unohand`` gains its ``turn_hand`` and ``hand_query`` columns (``playhouse.migrate``; a
+    row's new column takes the field's default, the preference of whoever never chose).
+    Reads are cached: the bot asks for a player's preference on every hand it sends, and for
+    a channel's rules whenever a game opens.
     """
 
     def __init__(self, url: str, timeout: float = 5.0) -> None:
@@ -179,6 +198,7 @@ class DatabaseSettings:
             player = peewee.CharField(primary_key=True, max_length=200)
             colors = peewee.BooleanField(default=True)
             turn_hand = peewee.BooleanField(default=True)
+            hand_query = peewee.BooleanField(default=False)
 
             class Meta:
                 database = self.db
@@ -208,13 +228,16 @@ class DatabaseSettings:
         self._language_model = LanguageRow
         self.db.create_tables([PlayerSetting, ChannelRulesRow, LanguageRow], safe=True)
         columns = {c.name for c in self.db.get_columns("player_setting")}
-        if "turn_hand" not in columns:
+        added = [f for f in (PlayerSetting.turn_hand, PlayerSetting.hand_query)
+                 if f.column_name not in columns]  # fmt: skip
+        if added:
             from playhouse.migrate import SchemaMigrator, migrate
 
             migrator = SchemaMigrator.from_database(self.db)
-            migrate(migrator.add_column("player_setting", "turn_hand", PlayerSetting.turn_hand))
+            migrate(*(migrator.add_column("player_setting", f.column_name, f) for f in added))
         self._cache: dict[str, bool] = {}
         self._turn_cache: dict[str, bool] = {}
+        self._query_cache: dict[str, bool] = {}
         self._rules_cache: dict[str, ChannelRules | None] = {}
         self._language_cache: dict[str, str | None] = {}
 
@@ -235,10 +258,11 @@ class DatabaseSettings:
         self._language_cache[key] = lang
 
     def _flag(self, field: peewee.Field, cache: dict[str, bool], player: str) -> bool:
-        """A player's on/off setting (on unless they turned it off), read once then cached."""
+        """A player's on/off setting (the field's default unless they chose), read once then
+        cached."""
         if player not in cache:
             row = self._model.get_or_none(self._model.player == player)
-            cache[player] = True if row is None else bool(getattr(row, field.name))
+            cache[player] = bool(field.default) if row is None else bool(getattr(row, field.name))
         return cache[player]
 
     def _set_flag(self, field: peewee.Field, cache: dict[str, bool], player: str, on: bool) -> None:
@@ -258,6 +282,12 @@ class DatabaseSettings:
 
     def set_turn_hands(self, player: str, on: bool) -> None:
         self._set_flag(self._model.turn_hand, self._turn_cache, player, on)
+
+    def hand_query(self, player: str) -> bool:
+        return self._flag(self._model.hand_query, self._query_cache, player)
+
+    def set_hand_query(self, player: str, on: bool) -> None:
+        self._set_flag(self._model.hand_query, self._query_cache, player, on)
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
         if channel not in self._rules_cache:
@@ -284,6 +314,7 @@ class DatabaseSettings:
         players = list(self._model.select())
         colors = {str(r.player): bool(r.colors) for r in players}
         turn_hands = {str(r.player): bool(r.turn_hand) for r in players}
+        query = {str(r.player): bool(r.hand_query) for r in players}
         rules = {}
         for row in self._rules_model.select():
             options = json.loads(row.options or "{}")
@@ -294,17 +325,18 @@ class DatabaseSettings:
         languages = {str(r.key): str(r.language) for r in self._language_model.select()}
         self._cache.update(colors)
         self._turn_cache.update(turn_hands)
+        self._query_cache.update(query)
         self._rules_cache.update(rules)
         self._language_cache.update(languages)
-        return colors, rules, turn_hands, languages
+        return colors, rules, turn_hands, query, languages
 
     def close(self) -> None:
         self.db.close()
 
 
 _Write = tuple[str, str]
-"""A pending write's key: (``colors``, ``turn_hand``, ``rules`` or ``language``, player or
-channel)."""
+"""A pending write's key: (``colors``, ``turn_hand``, ``hand_query``, ``rules`` or
+``language``, player or channel)."""
 
 
 class BackgroundSettings:
@@ -325,6 +357,7 @@ class BackgroundSettings:
         """Touched on the worker thread only."""
         self._colors: dict[str, bool] = {}
         self._turn_hands: dict[str, bool] = {}
+        self._query: dict[str, bool] = {}
         self._rules: dict[str, ChannelRules] = {}
         self._languages: dict[str, str | None] = {}
         self.language_listeners: list[Callable[[], None]] = []
@@ -353,6 +386,14 @@ class BackgroundSettings:
     def set_turn_hands(self, player: str, on: bool) -> None:
         self._turn_hands[player] = on
         self._pending[("turn_hand", player)] = on
+        self._flush()
+
+    def hand_query(self, player: str) -> bool:
+        return self._query.get(player, False)
+
+    def set_hand_query(self, player: str, on: bool) -> None:
+        self._query[player] = on
+        self._pending[("hand_query", player)] = on
         self._flush()
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
@@ -399,13 +440,16 @@ class BackgroundSettings:
 
     def _loaded(self, found: Loaded) -> None:
         self._busy = False
-        colors, rules, turn_hands, languages = found
+        colors, rules, turn_hands, query, languages = found
         for player, on in colors.items():
             if ("colors", player) not in self._pending:
                 self._colors[player] = on
         for player, on in turn_hands.items():
             if ("turn_hand", player) not in self._pending:
                 self._turn_hands[player] = on
+        for player, on in query.items():
+            if ("hand_query", player) not in self._pending:
+                self._query[player] = on
         for channel, chosen in rules.items():
             if ("rules", channel) not in self._pending:
                 self._rules[channel] = chosen
@@ -470,6 +514,8 @@ class BackgroundSettings:
                     store.set_colors(key, value)
                 elif kind == "turn_hand":
                     store.set_turn_hands(key, value)
+                elif kind == "hand_query":
+                    store.set_hand_query(key, value)
                 elif kind == "language":
                     store.set_language(key, value)
                 else:

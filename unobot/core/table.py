@@ -29,6 +29,7 @@ from unobot.core.updates import (
     Away,
     Back,
     Dealt,
+    EarlyUno,
     EngineEvents,
     HandNotice,
     Joined,
@@ -65,6 +66,7 @@ from unobot.engine.cards import Card, Color
 from unobot.engine.errors import UnoError
 from unobot.engine.events import (
     CardPlayed,
+    CardsDiscarded,
     CardsDrawn,
     DrawReason,
     Event,
@@ -628,10 +630,32 @@ class Table:
 
         With an ``illegal_play_penalty`` (knockout) a card that is held but can't go on the
         pile is taken back and costs that many cards; the turn stays with the player.
+
+        An early ``uno`` (the play leaves more than one card) never costs the move: where the
+        rules penalise a false UNO (knockout) the engine plays the card and deals the penalty;
+        elsewhere the engine refuses the call alone (it checks the card first), so the card
+        is played without it and the player is told (:class:`EarlyUno`). A replay of the
+        journaled call takes the same path.
         """
         swap = -1 if target is None else self._target_seat(target)
         try:
-            return self._act(nick, Play(card, color, uno, swap), now, computer=computer)
+            try:
+                return self._act(nick, Play(card, color, uno, swap), now, computer=computer)
+            except errors.UnoNotNeeded:
+                if not uno:
+                    raise
+            seat = self._seat(nick, computer)
+            update = self._act(nick, Play(card, color, False, swap), now, computer=computer)
+            left = 0
+            for batch in update.events:
+                if type(batch) is EngineEvents:
+                    for e in batch.events:  # as the play left it (before a Seven-O swap)
+                        if type(e) is CardPlayed and e.seat == seat:
+                            left = e.cards_left
+                        elif type(e) is CardsDiscarded and e.seat == seat:
+                            left = e.left
+            update.notes.append(EarlyUno(self.players[seat].nick, left))
+            return update
         except errors.CardNotPlayable:
             penalty = self.config.rules.illegal_play_penalty
             if not penalty:

@@ -19,6 +19,7 @@ __all__ = [
     "Away",
     "Back",
     "Dealt",
+    "EarlyUno",
     "EngineEvents",
     "HandNotice",
     "Joined",
@@ -208,6 +209,16 @@ class HandNotice:
 
 
 @dataclass(frozen=True, slots=True)
+class EarlyUno:
+    """``nick`` added ``uno`` to a play that left them ``left`` cards, under rules without a
+    false-UNO penalty: the card was played and the word ignored (there was no UNO to call).
+    Said to them alone: the channel heard no call, so nobody was misled."""
+
+    nick: str
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
 class Status:
     """The public state after an update: what the channel needs to play on."""
 
@@ -236,3 +247,5 @@ class Update:
     status: Status | None = None
     finished: bool = False
     """The table is closed: the bot drops it."""
+    notes: list[EarlyUno] = field(default_factory=list)
+    """Things said to one player alone about their own command (not the game's news)."""

@@ -501,7 +501,9 @@ class IrcAdapter:
 
     def privmsg(self, target: str, text: str, tag: Tag = UNTAGGED) -> None:
         """Queue a PRIVMSG; it is sanitised, split to ``line_bytes`` and sent by the bucket,
-        fairly between channels (``tag``: see :class:`unobot.irc.outbox.Outbox`)."""
+        fairly between channels (``tag``: see :class:`unobot.irc.outbox.Outbox`). One to a
+        nick (a hand for a player who chose ``.unohand query``) waits and leaves exactly as a
+        NOTICE to them would, as ``CPRIVMSG`` where ``CNOTICE`` would be used."""
         self._outbox.push("PRIVMSG", target, text, tag=tag, now=time.monotonic())
         self._schedule_drain()
 
