@@ -389,8 +389,9 @@ def cards(ctx: Context) -> None:
         public = _(
             "Cards: {counts}. {status}", counts=counts, status=status_text(status, fmt, ctx.prefix)
         )
-        # The hand in lines of its own (split only between cards), then the table's counts.
-        hand = HandNotice(table.hand_of(ctx.nick))
+        # The hand in lines of its own (split only between cards), then the table's counts;
+        # on their turn with the playable cards marked, as the turn's hand marks them.
+        hand = HandNotice(table.hand_of(ctx.nick), playable=table.playable_of(ctx.nick))
         lines: list[str] = hand_lines(hand, fmt) if table.has(ctx.nick) else []
         if irc_lower(ctx.nick) in out:
             lines = [_("You are out of this hand (mercy rule).")]

@@ -99,7 +99,7 @@ def test_bot_hands_strip_to_the_plain_notation() -> None:
     assert "\x03" in colored
     assert mirc_to_ansi(colored, ansi=False) == Cards(False).hand(cards)
     ansi = mirc_to_ansi(colored, ansi=True)
-    assert "\x1b[0;30;101mR5\x1b[0m" in ansi and "\x1b[0;1mW\x1b[0m" in ansi
+    assert "\x1b[0;30;101mR5\x1b[0m" in ansi and "\x1b[0;97;40mW\x1b[0m" in ansi  # not bold
     assert re.sub(r"\x1b\[[0-9;]*m", "", ansi) == Cards(False).hand(cards)
 
 

@@ -842,14 +842,30 @@ class Table:
         player = self.players[seat]
         if player.computer or not game.hand_size(seat):
             return
-        playable = {a.card for a in game.legal_actions(seat) if type(a) is Play}
-        marked = tuple(sorted(playable, key=lambda c: c.code))
+        marked = self._playable(game, seat)
         sent = update.hands.get(player.nick)
         if sent is not None:
             update.hands[player.nick] = dataclasses.replace(sent, playable=marked)
         else:
             hand = tuple(game.hand(seat))
             update.hands[player.nick] = HandNotice(hand, playable=marked, optional=True)
+
+    @staticmethod
+    def _playable(game: Game, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` may play now, in hand order (what a turn's hand marks)."""
+        playable = {a.card for a in game.legal_actions(seat) if type(a) is Play}
+        return tuple(sorted(playable, key=lambda c: c.code))
+
+    def playable_of(self, nick: str) -> tuple[Card, ...] | None:
+        """The cards ``nick`` may play now when it is their turn to play (as the turn's hand
+        marks them: ``.cards`` marks the same); None when it is not, or they must first pick
+        a colour or decide on a drawn card."""
+        game, seat = self.game, self.seat_of(nick)
+        if game is None or game.over or seat is None or game.current != seat:
+            return None
+        if game.phase is not Phase.PLAY and game.phase is not Phase.PENDING:
+            return None
+        return self._playable(game, seat)
 
     def _draw_hint(self, game: Game) -> str:
         """What the player who just drew may do now, as the rules say (empty: turn over)."""
