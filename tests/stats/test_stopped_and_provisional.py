@@ -177,3 +177,36 @@ def test_the_v11_step_marks_the_games_a_stop_ended_before_it(
     assert new.player("Ann", min_games=1).stopped_games == 2
     assert new.summary_mismatches() == []
     new.close()
+
+
+def test_a_real_stops_move_list_ends_in_the_call_the_v11_step_looks_for(tmp_path: Path) -> None:
+    """The bot's own journal (a real table, journaled, recorded as the bot records it): the
+    move list of a game stopped with ``.unostop`` ends in the ``stop`` call, that of a game
+    played to its end does not."""
+    from unobot.core.bot import BotConfig
+    from unobot.core.table import TableConfig
+    from unobot.engine import preset
+    from unobot.irc.casemap import irc_lower
+    from unobot.replay.simulate import _Simulation
+    from unobot.stats.schema import _last_call
+
+    sim = _Simulation(tmp_path, 3, "net", "#uno", NOW, computers=False)
+    try:
+        played = sim.play_game(["Ann", "Bob", "Cy"], "irc-classic")
+        assert played is not None and not played.stopped and played.moves is not None
+        assert _last_call(played.moves) not in ("stop", "")
+        sim.bot.config = BotConfig(table=TableConfig(rules=preset("official")))
+        for nick, text in (("Ann", ".uno"), ("Bob", ".join"), ("Ann", ".deal")):
+            sim.say(nick, text)
+        table = sim.bot.tables[irc_lower("#uno")]
+        for _ in range(5000):
+            if table.hand_number >= 2:
+                break
+            sim._step(table, {})
+        assert table.hand_number >= 2
+        sim.say("Ann", ".unostop")
+        record = sim.store.records[-1]
+        assert record.stopped and record.moves is not None
+        assert _last_call(record.moves) == "stop"
+    finally:
+        sim.close()
