@@ -68,6 +68,7 @@ __all__ = [
     "game_lines",
     "packed",
     "parse_query",
+    "player_lines",
     "public_url",
     "rating_line",
     "rating_list_lines",
@@ -274,7 +275,8 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
     """``alice: 12 games (3 in teams), 5 wins (41.7%), 340 points, 28.3 points/game, rank 3
     by ...`` (the team and stopped games only when there are some), in the language being
     spoken: each figure is a whole translated label, the labels joined by commas. A person
-    below ``min_games`` is provisional, and the line then says what counts as a game."""
+    below ``min_games`` is provisional (:func:`player_lines` then adds what counts as a
+    game)."""
     # A message of its own so that a translated scope is spoken again with the line.
     who = _("{nick} ({scope})", nick=_shown(stats.nick), scope=scope) if scope else None
     figures = [
@@ -289,10 +291,18 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
         _("{figure} points/game", figure=_number(stats.points_per_game)),
         _rank(stats, ranking, min_games),
     ]
-    line = f"{who or _shown(stats.nick)}: " + ", ".join(figures)
-    if stats.games < min_games and not stats.is_bot:
-        return f"{line}. {_(GAME_RULE)}"
-    return line
+    return f"{who or _shown(stats.nick)}: " + ", ".join(figures)
+
+
+def player_lines(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> list[str]:
+    """The answer to a player's ``.unostats``: :func:`stats_line`, and for a person below
+    ``min_games`` what counts as a game (:data:`GAME_RULE`): on the same line, or on a second
+    one when both would not fit in LIMIT bytes."""
+    line = stats_line(stats, ranking, min_games, scope)
+    if stats.games >= min_games or stats.is_bot:
+        return [line]
+    joined = _ruled(f"{line}.")
+    return [joined] if len(joined.encode()) <= LIMIT else [line, _(GAME_RULE)]
 
 
 def _list_head(ranking: Ranking, count: int, scope: str) -> str:
@@ -452,6 +462,12 @@ def _spoken(ctx: Context, public: bool, make: Lines) -> list[str]:
         return make()
 
 
+def _ruled(sentence: str) -> str:
+    """``sentence`` and then what counts as a game (:data:`GAME_RULE`), in the language being
+    spoken."""
+    return f"{sentence} {_(GAME_RULE)}"
+
+
 def _tell(ctx: Context, make: Callable[[], str]) -> None:
     """A private answer joined from several messages, made in the asker's language (a joined
     line is a plain ``str``, which :meth:`Context.reply` can't say again in another)."""
@@ -586,7 +602,7 @@ def _answer_rating(
 
         def show(found: list[RatedPlayer]) -> None:
             if not found:
-                _tell(ctx, lambda: f"{_('Nobody has a rating yet.')} {_(GAME_RULE)}")
+                _tell(ctx, lambda: _ruled(_("Nobody has a rating yet.")))
                 return
             _show_lines(ctx, lambda: rating_list_lines(found, count, cfg.stats_min_games))
 
@@ -621,12 +637,9 @@ def _show_list(
     if not board:
 
         def nobody() -> str:
-            said = (
-                _("Nobody has played Uno yet {scope}.", scope=scope)
-                if scope
-                else _("Nobody has played Uno yet.")
-            )
-            return f"{said} {_(GAME_RULE)}"
+            if scope:
+                return _ruled(_("Nobody has played Uno yet {scope}.", scope=scope))
+            return _ruled(_("Nobody has played Uno yet."))
 
         _tell(ctx, nobody)
         return
@@ -655,10 +668,10 @@ def _show_player(
         if query.nick:  # somebody else (or a typo): no lesson
             ctx.reply(_no_games(query.nick, scope))
         else:
-            _tell(ctx, lambda: f"{_no_games(None, scope)} {_(GAME_RULE)}")
+            _tell(ctx, lambda: _ruled(_no_games(None, scope)))
         return
     public = ctx.channel is not None and not _in_game_here(ctx)
-    _send(ctx, lambda: [stats_line(stats, ranking, cfg.stats_min_games, scope)], public)
+    _send(ctx, lambda: player_lines(stats, ranking, cfg.stats_min_games, scope), public)
 
 
 def _no_games(nick: str | None, scope: str) -> str:
@@ -829,7 +842,7 @@ def unogame(ctx: Context) -> None:
             if key:
                 ctx.reply(_("No recorded game has that id (or several do: give more of it)."))
             else:
-                _tell(ctx, lambda: f"{_('You have no recorded game yet.')} {_(GAME_RULE)}")
+                _tell(ctx, lambda: _ruled(_("You have no recorded game yet.")))
             return
 
         def lines() -> list[str]:
