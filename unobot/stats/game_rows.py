@@ -16,7 +16,6 @@ from typing import Any
 import peewee as pw
 
 from unobot.stats.model import StoredGame, StoredResult, game_lookups
-from unobot.stats.schema import STOPPED_VERSION, schema_version
 from unobot.stats.summaries import sql_for
 
 __all__ = ["find_game", "pack_moves", "unpack_moves"]
@@ -53,10 +52,10 @@ def find_game(
     row number or game-id prefix, looked up as :func:`unobot.stats.model.game_lookups`
     says); None when none, or several, match. ``network``: only that network's games.
     ``moves``: also read the move list. ``stopped``: whether the store has ``game.stopped``
-    (schema v11; None: asked here), so a reader of a store the bot has not upgraded yet
-    still finds its games."""
-    if stopped is None:
-        stopped = schema_version(db) >= STOPPED_VERSION
+    (schema v11; None: asked of the database), so a reader of a store the bot has not
+    upgraded yet still finds its games."""
+    if stopped is None:  # (the schema module imports this one: asked of the table itself)
+        stopped = any(c.name == "stopped" for c in db.get_columns("game"))
     game_sql = _GAME.format("stopped" if stopped else "FALSE")
     net, args = ("", []) if network is None else (" AND network = ?", [network])
     cur = db.cursor()

@@ -26,6 +26,7 @@ import peewee as pee
 from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
 
+from unobot.stats.game_rows import unpack_moves
 from unobot.stats.summaries import (
     backfill_stopped,
     backfill_team_games,
@@ -535,8 +536,6 @@ def _last_call(moves: str) -> str:
 def stopped_by_move_list(db: pee.Database) -> list[int]:
     """The ids of the games with a winner whose move list ends with the table's ``stop``
     call: games stopped with ``.unostop``, recorded before v11 as won by whoever led."""
-    from unobot.stats.game_rows import unpack_moves  # which reads this module's version
-
     cur = db.cursor()
     cur.execute(
         "SELECT m.game_id, m.data FROM game_moves m JOIN game g ON g.id = m.game_id "
