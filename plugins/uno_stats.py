@@ -15,6 +15,15 @@ below the minimum games instead of carrying a ``±``. They are all-time and netw
 rule are the other rankings' (computer players are rated and can be looked up, but are not
 ranked among people).
 
+What counts as a game (:mod:`unobot.stats.recorder`): a game counts once a hand of it has been
+played out; a game stopped after that (``.unostop``, or no person left) counts for everyone in
+it, won by nobody, and is shown as stopped (``.unogame``, the player's line: ``12 games (2
+stopped)``); one stopped before any hand ended is not recorded. The lines of players below the
+minimum games, and of a player with none, say so (:data:`GAME_RULE`), as the site does. Lists
+(``.unotop10``, ``.unostats pw|ppg N``, ``rating``) rank the players with the minimum games, then
+fill the rest of the list with the others, marked provisional and unnumbered, so a new
+channel's list is never empty.
+
 The commands read :class:`~unobot.stats.PlayerStats` from the same store. Answers follow the
 original bot: a list asked for in a channel goes to the channel, unless a game is being played
 there (then privately, so the game's lines are not buried) or it is long; a private question gets
@@ -59,6 +68,7 @@ __all__ = [
     "game_lines",
     "packed",
     "parse_query",
+    "player_lines",
     "public_url",
     "rating_line",
     "rating_list_lines",
@@ -211,28 +221,51 @@ def _number(value: float) -> str:
 
 def _games(stats: PlayerStats) -> str:
     """``12 games``, or ``12 games (3 in teams)`` when some were team games (a win shared with
-    a partner): a line only grows for players who played in teams."""
-    if stats.team_games:
+    a partner), ``12 games (2 stopped)`` when some were stopped (won by nobody), or both: a
+    line only grows for players who have such games."""
+    teams, stopped = stats.team_games, stats.stopped_games
+    if teams and stopped:
         return ngettext(
-            "{n} game ({teams} in teams)",
-            "{n} games ({teams} in teams)",
+            "{n} game ({teams} in teams, {stopped} stopped)",
+            "{n} games ({teams} in teams, {stopped} stopped)",
             stats.games,
-            teams=stats.team_games,
+            teams=teams,
+            stopped=stopped,
+        )
+    if teams:
+        return ngettext(
+            "{n} game ({teams} in teams)", "{n} games ({teams} in teams)", stats.games, teams=teams
+        )
+    if stopped:
+        return ngettext(
+            "{n} game ({stopped} stopped)",
+            "{n} games ({stopped} stopped)",
+            stats.games,
+            stopped=stopped,
         )
     return ngettext("{n} game", "{n} games", stats.games)
 
 
 COMPUTER = N_("a computer player (not ranked with people)")
 """Where a computer player's rank would be (in every player and rating line)."""
+GAME_RULE = N_(
+    "A game counts once a hand of it is played out; a stopped game counts, won by nobody."
+)
+"""What counts as a game, said where a player's few (or no) games may surprise them: the line
+of a player below the minimum games, and every "no games" answer."""
+
+
+def _provisional(min_games: int) -> str:
+    return ngettext(
+        "provisional (fewer than {n} game)", "provisional (fewer than {n} games)", min_games
+    )
 
 
 def _rank(stats: PlayerStats, ranking: Ranking, min_games: int) -> str:
     if stats.is_bot:
         return _(COMPUTER)
     if stats.rank is None:
-        return ngettext(
-            "unranked (fewer than {n} game)", "unranked (fewer than {n} games)", min_games
-        )
+        return _provisional(min_games)
     if ranking is Ranking.PERCENT_WINS:
         return _("rank {rank} by percent wins", rank=stats.rank)
     return _("rank {rank} by points per game", rank=stats.rank)
@@ -240,8 +273,10 @@ def _rank(stats: PlayerStats, ranking: Ranking, min_games: int) -> str:
 
 def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> str:
     """``alice: 12 games (3 in teams), 5 wins (41.7%), 340 points, 28.3 points/game, rank 3
-    by ...`` (the team games only when there are some), in the language being spoken: each
-    figure is a whole translated label, the labels joined by commas."""
+    by ...`` (the team and stopped games only when there are some), in the language being
+    spoken: each figure is a whole translated label, the labels joined by commas. A person
+    below ``min_games`` is provisional (:func:`player_lines` then adds what counts as a
+    game)."""
     # A message of its own so that a translated scope is spoken again with the line.
     who = _("{nick} ({scope})", nick=_shown(stats.nick), scope=scope) if scope else None
     figures = [
@@ -259,6 +294,17 @@ def stats_line(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str)
     return f"{who or _shown(stats.nick)}: " + ", ".join(figures)
 
 
+def player_lines(stats: PlayerStats, ranking: Ranking, min_games: int, scope: str) -> list[str]:
+    """The answer to a player's ``.unostats``: :func:`stats_line`, and for a person below
+    ``min_games`` what counts as a game (:data:`GAME_RULE`): on the same line, or on a second
+    one when both would not fit in LIMIT bytes."""
+    line = stats_line(stats, ranking, min_games, scope)
+    if stats.games >= min_games or stats.is_bot:
+        return [line]
+    joined = _ruled(f"{line}.")
+    return [joined] if len(joined.encode()) <= LIMIT else [line, _(GAME_RULE)]
+
+
 def _list_head(ranking: Ranking, count: int, scope: str) -> str:
     if ranking is Ranking.PERCENT_WINS:
         if scope:
@@ -269,31 +315,57 @@ def _list_head(ranking: Ranking, count: int, scope: str) -> str:
     return _("Uno top {count} by points per game (games):", count=count)
 
 
-def list_lines(board: list[PlayerStats], ranking: Ranking, count: int, scope: str) -> list[str]:
+def list_lines(
+    board: list[PlayerStats], ranking: Ranking, count: int, scope: str, min_games: int = 5
+) -> list[str]:
     """A header and ``1. alice 41.3 (12)`` entries (``(12, 3 in teams)`` for a player with
-    team games), several to a line of at most LIMIT bytes, never splitting an entry."""
+    team games), several to a line of at most LIMIT bytes, never splitting an entry. The
+    players below ``min_games`` (``rank`` None) come last, unnumbered, after ``provisional
+    (fewer than 5 games):``."""
     entries = []
-    for i, s in enumerate(board, 1):
+    for s in board:
         figure = (
             f"{_number(s.percent_wins)}%"
             if ranking is Ranking.PERCENT_WINS
             else _number(s.points_per_game)
         )
-        place, nick = s.rank or i, _shown(s.nick)
+        nick = _shown(s.nick)
         if s.team_games:
-            entries.append(
-                _(
-                    "{place}. {nick} {figure} ({games}, {teams} in teams)",
-                    place=place,
-                    nick=nick,
-                    figure=figure,
-                    games=s.games,
-                    teams=s.team_games,
-                )
+            entry = _(
+                "{nick} {figure} ({games}, {teams} in teams)",
+                nick=nick,
+                figure=figure,
+                games=s.games,
+                teams=s.team_games,
             )
         else:
-            entries.append(f"{place}. {nick} {figure} ({s.games})")
-    return packed(_list_head(ranking, count, scope), entries)
+            entry = f"{nick} {figure} ({s.games})"
+        entries.append(entry if s.rank is None else f"{s.rank}. {entry}")
+    return packed(_list_head(ranking, count, scope), _marked(board, entries, min_games))
+
+
+def _marked(board: list[Any], entries: list[str], min_games: int, rated: bool = False) -> list[str]:
+    """``entries`` with the first provisional one (``rank`` None) led by the words that say
+    it and all after it are provisional (``rated``: fewer rated games)."""
+    first = next((i for i, p in enumerate(board) if p.rank is None), None)
+    if first is None:
+        return entries
+    entries = list(entries)
+    if rated:
+        entries[first] = ngettext(
+            "provisional (fewer than {n} rated game): {entry}",
+            "provisional (fewer than {n} rated games): {entry}",
+            min_games,
+            entry=entries[first],
+        )
+    else:
+        entries[first] = ngettext(
+            "provisional (fewer than {n} game): {entry}",
+            "provisional (fewer than {n} games): {entry}",
+            min_games,
+            entry=entries[first],
+        )
+    return entries
 
 
 def packed(head: str, entries: Iterable[str]) -> list[str]:
@@ -338,14 +410,18 @@ def rating_line(rated: RatedPlayer, min_games: int) -> str:
     return f"{_shown(rated.nick)}: {figure}, {rank}"
 
 
-def rating_list_lines(board: list[RatedPlayer], count: int) -> list[str]:
-    """A header and ``1. alice 612 (42)`` entries, packed like :func:`list_lines`."""
+def rating_list_lines(board: list[RatedPlayer], count: int, min_games: int = 5) -> list[str]:
+    """A header and ``1. alice 612 (42)`` entries, packed like :func:`list_lines` (those rated
+    in fewer than ``min_games`` games last, unnumbered, marked provisional)."""
+    entries = [
+        f"{r.rank}. {_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
+        if r.rank is not None
+        else f"{_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
+        for r in board
+    ]
     return packed(
         _("Uno top {count} by rating (games):", count=count),
-        (
-            f"{r.rank or i}. {_shown(r.nick)} {conservative(r.mu, r.sigma)} ({r.games})"
-            for i, r in enumerate(board, 1)
-        ),
+        _marked(board, entries, min_games, rated=True),
     )
 
 
@@ -384,6 +460,20 @@ def _spoken(ctx: Context, public: bool, make: Lines) -> list[str]:
     channel = ctx.channel if public else None
     with speaking(ctx.bot.channel_language(channel) if channel else ctx.language):
         return make()
+
+
+def _ruled(sentence: str) -> str:
+    """``sentence`` and then what counts as a game (:data:`GAME_RULE`), in the language being
+    spoken."""
+    return f"{sentence} {_(GAME_RULE)}"
+
+
+def _tell(ctx: Context, make: Callable[[], str]) -> None:
+    """A private answer joined from several messages, made in the asker's language (a joined
+    line is a plain ``str``, which :meth:`Context.reply` can't say again in another)."""
+    with speaking(ctx.language):
+        text = make()
+    ctx.reply(text)
 
 
 def _send(ctx: Context, make: Lines, public: bool) -> None:
@@ -452,7 +542,12 @@ def _answer(ctx: Context, query: StatsQuery, *, listing: bool) -> None:
 
         def board(store: StatsStore) -> list[PlayerStats]:
             return store.leaderboard(
-                ranking, count, query.period, channel, min_games=cfg.stats_min_games
+                ranking,
+                count,
+                query.period,
+                channel,
+                min_games=cfg.stats_min_games,
+                provisional=True,
             )
 
         ask(store, board, lambda found: _show_list(ctx, found, ranking, count, scope), unavailable)
@@ -501,19 +596,15 @@ def _answer_rating(
             return
 
         def board(store: Any) -> list[RatedPlayer]:
-            return store.rating_leaderboard(count, min_games=cfg.stats_min_games)  # type: ignore[no-any-return]
+            return store.rating_leaderboard(  # type: ignore[no-any-return]
+                count, min_games=cfg.stats_min_games, provisional=True
+            )
 
         def show(found: list[RatedPlayer]) -> None:
             if not found:
-                ctx.reply(
-                    ngettext(
-                        "Nobody has played {n} rated Uno game yet.",
-                        "Nobody has played {n} rated Uno games yet.",
-                        cfg.stats_min_games,
-                    )
-                )
+                _tell(ctx, lambda: _ruled(_("Nobody has a rating yet.")))
                 return
-            _show_lines(ctx, lambda: rating_list_lines(found, count))
+            _show_lines(ctx, lambda: rating_list_lines(found, count, cfg.stats_min_games))
 
         ask(store, board, show, unavailable)
         return
@@ -544,21 +635,15 @@ def _show_list(
     """The answer to a list, on the reactor once the store replied."""
     cfg = ctx.bot.config
     if not board:
-        n = cfg.stats_min_games
-        ctx.reply(
-            ngettext(
-                "Nobody has played {n} Uno game yet {scope}.",
-                "Nobody has played {n} Uno games yet {scope}.",
-                n,
-                scope=scope,
-            )
-            if scope
-            else ngettext(
-                "Nobody has played {n} Uno game yet.", "Nobody has played {n} Uno games yet.", n
-            )
-        )
+
+        def nobody() -> str:
+            if scope:
+                return _ruled(_("Nobody has played Uno yet {scope}.", scope=scope))
+            return _ruled(_("Nobody has played Uno yet."))
+
+        _tell(ctx, nobody)
         return
-    _show_lines(ctx, lambda: list_lines(board, ranking, count, scope))
+    _show_lines(ctx, lambda: list_lines(board, ranking, count, scope, cfg.stats_min_games))
 
 
 def _show_lines(ctx: Context, make: Lines) -> None:
@@ -580,10 +665,13 @@ def _show_player(
     """The answer to a player's line, on the reactor once the store replied."""
     cfg = ctx.bot.config
     if stats is None:
-        ctx.reply(_no_games(query.nick, scope))
+        if query.nick:  # somebody else (or a typo): no lesson
+            ctx.reply(_no_games(query.nick, scope))
+        else:
+            _tell(ctx, lambda: _ruled(_no_games(None, scope)))
         return
     public = ctx.channel is not None and not _in_game_here(ctx)
-    _send(ctx, lambda: [stats_line(stats, ranking, cfg.stats_min_games, scope)], public)
+    _send(ctx, lambda: player_lines(stats, ranking, cfg.stats_min_games, scope), public)
 
 
 def _no_games(nick: str | None, scope: str) -> str:
@@ -679,19 +767,15 @@ def _hands_played(moves: str | None) -> int | None:
 
 
 def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
-    """The answer to ``.unogame``: the link when ``url`` is set, else the summary lines."""
+    """The answer to ``.unogame``: the link when ``url`` is set, else the summary lines. A
+    stopped game says so (``stopped in hand 3``), and nobody in it is shown as having won."""
     short = game.short_id
     when = game.started.strftime("%Y-%m-%d %H:%M")
     if url:
-        return [
-            _(
-                "Game {id} ({channel}, {when} UTC): {url}",
-                id=short,
-                channel=game.channel,
-                when=when,
-                url=f"{url}/game/{short}",
-            )
-        ]
+        link = {"id": short, "channel": game.channel, "when": when, "url": f"{url}/game/{short}"}
+        if game.stopped:
+            return [_("Game {id} ({channel}, {when} UTC, stopped): {url}", **link)]
+        return [_("Game {id} ({channel}, {when} UTC): {url}", **link)]
     known = {
         "id": short,
         "channel": game.channel,
@@ -703,7 +787,11 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
         head = _("Game {id} in {channel} ({preset}, teams of two), {when} UTC, {length}", **known)
     else:
         head = _("Game {id} in {channel} ({preset}), {when} UTC, {length}", **known)
-    if hands is not None:
+    if game.stopped:
+        # The hand in play when it was stopped: the ones before it were played out.
+        played = _("stopped") if hands is None else _("stopped in hand {n}", n=hands)
+        head = f"{head}, {played}"
+    elif hands is not None:
         played = ngettext("{n} hand", "{n} hands", hands)
         head = f"{head}, {played}"
     entries = []
@@ -751,11 +839,10 @@ def unogame(ctx: Context) -> None:
     def show(answer: tuple[StoredGame | None, int | None]) -> None:
         found, hands = answer
         if found is None:
-            ctx.reply(
-                _("No recorded game has that id (or several do: give more of it).")
-                if key
-                else _("You have no recorded game yet.")
-            )
+            if key:
+                ctx.reply(_("No recorded game has that id (or several do: give more of it)."))
+            else:
+                _tell(ctx, lambda: _ruled(_("You have no recorded game yet.")))
             return
 
         def lines() -> list[str]:

@@ -124,13 +124,40 @@ def test_every_card_colour_is_readable_on_light_and_dark_clients(client: str) ->
 
 
 @pytest.mark.parametrize("client", sorted(CLIENTS))
-def test_wilds_keep_the_clients_own_text_colour(client: str) -> None:
+def test_wilds_are_black_cards_and_never_bold(client: str) -> None:
+    """Issue 37: bold meant both "wild" and "playable". A wild is now drawn as the printed
+    card is, white on black, readable on either background; bold is left to the playable."""
     background, default_fg = CLIENTS[client]
     line = Cards(True).hand([Card.parse("W"), Card.parse("WD4")])
     runs = [r for r in render(line, background, default_fg) if r.text.strip()]
     assert [r.text for r in runs] == ["W", "WD4"]
-    assert all((r.fg, r.bg) == (default_fg, background) for r in runs)  # bold only
-    assert "\x02" in line
+    assert all((r.fg, r.bg) == (WHITE, BLACK) and contrast(r.fg, r.bg) >= AA for r in runs)
+    assert "\x02" not in line
+
+
+def bold_cards(text: str) -> list[str]:
+    """The cards a client shows in bold (``\x02`` toggles it, ``\x0f`` ends it)."""
+    bold, found = False, []
+    for m in re.finditer(r"\x02|\x0f|\x03(?:\d{1,2}(?:,\d{1,2})?)?|([^\x02\x03\x0f ]+)", text):
+        if m.group(0) == "\x02":
+            bold = not bold
+        elif m.group(0) == "\x0f":
+            bold = False
+        elif m.group(1) and bold:
+            found.append(m.group(1))
+    return found
+
+
+def test_bold_means_playable_in_every_hand_the_bot_writes() -> None:
+    """The deal's hand, a draw's, ``.cards``: nothing bold; the turn's hand: exactly the
+    playable cards, wild or not."""
+    hand = tuple(Card.parse(t) for t in ("R5", "G2", "W", "WD4", "B7"))
+    fmt = Cards(True)
+    for notice in (HandNotice(hand), HandNotice(hand, (Card.parse("W"),))):
+        assert all(bold_cards(line) == [] for line in hand_lines(notice, fmt))
+    for playable in [(), (Card.parse("R5"),), (Card.parse("W"), Card.parse("WD4"))]:
+        (line,) = hand_lines(HandNotice(hand, playable=playable), fmt)
+        assert bold_cards(line) == [c.text for c in sorted(playable, key=lambda c: c.code)]
 
 
 def test_the_old_colours_were_unreadable() -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from tests.plugins.fakes import Agent, read_status
 from unobot.core.render_irc import Cards
+from unobot.engine.actions import Pass, Play
 from unobot.engine.cards import Card
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
@@ -99,7 +100,7 @@ def test_bot_hands_strip_to_the_plain_notation() -> None:
     assert "\x03" in colored
     assert mirc_to_ansi(colored, ansi=False) == Cards(False).hand(cards)
     ansi = mirc_to_ansi(colored, ansi=True)
-    assert "\x1b[0;30;101mR5\x1b[0m" in ansi and "\x1b[0;1mW\x1b[0m" in ansi
+    assert "\x1b[0;30;101mR5\x1b[0m" in ansi and "\x1b[0;97;40mW\x1b[0m" in ansi  # not bold
     assert re.sub(r"\x1b\[[0-9;]*m", "", ansi) == Cards(False).hand(cards)
 
 
@@ -302,6 +303,73 @@ def test_session_deals_shows_own_hand_only_and_offers_a_new_game() -> None:
     game.line(".quit")
     assert game.done.done()
     game.loop.close()
+
+
+_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def bold_words(line: str) -> list[str]:
+    """The words a terminal shows in bold (each escape sets the whole style from a reset)."""
+    bold, words, pos = False, [], 0
+    for m in [*_SGR.finditer(line), None]:
+        end = m.start() if m is not None else len(line)
+        if bold:
+            words += line[pos:end].split()
+        if m is None:
+            break
+        bold, pos = "1" in m.group(1).split(";"), m.end()
+    return words
+
+
+def test_bold_in_the_terminal_marks_the_playable_cards_and_nothing_else() -> None:
+    """Issue 37: a wild was bold in every hand and a turn's playable card was bold too. In
+    ``unobot play`` with colour, as on IRC: the hand ``.cards`` shows on the human's turn has
+    exactly the cards they may play in bold, any other hand nothing bold; a wild is a
+    white-on-black card."""
+    out: list[str] = []
+    loop = asyncio.new_event_loop()
+    opts = PlayOptions(seed=3, delay=0.0, color="always", bots=1)
+    game = TerminalGame(opts, loop, out.append, color=True, echo=True)
+    game.say(".uno")
+    game.bot.handle(Incoming(Kind.MESSAGE, "bob", "#uno", ".join"))
+    game.say(".deal")
+    table = game.bot.tables["#uno"]
+    checked = {"turn": 0, "other": 0}
+    wild_seen = False
+    for _ in range(60):
+        g = table.game
+        if g is None or g.over or not game.bot.tables:
+            break
+        mover = table.players[g.current].nick
+        if mover == "you":
+            before = len(out)
+            game.say(".cards")
+            (hand,) = [line for line in out[before:] if "Your cards" in line]
+            cards = [w for w in _SGR.sub("", hand).split(": ", 1)[1].split()]
+            wild_seen |= any(c.startswith("W") for c in cards)
+            if g.phase.name in ("PLAY", "PENDING"):
+                legal = {a.card.text for a in g.legal_actions() if type(a) is Play}
+                assert sorted(bold_words(hand.split(": ", 1)[1])) == sorted(legal), hand
+                checked["turn"] += 1
+        legal = g.legal_actions()
+        action = next((a for a in legal if type(a) is Play), legal[0])
+        command = ".draw" if type(action) is not Play else f".play {action.card.text.lower()}"
+        if type(action) is Play and action.color is not None:
+            command += f" {action.color.letter.lower()}"
+        if type(action) is Pass:
+            command = ".pass"
+        if mover == "you":
+            game.say(command)
+        else:
+            game.bot.handle(Incoming(Kind.MESSAGE, mover, "#uno", command))
+    for line in out:
+        if "Your cards" in line and "Your turn" not in line:
+            assert bold_words(line.split(": ", 1)[-1]) == [], line
+            checked["other"] += 1
+    assert checked["turn"] >= 5 and checked["other"] >= 1, checked
+    if wild_seen:
+        assert "\x1b[0;97;40mW" in "".join(out)
+    loop.close()
 
 
 def test_new_refuses_while_a_game_is_on() -> None:

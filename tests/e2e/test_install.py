@@ -153,7 +153,7 @@ def play_a_few_commands(port: int, channel: str = "#uno", bot: str = "unobot") -
             client.join(channel)
         alice.wait_for(
             lambda m: (
-                (m.command == "353" and bot in m.text.split())
+                (m.command == "353" and bot in [n.lstrip("@+") for n in m.text.split()])
                 or (m.command == "JOIN" and m.nick == bot)
             ),
             timeout=30,

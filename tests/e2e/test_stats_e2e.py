@@ -173,3 +173,77 @@ def test_a_played_game_keeps_its_moves_and_unogame_answers(
             p.client.close()
         bot.stop()
         reader.close()
+
+
+def test_a_new_channel_lists_provisional_players_and_a_stopped_game_is_shown_stopped(
+    server: IrcServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Issue 37 over a real server, on the bot wired to its database as ``unobot.main`` wires
+    it, with its journal: a new channel's ``.unotop10`` says nobody has played (and what
+    counts as a game); a match stopped with ``.unostop`` in its second hand is recorded as
+    stopped, won by nobody; ``.unogame`` says so, ``.unostats`` counts it as a stopped game of
+    a provisional player, and ``.unotop10`` lists the players so far as provisional."""
+    from tests.e2e.test_presets_e2e import PresetGame
+    from unobot.engine import preset
+
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
+    bot = RunningBot(
+        server, "#" + unique("stop"), TableConfig(rules=preset("official")), seed=31,
+        database=url, journal=tmp_path / "tables",
+    )  # fmt: skip
+    players = make_players(server, 3, bot.channel)
+    reader = SqlStatsStore(url, spool_path=tmp_path / "reader.spool")
+    rule = "A game counts once a hand of it is played out; a stopped game counts, won by nobody."
+    try:
+        game = PresetGame(bot, players, seed=3)
+        first = players[0]
+        said, told = ask(game, first, ".unotop10")
+        assert said == [] and told == [f"Nobody has played Uno yet. {rule}"]
+        game.command(first, ".uno")
+        for p in players[1:]:
+            game.command(p, ".join")
+        game.command(first, ".deal")
+        for _ in range(3000):
+            table = bot.table()
+            if table is not None and table.hand_number >= 2:
+                break
+            game.step()
+        table = bot.table()
+        assert table is not None and table.hand_number == 2 and table.match is not None
+        totals = dict(zip(table.names, table.match.totals, strict=True))
+        said, _ = ask(game, first, ".unostop")
+        assert said[-1].endswith("stopped the game. .uno for another game.")
+        deadline = time.monotonic() + 10
+        while (record := reader.last_game(first.client.nick)) is None:
+            assert time.monotonic() < deadline, "the stopped game was not written"
+            time.sleep(0.1)
+        assert record.stopped and not any(r.won for r in record.results)
+        assert {r.nick: r.points_won for r in record.results} == totals
+        # .unogame: stopped in the hand it was stopped in, nobody marked as the winner.
+        said, told = ask(game, players[1], ".unogame")
+        summary = " ".join(told)
+        assert said == [] and summary.startswith(f"Game {record.short_id} in ")
+        assert ", stopped in hand 2: 1. " in summary and "won" not in summary
+        # .unostats: one game, stopped, not won; provisional, with what counts as a game.
+        nick = first.client.nick
+        points = totals[nick]
+        said, _ = ask(game, first, ".unostats")
+        assert said == [
+            f"{nick}: 1 game (1 stopped), 0 wins (0.0%), {points} point"
+            f"{'' if points == 1 else 's'}, {points:.1f} points/game, "
+            f"provisional (fewer than 5 games). {rule}"
+        ]
+        # .unotop10: everyone so far, marked provisional, by points per game.
+        said, _ = ask(game, players[2], ".unotop10")
+        best = sorted(totals.items(), key=lambda kv: -kv[1])
+        assert len(said) == 1 and said[0].startswith(
+            "Uno top 10 by points per game (games): provisional (fewer than 5 games): "
+            f"{best[0][0]} {best[0][1]:.1f} (1)"
+        )
+        assert all(f"{n} {p:.1f} (1)" in said[0] for n, p in totals.items())
+    finally:
+        for p in players:
+            p.client.close()
+        bot.stop()
+        reader.close()

@@ -31,6 +31,25 @@ def turn_notices(player: Player, bot: str) -> list[str]:
     ]
 
 
+def bold_cards(text: str) -> set[Card]:
+    """The cards of a coloured hand line that a client shows in bold: one meaning, playable."""
+    hand = text.split(": ", 1)[1]
+    return {Card.parse(strip_codes(w)) for w in hand.split() if w.startswith("\x02")}
+
+
+def other_hands(player: Player, bot: str) -> list[str]:
+    """The raw text of every hand ``player`` received that was not a turn's (the deal's,
+    a draw's)."""
+    return [
+        m.text
+        for m in player.client.snapshot()
+        if m.nick == bot
+        and m.command == "NOTICE"
+        and "Your cards (" in strip_codes(m.text)
+        and "Your turn | " not in strip_codes(m.text)
+    ]
+
+
 class TurnHandGame(NetGame):
     """A NetGame that checks, before each turn's first move, the notice of that turn."""
 
@@ -72,8 +91,8 @@ class TurnHandGame(NetGame):
         if nick == self.plain:  # plain text: brackets, no formatting codes
             assert text == strip_codes(text)
             assert {Card.parse(w[1:-1]) for w in words if w.startswith("[")} == legal
-        else:
-            assert ("\x02" in text) == bool(legal) and "[" not in text
+        else:  # bold marks exactly the playable cards, a wild too (issue 37)
+            assert bold_cards(text) == legal and "[" not in text
         self.checked += 1
 
 
@@ -94,6 +113,11 @@ def test_the_player_to_move_gets_their_hand_by_notice_over_irc(
             break
         game.step()
     assert game.checked >= 10
+    # Nothing is bold in a hand that is not a turn's: a wild is a black card, not a bold one.
+    coloured = [p for p in players if irc_lower(p.client.nick) != irc_lower(plain)]
+    hands = [text for p in coloured for text in other_hands(p, bot.nick)]
+    assert hands and all("\x02" not in text for text in hands)
+    assert any("\x0300,01W" in m.text for p in coloured for m in p.client.snapshot())
     # The player who turned it off got none after the deal (the deal's notice is marked
     # when they play first: it is the hand they get anyway).
     assert len(turn_notices(players[2], bot.nick)) <= 1

@@ -55,7 +55,8 @@ PEOPLE = ("Alice", "Bob", "Carol", "Dave", "[Zed]")
 """People with enough games to be ranked; ``[Zed]`` has the brackets IRC nicks may have, which
 a player link must carry through the URL."""
 NEWCOMER = "Fay"
-"""Two games only: below the minimum, never on the leaderboard."""
+"""Two games only: below the minimum, never ranked (listed after the ranked ones, marked
+provisional: issue 37)."""
 STEP = re.compile(r"Step\s+(\d+)\s+of\s+(\d+)")
 CARD_COLOURS = {"card-r", "card-y", "card-g", "card-b", "card-w"}
 
@@ -208,10 +209,11 @@ def player_path(nick: str) -> str:
     return "/player/" + urllib.parse.quote(nick, safe="")
 
 
-def row_nicks(driver: Any) -> list[str]:
+def row_nicks(driver: Any, rows: str = "tr.player-row:not(.provisional)") -> list[str]:
+    """The ranked players of the leaderboard on screen (``rows``: which rows)."""
     return [
         link.text.strip()
-        for link in driver.find_elements("css selector", "#leaderboard tr.player-row a.player-link")
+        for link in driver.find_elements("css selector", f"#leaderboard {rows} a.player-link")
     ]
 
 
@@ -229,7 +231,14 @@ def test_leaderboard_rows_rankings_and_player_link(page: Any, site: Site, seeded
     css(page, "#leaderboard tr.player-row")
     nicks = row_nicks(page)
     assert set(PEOPLE) <= set(nicks), f"ranked people missing from the leaderboard: {nicks}"
-    assert NEWCOMER not in nicks, "a player below the minimum games is on the leaderboard"
+    assert NEWCOMER not in nicks, "a player below the minimum games is ranked"
+    # ... but listed after the ranked ones, under the heading that says they are provisional.
+    later = row_nicks(page, "tr.player-row.provisional")
+    assert NEWCOMER in later, f"the newcomer is not listed as provisional: {later}"
+    heading = css(page, "#leaderboard tr.provisional-head").text
+    assert heading.startswith("Provisional: fewer than 5 games"), heading
+    everyone = row_nicks(page, "tr.player-row")
+    assert everyone == nicks + later, "provisional players are not after the ranked ones"
 
     store = SqlStatsStore(seeded.url, network=NETWORK)
     try:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from plugins.uno_stats import game_lines
 from tests.plugins.test_stats_commands import ask
 from tests.plugins.test_stats_recording import RecordingStore, StatsHarness
 from unobot.core.bot import BotConfig
@@ -135,4 +136,42 @@ def test_without_an_id_it_is_your_last_game(games: list[GameRecord]) -> None:
     assert said == []
     assert told and told[0].startswith(f"Game {mine[-1].game_id[:8]} ")
     said, told = ask(h, "zed", ".unogame")
-    assert told == ["You have no recorded game yet."]
+    assert told == [
+        "You have no recorded game yet. "
+        "A game counts once a hand of it is played out; a stopped game counts, won by nobody."
+    ]
+
+
+def test_a_stopped_game_is_shown_as_stopped_never_won() -> None:
+    """Issue 37: ``… 2 hands: 1. NormalBot1 28 (won)`` for a game stopped in its second hand.
+    A game stopped with ``.unostop`` after a complete hand is shown stopped, in the hand it was
+    stopped in, with nobody marked as the winner; with the site, its link says so too."""
+    from tests.plugins.test_games import Driver
+    from unobot.core.table import TableConfig
+    from unobot.engine import preset
+
+    config = WebConfig(network="testnet", table=TableConfig(rules=preset("official")))
+    h = StatsHarness(7, config, RecordingStore(MemoryStatsStore("testnet")))
+    d = Driver(h, ["alice", "bob", "carol"], seed=7)
+    table = h.bot.tables["#uno"]
+    while table.hand_number < 2:
+        d.step()
+    h.say("alice", ".unostop")
+    (record,) = h.store.games
+    assert record.stopped
+    _, told = ask(h, "bob", ".unogame")
+    head = " ".join(told)
+    assert head.startswith(f"Game {record.game_id[:8]} in #uno (official), ")
+    assert ", stopped: 1. " in head and "won" not in head  # (no journal here: no hands)
+    for r in record.results:
+        assert f"{r.place}. {r.nick} {r.points_won}" in head
+    stored = h.store.game(record.game_id[:8])
+    assert stored is not None and stored.stopped
+    (line,) = game_lines(stored, 2, "")  # with its move list: the hand it was stopped in
+    assert ", stopped in hand 2: 1. " in line and "won" not in line
+    h.bot.config = dataclasses.replace(config, web_public_url="https://example.net/uno")
+    said, _ = ask(h, "bob", f".unogame {record.game_id[:8]}")
+    assert said == [
+        f"Game {record.game_id[:8]} (#uno, {record.started:%Y-%m-%d %H:%M} UTC, stopped): "
+        f"https://example.net/uno/game/{record.game_id[:8]}"
+    ]

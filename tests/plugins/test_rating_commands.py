@@ -38,7 +38,11 @@ def test_rating_lists_follow_the_store_order() -> None:
     entries = ", ".join(
         f"{r.rank}. {r.nick} {conservative(r.mu, r.sigma)} ({r.games})" for r in board
     )
-    top = f"Uno top 10 by rating (games): {entries}"
+    rest = h.store.rating_leaderboard(10, min_games=5, provisional=True)[len(board) :]
+    assert {r.nick for r in rest} == {"erin", "frank"} and {r.rank for r in rest} == {None}
+    later = ", ".join(f"{r.nick} {conservative(r.mu, r.sigma)} ({r.games})" for r in rest)
+    top = f"Uno top 10 by rating (games): {entries}, provisional (fewer than 5 rated games): "
+    top += later
     assert ask(h, "alice", ".unotop10 rating")[0] == [top]
     assert ask(h, "alice", ".unostats rating")[0] == [top]
     two = ask(h, "alice", ".unostats rating 2")[0]

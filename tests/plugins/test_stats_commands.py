@@ -16,6 +16,7 @@ from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.model import StatsUnavailable
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+RULE = "A game counts once a hand of it is played out; a stopped game counts, won by nobody."
 OLD = datetime(2026, 10, 1, tzinfo=UTC)  # more than a month ago
 EARLIER = datetime(2026, 11, 5, tzinfo=UTC)  # this month, not this week
 RECENT = datetime(2026, 11, 20, tzinfo=UTC)  # this week
@@ -97,7 +98,7 @@ def test_own_line_by_services_account() -> None:
     h = harness(store)
     said, _ = ask(h, "zed_away", ".unostats", account="zed")
     assert said == ["Zed: 1 game, 1 win (100.0%), 7 points, 7.0 points/game, "
-                    "unranked (fewer than 5 games)"]  # fmt: skip
+                    f"provisional (fewer than 5 games). {RULE}"]  # fmt: skip
 
 
 def test_ranked_lists() -> None:
@@ -109,7 +110,8 @@ def test_ranked_lists() -> None:
     said, _ = ask(h, "alice", ".unostats ppg 2")
     assert said == ["Uno top 2 by points per game (games): 1. carol 40.0 (5), 2. alice 20.0 (6)"]
     top = "Uno top 10 by points per game (games): 1. carol 40.0 (5), 2. alice 20.0 (6), "
-    top += "3. bob 16.7 (6), 4. dave 8.0 (5)"
+    top += "3. bob 16.7 (6), 4. dave 8.0 (5), "
+    top += "provisional (fewer than 5 games): erin 90.0 (1), frank 0.0 (1)"
     assert ask(h, "alice", ".unotop10")[0] == [top]
     assert ask(h, "alice", ".unostats ppg")[0] == [top]  # a ranking alone: its top 10
     assert ask(h, "alice", ".UNOTOP10 all")[0] == [top]
@@ -119,23 +121,31 @@ def test_minimum_games_is_configurable() -> None:
     h = harness()
     said, _ = ask(h, "alice", ".unostats erin")
     assert said == [
-        "erin: 1 game, 1 win (100.0%), 90 points, 90.0 points/game, unranked (fewer than 5 games)"
+        "erin: 1 game, 1 win (100.0%), 90 points, 90.0 points/game, "
+        f"provisional (fewer than 5 games). {RULE}"
     ]
-    assert "erin" not in ask(h, "alice", ".unotop10")[0][0]
+    top = ask(h, "alice", ".unotop10")[0][0]
+    assert "provisional (fewer than 5 games): erin 90.0 (1)" in top and "1. erin" not in top
     h = harness(stats_min_games=1)
     said, _ = ask(h, "alice", ".unotop10")
     assert said[0].startswith("Uno top 10 by points per game (games): 1. erin 90.0 (1), ")
-    assert "frank 0.0 (1)" in said[0]
+    assert "6. frank 0.0 (1)" in said[0] and "provisional" not in said[0]
 
 
 def test_periods_and_here() -> None:
     h = harness()
-    _, told = ask(h, "alice", ".unotop10 week")
-    assert told == ["Nobody has played 5 Uno games yet this week."]
+    said, _ = ask(h, "alice", ".unotop10 week")  # nobody has 5 games this week: all listed
+    assert said == [
+        "Uno top 10 by points per game (games) this week: provisional (fewer than 5 games): "
+        "erin 90.0 (1), bob 50.0 (2), alice 0.0 (2), frank 0.0 (1)"
+    ]
+    _, told = ask(h, "alice", ".unotop10 week here", "#other")
+    assert told == [f"Nobody has played Uno yet this week in #other. {RULE}"]
     h = harness(stats_min_games=2)
     said, _ = ask(h, "alice", ".unotop10 week")
     assert said == [
-        "Uno top 10 by points per game (games) this week: 1. bob 50.0 (2), 2. alice 0.0 (2)"
+        "Uno top 10 by points per game (games) this week: 1. bob 50.0 (2), 2. alice 0.0 (2), "
+        "provisional (fewer than 2 games): erin 90.0 (1), frank 0.0 (1)"
     ]
     said, _ = ask(h, "alice", ".unostats week alice")
     assert said == [
@@ -153,7 +163,10 @@ def test_periods_and_here() -> None:
         "2. carol 40.0",
         "3. dave 8.0",
         "4. alice 0.0",
+        "provisional",
+        "frank 0.0",
     ]
+    assert "provisional (fewer than 2 games): erin 90.0 (1), frank 0.0 (1)" in said[0]
     said, _ = ask(h, "alice", ".unotop10 here", "#Other")  # channel names fold
     assert "1. carol 40.0 (5), 2. dave 8.0 (5)" in said[0]
     _, told = ask(h, "alice", ".unostats carol here")  # carol never played in #uno
@@ -184,7 +197,7 @@ def test_answers_are_private_during_a_game_in_that_channel() -> None:
     said, told = ask(h, "carol", ".unotop10")
     assert said == [] and told[0].startswith("Uno top 10 by points per game")
     said, told = ask(h, "zoe", ".unostats")
-    assert said == [] and told == ["No Uno games recorded for you."]
+    assert said == [] and told == [f"No Uno games recorded for you. {RULE}"]
     said, told = ask(h, "alice", ".unostats bob")
     assert said == [] and told[0].startswith("bob: 6 games")
     said, told = ask(h, "carol", ".unotop10", "#other")  # no game there

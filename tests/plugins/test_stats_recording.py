@@ -165,7 +165,9 @@ def test_a_game_stopped_before_any_hand_ended_is_not_recorded() -> None:
     assert h.records == []
 
 
-def test_a_match_stopped_after_a_complete_hand_is_recorded_with_the_totals() -> None:
+def test_a_match_stopped_after_a_complete_hand_is_recorded_as_stopped_nobody_won() -> None:
+    """Issue 37: a stopped game was recorded as won by whoever led. It is a game for everyone
+    in it, with the totals so far and places by them, but marked stopped and won by nobody."""
     config = BotConfig(table=TableConfig(rules=preset("official")), network="n")
     h = StatsHarness(7, config)
     d = Driver(h, ["alice", "bob", "carol"], seed=7)
@@ -177,19 +179,41 @@ def test_a_match_stopped_after_a_complete_hand_is_recorded_with_the_totals() -> 
     in_hand = {n: hand_points(t, n) for n in t.names}
     h.say("alice", ".unostop")
     (record,) = h.records
-    assert record.preset == "official"
+    assert record.preset == "official" and record.stopped and not record.teams
     results = by_nick(record)
-    best = max(totals.values())
-    winners = [n for n in totals if totals[n] == best]
 
     def key(nick: str) -> tuple[int, int]:  # higher totals first, then fewer points in hand
         return (-totals[nick], in_hand[nick])
 
     for nick, result in results.items():
         assert result.points_won == totals[nick] and result.points_left == in_hand[nick]
-        assert result.won == (nick in winners) and result.finished
-        ahead = sum(key(o) < key(nick) for o in totals if o not in winners)
-        assert result.place == (1 if nick in winners else 1 + len(winners) + ahead)
+        assert not result.won and result.finished
+        assert result.place == 1 + sum(key(o) < key(nick) for o in totals)
+    assert min(r.place for r in record.results) == 1
+    stats = h.store.player("alice", min_games=1)
+    assert stats is not None and (stats.games, stats.wins, stats.stopped_games) == (1, 0, 1)
+
+
+def test_a_game_the_table_stops_for_want_of_people_is_recorded_as_stopped() -> None:
+    """The last person leaves a match against computer players after a complete hand: the
+    table stops itself, and the game is recorded as stopped too, won by nobody."""
+    from tests.plugins.test_computers import FAST, HumanVsComputers, with_store
+
+    h = Harness(4, BotConfig(table=TableConfig(rules=preset("official")), bots=FAST))
+    store = with_store(h)
+    game = HumanVsComputers(h, ["normal", "normal"], seed=4)
+    t = table(h)
+    for _ in range(3000):
+        game.catch_up()
+        if not game.running or t.hand_number >= 2:
+            break
+        game.step()
+    assert game.running and t.hand_number >= 2, "no hand was completed"
+    h.say("alice", ".leave")
+    assert not h.bot.tables
+    (stored,) = store._games.values()
+    assert stored.stopped and not any(r.won for r in stored.results)
+    assert sorted(r.place for r in stored.results)[0] == 1
 
 
 def test_services_accounts_become_the_ident() -> None:

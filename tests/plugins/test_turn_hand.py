@@ -33,16 +33,17 @@ def test_plain_marks_playable_cards_in_brackets_and_has_no_codes() -> None:
 
 
 def test_colours_mark_playable_cards_in_bold_and_only_them() -> None:
-    """Bold means playable in a turn's hand: a wild that can't be played loses its usual bold."""
+    """Bold means playable, and only that (issue 37): a wild is a black card (white on
+    black), bold when it may be played like any other card, never for being wild."""
     fmt = Cards(True)
     text = fmt.hand((R1, G2, W, WD4), playable=(R1, W))
     assert text.split(" ") == [
         "\x02\x0301,04R1\x0f",
         "\x0301,03G2\x0f",
-        "\x02W\x0f",
-        "WD4",
+        "\x02\x0300,01W\x0f",
+        "\x0300,01WD4\x0f",
     ]
-    assert fmt.hand((R1, W)) == "\x0301,04R1\x0f \x02W\x0f"  # unmarked: as before
+    assert fmt.hand((R1, W)) == "\x0301,04R1\x0f \x0300,01W\x0f"  # unmarked: nothing bold
     (line,) = hand_lines(HandNotice((R1, G2), playable=()), fmt)
     assert strip_codes(line) == "Your turn | Your cards (2): R1 G2"  # nothing to play: none
 
@@ -307,3 +308,41 @@ def test_a_player_back_after_leaving_gets_their_hand_marked_on_their_turn() -> N
         (hand,) = notices(out, nick)
         assert hand.startswith("Your turn | Your cards" if turn else "Your cards"), hand
         assert len(table.hand_of(nick)) == int(hand.split("(")[1].split(")")[0])
+
+
+def test_cards_on_your_turn_marks_what_the_turns_hand_marks() -> None:
+    """Issue 37: one meaning for bold (and brackets) in every hand: ``.cards`` marks the
+    playable cards when it is the asker's turn to play, and nothing otherwise."""
+    nicks = ["alice", "bob", "carol"]
+    h = Harness(5, BotConfig(table=TableConfig(turn_timeout=1000)))
+    h.say("carol", ".pce-off")
+    h.start(nicks)
+    seen = set()
+    for _ in range(30):
+        h.advance(10)  # a person's pace: the flood guard lets each ask once a move
+        table = _table(h)
+        game = table.game
+        if game is None or game.over:
+            break
+        current = table.players[game.current].nick
+        for nick in nicks:
+            sent = h.say(nick, ".cards")
+            told = [s.text for s in sent if s.kind == "notice" and s.target == nick]
+            assert len(told) == 2, (nick, told)
+            hand = told[0]
+            playable = table.hand_notice(nick).playable
+            if nick != current or game.phase.name not in ("PLAY", "PENDING"):
+                assert playable is None and "Your turn" not in hand
+                assert "\x02" not in hand and "[" not in hand
+                continue
+            legal = {a.card for a in game.legal_actions() if type(a) is Play}
+            assert set(playable or ()) == legal
+            assert strip_codes(hand).startswith("Your turn | ")
+            if nick == "carol":
+                assert _marked(hand) == legal
+            else:
+                marked = {Card.parse(strip_codes(w)) for w in hand.split() if w[0] == "\x02"}
+                assert marked == legal
+            seen.add(nick)
+        _move(h)
+    assert seen == set(nicks)

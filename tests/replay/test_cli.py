@@ -122,3 +122,24 @@ def test_a_database_without_the_stats_tables_is_a_clear_error(
     sqlite3.connect(empty).close()
     code, _, err = run(capsys, "1", "--database", f"sqlite:///{empty}")
     assert code == 1 and "can't read the stats database" in err
+
+
+def test_a_stopped_game_says_so_and_nobody_won(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
+    record = recorded_games(1, 22, presets=("official",))[0]
+    record = dataclasses.replace(
+        record,
+        stopped=True,
+        results=tuple(dataclasses.replace(r, won=False) for r in record.results),
+    )
+    store = SqlStatsStore(url)
+    store.record_game(record)
+    store.close()
+    code, out, _ = run(capsys, "1", "--database", url)
+    assert code == 0
+    head = out.splitlines()[0]
+    assert head.startswith(f"Game {record.game_id[:8]} (no. 1) in #uno, official, ")
+    assert head.endswith(", stopped before its end: nobody won")
+    assert "(won" not in out

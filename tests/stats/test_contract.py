@@ -268,9 +268,10 @@ def _random_games(rng: Random, count: int) -> list[GameRecord]:
     for n in range(count):
         seated = rng.sample(nicks, rng.randint(2, 5))
         winner = seated[0]
+        stop = n % 9 == 4  # a stopped game: the leader first, but nobody won
         results = tuple(
             PlayerResult(
-                irc_lower(nick), nick, 1 if nick == winner else 2, nick == winner,
+                irc_lower(nick), nick, 1 if nick == winner else 2, nick == winner and not stop,
                 rng.randint(0, 60) if nick == winner else 0, rng.randint(0, 40),
                 rng.random() > 0.1, None, nick == "Bot1",
             )
@@ -280,7 +281,7 @@ def _random_games(rng: Random, count: int) -> list[GameRecord]:
         games.append(
             GameRecord(f"r{n}", "net", rng.choice(["#a", "#b"]), "official",
                        ended - timedelta(seconds=rng.randint(30, 900)), ended, results,
-                       teams=rng.random() < 0.3)
+                       teams=rng.random() < 0.3, stopped=stop)
         )  # fmt: skip
     return games
 
@@ -302,6 +303,9 @@ def test_the_sql_stores_agree_with_the_reference_on_random_games(
                 for bots in (False, True):
                     args = (ranking, 20, period, channel, 3, bots)
                     assert store.leaderboard(*args) == ref.leaderboard(*args)
+                    for limit in (4, 20):  # after the ranked ones, those with fewer games
+                        wide = (ranking, limit, period, channel, 3, bots, True)
+                        assert store.leaderboard(*wide) == ref.leaderboard(*wide)
                     for nick in ("p0", "P5", "bot1", "p11"):
                         a = (nick, ranking, period, channel, 3, bots)
                         assert store.player(*a) == ref.player(*a)

@@ -337,7 +337,8 @@ def test_the_real_bot_starts_and_plays_without_a_usable_database(tmp_path: Path)
             c.join("#uno")
         alice.wait_for(
             lambda m: (
-                (m.command == "353" and "unobot" in m.text.split())
+                # (the bot may be in first, and then holds @ there)
+                (m.command == "353" and "unobot" in [n.lstrip("@+") for n in m.text.split()])
                 or (m.command == "JOIN" and m.nick == "unobot")
             ),
             what="bot in #uno",

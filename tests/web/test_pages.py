@@ -21,13 +21,15 @@ from unobot.stats.sql import SqlStatsStore
 from unobot.web.queries import link_key
 
 ROW = re.compile(r'<tr class="player-row">.*?</tr>', re.S)
+PROVISIONAL_ROW = re.compile(r'<tr class="player-row provisional">.*?</tr>', re.S)
 PLAYER_LINK = re.compile(r'<a class="player-link" href="([^"]*)">([^<]*)</a>')
 
 
-def rows(page: str) -> list[tuple[str, str]]:
-    """(href, nick) of each ranked row of a leaderboard page, in order."""
+def rows(page: str, pattern: re.Pattern[str] = ROW) -> list[tuple[str, str]]:
+    """(href, nick) of each ranked row of a leaderboard page (``PROVISIONAL_ROW``: each row
+    listed after them, with fewer games), in order."""
     found = []
-    for row in ROW.findall(page):
+    for row in pattern.findall(page):
         match = PLAYER_LINK.search(row)
         assert match, row
         found.append((html.unescape(match.group(1)), html.unescape(match.group(2))))
@@ -39,7 +41,7 @@ def rows(page: str) -> list[tuple[str, str]]:
 def test_summary_leaderboards_match_the_store(
     client: TestClient, store: SqlStatsStore, ranking: Ranking, period: Period
 ) -> None:
-    expected = store.leaderboard(ranking, 50, period, min_games=2)
+    expected = store.leaderboard(ranking, 50, period, min_games=2, provisional=True)
     assert expected, "the seed has no ranked players for this board"
     query = f"ranking={ranking.value}&period={period.value}&min=2"
     api = client.get(f"/api/leaderboard?{query}").json()
@@ -51,14 +53,17 @@ def test_summary_leaderboards_match_the_store(
     assert api["min_games"] == 2
     page = client.get(f"/leaderboard?{query}")
     assert page.status_code == 200
-    assert [nick for _, nick in rows(page.text)] == [p.nick for p in expected]
+    assert [nick for _, nick in rows(page.text)] == [p.nick for p in expected if p.rank]
+    later = [p.nick for p in expected if p.rank is None]
+    assert [nick for _, nick in rows(page.text, PROVISIONAL_ROW)] == later
+    assert [p["nick"] for p in api["players"] if p["provisional"]] == later
     assert "at least 2 games" in page.text
 
 
 def test_rating_leaderboard_matches_the_store_across_networks(
     client: TestClient, store: SqlStatsStore
 ) -> None:
-    expected = store.rating_leaderboard(50)
+    expected = store.rating_leaderboard(50, provisional=True)
     assert {p["network"] for p in client.get("/api/leaderboard").json()["players"]} == {
         "net", "other",
     }  # fmt: skip
@@ -67,7 +72,9 @@ def test_rating_leaderboard_matches_the_store_across_networks(
         (p.nick, conservative(p.mu, p.sigma), uncertainty(p.sigma), p.games) for p in expected
     ]
     page = client.get("/").text  # the rating board is the home page
-    assert [nick for _, nick in rows(page)] == [p.nick for p in expected]
+    assert [nick for _, nick in rows(page)] == [p.nick for p in expected if p.rank]
+    later = [nick for _, nick in rows(page, PROVISIONAL_ROW)]
+    assert later == [p.nick for p in expected if p.rank is None]
     current = 'id="ranking-rating" href="/leaderboard?ranking=rating&amp;min=5" aria-current="page"'
     assert current in page
 
@@ -329,7 +336,7 @@ def test_computer_players_are_ranked_only_when_asked(
         assert "Robo" not in {p["nick"] for p in people}
         robo = next(p for p in everyone if p["nick"] == "Robo")
         assert robo["is_bot"] and robo["games"] == 5
-    with_bots = [p.nick for p in store.rating_leaderboard(50, include_bots=True)]
+    with_bots = [p.nick for p in store.rating_leaderboard(50, include_bots=True, provisional=True)]
     api = client.get("/api/leaderboard?ranking=rating&bots=1").json()["players"]
     assert [p["nick"] for p in api] == with_bots
     assert "computer" in client.get(player_path("Robo")).text
@@ -348,17 +355,17 @@ def test_the_site_and_the_bot_show_the_same_rating_board(
     rating`` on the same network; readable numbers (none negative, no ±)."""
     net = SqlStatsStore(store.url, network="net", clock=lambda: NOW, connect_now=False)
     try:
-        board = net.rating_leaderboard(10, min_games=5)
+        board = net.rating_leaderboard(10, min_games=5, provisional=True)
     finally:
         net.close()
     assert board
-    irc = re.findall(r"\d+\. (\S+) (\d+) \(\d+\)", " ".join(rating_list_lines(board, 10)))
-    page = client.get("/leaderboard?ranking=rating&network=net").text
+    irc = re.findall(r"(?:\d+\. |: )?(\S+) (\d+) \(\d+\)", " ".join(rating_list_lines(board, 10)))
+    page = client.get("/leaderboard?ranking=rating&network=net&limit=10").text
     shown = [int(n) for n in RATING_CELL.findall(page)]
-    assert [(nick, int(n)) for nick, n in irc] == list(
-        zip([nick for _, nick in rows(page)][:10], shown[:10], strict=True)
-    )
-    assert shown == sorted(shown, reverse=True) and min(shown) >= 0
+    nicks = [nick for _, nick in rows(page)] + [nick for _, nick in rows(page, PROVISIONAL_ROW)]
+    assert [(nick, int(n)) for nick, n in irc] == list(zip(nicks, shown, strict=True))
+    ranked = [n for n, r in zip(shown, board, strict=True) if r.rank]
+    assert ranked == sorted(ranked, reverse=True) and min(shown) >= 0
     assert "±" not in page and "provisional until you have played 5 games" in page
 
 

@@ -78,7 +78,12 @@ _MIRC = {Color.RED: "01,04", Color.YELLOW: "01,08", Color.GREEN: "01,03", Color.
 reads the same on a client's white background (mIRC's and HexChat's default) as on a dark
 one. Yellow text alone (``08``) was nearly invisible on white, and blue (``12``) hard to read
 on black. With the standard mIRC palette every pair has a WCAG contrast of at least 5:1
-(tests/test_card_colours.py measures it); wilds are bold in the client's own text colour."""
+(tests/test_card_colours.py measures it). A wild is the card's own black: white on black
+(:data:`_WILD`), whose contrast is the highest of all. Bold has one meaning, "you may play this
+now", and only the hand sent when the turn comes (and ``.cards`` on your turn) has it: a wild
+is never bold for being wild (issue 37)."""
+_WILD = "00,01"
+"""White text on black, like the printed wild cards; any client draws ``\x03`` colours."""
 _RESET = "\x0f"  # not \x03: a digit after a bare \x03 would be read as a colour code
 _BOLD = "\x02"
 _NEW_SENTENCE = "\x00"  # marks a fragment that starts a sentence of its own (never sent)
@@ -103,9 +108,7 @@ class Cards:
     def card(self, card: Card) -> str:
         if not self.colors:
             return card.text
-        if card.color is None:
-            return f"{_BOLD}{card.text}{_RESET}"
-        return f"\x03{_MIRC[card.color]}{card.text}{_RESET}"
+        return f"\x03{_WILD if card.color is None else _MIRC[card.color]}{card.text}{_RESET}"
 
     def color(self, color: Color) -> str:
         name = color_name(color)
@@ -113,7 +116,7 @@ class Cards:
 
     def hand(self, cards: Iterable[Card], playable: Iterable[Card] | None = None) -> str:
         """The cards in order; with ``playable``, those cards marked: in bold with colours
-        (and only they: a wild that can't be played loses its usual bold), else in brackets
+        (bold means playable and nothing else: no card is bold otherwise), else in brackets
         (``[R5]``), so that plain text stays free of formatting codes."""
         ordered = sorted(cards, key=lambda c: c.code)
         if playable is None:
@@ -121,13 +124,7 @@ class Cards:
         marked = frozenset(playable)
         if not self.colors:
             return " ".join(f"[{c.text}]" if c in marked else c.text for c in ordered)
-        # \x02 toggles: a wild is written bold already (card), a colour card gets it here.
-        return " ".join(
-            (self.card(c) if c.is_wild else _BOLD + self.card(c))
-            if c in marked
-            else (c.text if c.is_wild else self.card(c))
-            for c in ordered
-        )
+        return " ".join(_BOLD + self.card(c) if c in marked else self.card(c) for c in ordered)
 
     def top(self, card: Card, color: Color) -> str:
         return f"{self.card(card)} ({self.color(color)})" if card.is_wild else self.card(card)

@@ -94,14 +94,16 @@ def _write(lines: list[str], out: TextIO) -> int:
 
 
 def header(game: StoredGame) -> list[str]:
-    """Which game, where, when, and its players by place with points and rating after it."""
+    """Which game, where, when (and whether it was stopped), and its players by place with
+    points and rating after it."""
     from unobot.stats.ratings import conservative
 
     when = game.started.strftime("%Y-%m-%d %H:%M UTC")
     where = game.channel + (f" on {game.network}" if game.network else "")
+    stopped = ", stopped before its end: nobody won" if game.stopped else ""
     lines = [
         f"Game {game.short_id} (no. {game.id}) in {where}, {game.preset}, {when}, "
-        f"{game_length(game.seconds)}"
+        f"{game_length(game.seconds)}{stopped}"
     ]
     for result in game.results:
         notes = []

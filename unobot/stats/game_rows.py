@@ -35,27 +35,39 @@ def _time(value: Any) -> datetime:
 
 
 _GAME = (
-    "SELECT id, game_id, network, channel, preset, started, ended, seconds, teams FROM game WHERE "
+    "SELECT id, game_id, network, channel, preset, started, ended, seconds, teams, {} "
+    "FROM game WHERE "
 )
 
 
 def find_game(
-    db: pw.Database, key: int | str, network: str | None = None, *, moves: bool = True
+    db: pw.Database,
+    key: int | str,
+    network: str | None = None,
+    *,
+    moves: bool = True,
+    stopped: bool | None = None,
 ) -> StoredGame | None:
     """The game whose row id is ``key`` (an int), or that a typed reference names (text: a
     row number or game-id prefix, looked up as :func:`unobot.stats.model.game_lookups`
     says); None when none, or several, match. ``network``: only that network's games.
-    ``moves``: also read the move list."""
+    ``moves``: also read the move list. ``stopped``: whether the store has ``game.stopped``
+    (schema v11; None: asked of the database), so a reader of a store the bot has not
+    upgraded yet still finds its games."""
+    if stopped is None:  # (the schema module imports this one: asked of the table itself)
+        stopped = any(c.name == "stopped" for c in db.get_columns("game"))
+    game_sql = _GAME.format("stopped" if stopped else "FALSE")
     net, args = ("", []) if network is None else (" AND network = ?", [network])
     cur = db.cursor()
     rows: list[Any] = []
     for lookup in [key] if isinstance(key, int) else game_lookups(key):
         if isinstance(lookup, int):
-            cur.execute(sql_for(db, _GAME + "id = ?" + net), (lookup, *args))
+            cur.execute(sql_for(db, game_sql + "id = ?" + net), (lookup, *args))
         else:  # a prefix range on the unique index: hex digits sort before "g"
             cur.execute(
                 sql_for(
-                    db, _GAME + "game_id >= ? AND game_id < ?" + net + " ORDER BY game_id LIMIT 2"
+                    db,
+                    game_sql + "game_id >= ? AND game_id < ?" + net + " ORDER BY game_id LIMIT 2",
                 ),
                 (lookup, lookup + "g", *args),
             )
@@ -64,7 +76,7 @@ def find_game(
             break
     if len(rows) != 1:
         return None
-    gid, game_id, network_, channel, preset, started, ended, seconds, teams = rows[0]
+    gid, game_id, network_, channel, preset, started, ended, seconds, teams, cut = rows[0]
     cur.execute(
         sql_for(
             db,
@@ -88,5 +100,5 @@ def find_game(
         text = unpack_moves(row[0]) if row is not None else None
     return StoredGame(
         int(gid), game_id, network_, channel, preset, _time(started), _time(ended),
-        int(seconds), results, text, bool(teams),
+        int(seconds), results, text, bool(teams), bool(cut),
     )  # fmt: skip

@@ -54,6 +54,7 @@ class _Totals:
     points: int = 0
     seconds: int = 0
     team_games: int = 0
+    stopped_games: int = 0
 
 
 class MemoryStatsStore:
@@ -160,6 +161,7 @@ class MemoryStatsStore:
                 t.points += r.points_won
                 t.seconds += seconds
                 t.team_games += game.teams
+                t.stopped_games += game.stopped
         if period is Period.ALL:
             for (network, ident, ichan, _), s in self._imported.items():
                 if self.network is not None and network != self.network:
@@ -195,8 +197,9 @@ class MemoryStatsStore:
     def _stats(self, key: tuple[str, str], t: _Totals, rank: int | None) -> PlayerStats:
         player = self._players[key]
         return PlayerStats(
-            player.nick, t.games, t.wins, t.points, t.seconds, rank, player.is_bot, t.team_games
-        )
+            player.nick, t.games, t.wins, t.points, t.seconds, rank, player.is_bot, t.team_games,
+            t.stopped_games,
+        )  # fmt: skip
 
     def find(self, name: str) -> tuple[str, str] | None:
         """The player ``name`` means: an ident (``$a:acct`` or folded nick); else whoever uses
@@ -252,10 +255,17 @@ class MemoryStatsStore:
         channel: str | None = None,
         min_games: int = 5,
         include_bots: bool = False,
+        provisional: bool = False,
     ) -> list[PlayerStats]:
         totals = self._totals(period, channel)
         ranked = self._ranked(totals, ranking, min_games, include_bots)[: max(0, limit)]
-        return [self._stats(k, totals[k], n) for n, k in enumerate(ranked, 1)]
+        board = [self._stats(k, totals[k], n) for n, k in enumerate(ranked, 1)]
+        if provisional and len(board) < limit:
+            # The same order over everyone, those below the minimum after the ranked ones.
+            everyone = self._ranked(totals, ranking, 0, include_bots)
+            rest = [k for k in everyone if totals[k].games < min_games]
+            board += [self._stats(k, totals[k], None) for k in rest[: limit - len(board)]]
+        return board
 
     # -- ratings ---------------------------------------------------------------------------
 
@@ -303,7 +313,7 @@ class MemoryStatsStore:
         row = list(self._games).index(game.game_id) + 1
         return StoredGame(
             row, game.game_id, game.network, game.channel, game.preset, game.started,
-            game.ended, seconds, tuple(lines), game.moves, game.teams,
+            game.ended, seconds, tuple(lines), game.moves, game.teams, game.stopped,
         )  # fmt: skip
 
     def player_ratings(self) -> dict[tuple[str, str], PlayerRating]:
@@ -339,7 +349,11 @@ class MemoryStatsStore:
         return self._rated_player(key, ranked.index(key) + 1 if key in ranked else None)
 
     def rating_leaderboard(
-        self, limit: int, min_games: int = 5, include_bots: bool = False
+        self, limit: int, min_games: int = 5, include_bots: bool = False, provisional: bool = False
     ) -> list[RatedPlayer]:
         ranked = self._rated(min_games, include_bots)[: max(0, limit)]
-        return [self._rated_player(k, n) for n, k in enumerate(ranked, 1)]
+        board = [self._rated_player(k, n) for n, k in enumerate(ranked, 1)]
+        if provisional and len(board) < limit:
+            rest = [k for k in self._rated(0, include_bots) if self._ratings[k].games < min_games]
+            board += [self._rated_player(k, None) for k in rest[: limit - len(board)]]
+        return board

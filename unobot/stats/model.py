@@ -122,6 +122,11 @@ class GameRecord:
     teams: bool = False
     """Played in teams of two (``HouseRules.teams``): partners share their team's result,
     both winners when it wins (schema v8 keeps the flag on the game)."""
+    stopped: bool = False
+    """Ended before its end by the rules: stopped (``.unostop``, or by the table when no
+    person was left) after at least one complete hand. It counts as a game for everyone in
+    it, with the points of the hands completed and places by those points, but nobody won
+    it: no result has ``won`` (schema v11 keeps the flag on the game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,8 @@ class StoredGame:
     moves: str | None = None
     teams: bool = False
     """A game of teams of two (:attr:`GameRecord.teams`)."""
+    stopped: bool = False
+    """Stopped before its end, nobody won it (:attr:`GameRecord.stopped`)."""
 
     @property
     def short_id(self) -> str:
@@ -206,12 +213,16 @@ class PlayerStats:
     seconds: int
     """Time spent in games."""
     rank: int | None = None
-    """Position in the requested ranking (None when below the minimum number of games)."""
+    """Position in the requested ranking (None when below the minimum number of games: a
+    leaderboard asked for ``provisional`` players lists them after the ranked ones)."""
     is_bot: bool = False
     """A computer player (never ranked among people unless ``include_bots``)."""
     team_games: int = 0
     """How many of ``games`` were played in teams of two (:attr:`GameRecord.teams`): the
     leaderboards say so, since a team game's win is shared with a partner."""
+    stopped_games: int = 0
+    """How many of ``games`` were stopped before their end (:attr:`GameRecord.stopped`):
+    games nobody won, which the player's line counts apart."""
 
     @property
     def percent_wins(self) -> float:
@@ -282,8 +293,11 @@ class StatsStore(Protocol):
         channel: str | None = None,
         min_games: int = 5,
         include_bots: bool = False,
+        provisional: bool = False,
     ) -> list[PlayerStats]:
-        """The top ``limit`` players with at least ``min_games`` games, ranked 1..limit."""
+        """The top ``limit`` players with at least ``min_games`` games, ranked 1..limit; with
+        ``provisional``, the room left in ``limit`` goes to the players with fewer games, in
+        the same order, unranked (``rank`` None): a new channel's list is never empty."""
         ...
 
     def rating(
@@ -293,9 +307,10 @@ class StatsStore(Protocol):
         ...
 
     def rating_leaderboard(
-        self, limit: int, min_games: int = 5, include_bots: bool = False
+        self, limit: int, min_games: int = 5, include_bots: bool = False, provisional: bool = False
     ) -> list[RatedPlayer]:
-        """The top ``limit`` players by conservative rating with at least ``min_games``."""
+        """The top ``limit`` players by conservative rating with at least ``min_games``; with
+        ``provisional``, then those rated in fewer games (``rank`` None), as ``leaderboard``."""
         ...
 
     def game(self, key: str) -> StoredGame | None:

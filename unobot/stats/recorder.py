@@ -3,9 +3,15 @@
 :class:`GameRecorder` watches the updates the bot publishes (it never changes a table): it starts
 a record when a table deals its first hand, remembers what each seat held and scored so a player
 who leaves mid-game still gets a line, and hands one :class:`~unobot.stats.GameRecord` to the
-store when the game ends. A game stopped with ``.unostop`` is recorded only if at least one hand
-was completed (a multi-hand match stopped half-way): a stop before any hand ended says nothing
-about who plays well, and recording it would let anyone lose on purpose for someone else.
+store when the game ends.
+
+What counts as a game (docs/stats-site.md says the same to players): a game is one deal of
+``.uno`` to its end, and it is recorded once at least one hand of it was played out. A game
+stopped (``.unostop``, or by the table when no person is left) is recorded only if a hand was
+completed (a multi-hand match stopped half-way), as a *stopped* game (``GameRecord.stopped``):
+everyone in it has played a game, with the points of the hands completed and places by them,
+but nobody won it, so stopping a match one leads is never a way to a win. A stop before any
+hand ended says nothing about who plays well and is not recorded at all.
 Each result goes under an ident that is that seat's alone (:func:`_idents`): a seat without one
 (one services account on two seats, a nick given up and taken by another seat) is left out,
 logged at INFO, and everybody else's results are recorded.
@@ -187,12 +193,12 @@ class GameRecorder:
             return None
         rules = table.config.rules
         own_points = rules.scoring is Scoring.OWN_POINTS
+        stopped = False
         if ended is not None:
             totals, winners = ended.totals, set(ended.winners)
         elif any(type(e) is Stopped for e in update.events) and match.hands:
-            totals = tuple(match.totals)
-            best = min(totals) if own_points else max(totals)
-            winners = {s for s, t in enumerate(totals) if t == best}
+            # Nobody won a stopped game: places by the totals so far (the leader first).
+            totals, winners, stopped = tuple(match.totals), set(), True
         else:
             return None
         current = table.game
@@ -252,6 +258,7 @@ class GameRecorder:
             results=tuple(results),
             moves=self._moves(table),
             teams=rules.teams,
+            stopped=stopped,
         )
 
     @staticmethod

@@ -19,7 +19,8 @@ __all__ = ["from_json", "normalized", "to_json"]
 
 def normalized(game: GameRecord) -> GameRecord:
     """``game`` with naive-UTC times and a folded channel; ValueError for a record no store
-    could file (no id, no players, one ident twice, ended before it started)."""
+    could file (no id, no players, one ident twice, ended before it started, a stopped game
+    with a winner)."""
     if not game.game_id:
         raise ValueError("a game record needs a game_id")
     if not game.results:
@@ -27,6 +28,8 @@ def normalized(game: GameRecord) -> GameRecord:
     idents = [r.ident for r in game.results]
     if len(set(idents)) != len(idents):
         raise ValueError(f"game {game.game_id}: a player appears twice ({idents})")
+    if game.stopped and any(r.won for r in game.results):
+        raise ValueError(f"game {game.game_id}: a stopped game has no winner")
     started, ended = utc_naive(game.started), utc_naive(game.ended)
     if ended < started:
         raise ValueError(f"game {game.game_id}: ended before it started")
@@ -52,4 +55,6 @@ def from_json(line: str) -> GameRecord:
         ended=datetime.fromisoformat(data["ended"]),
         results=tuple(PlayerResult(**r) for r in data["results"]),
         moves=data.get("moves"),
+        teams=bool(data.get("teams", False)),
+        stopped=bool(data.get("stopped", False)),
     )

@@ -17,14 +17,22 @@ once against one store.
 
 from __future__ import annotations
 
+import json
 import logging
+import zlib
 from collections.abc import Callable
 
 import peewee as pee
 from playhouse.migrate import SchemaMigrator
 from playhouse.migrate import migrate as run_migrations
 
-from unobot.stats.summaries import backfill_team_games, rebuild_summaries
+from unobot.stats.game_rows import unpack_moves
+from unobot.stats.summaries import (
+    backfill_stopped,
+    backfill_team_games,
+    rebuild_summaries,
+    sql_for,
+)
 
 __all__ = ["MODELS", "SCHEMA_VERSION", "migrate", "schema_version"]
 
@@ -87,6 +95,9 @@ class Game(_Base):
     teams = pee.BooleanField(default=False, constraints=[pee.SQL("DEFAULT FALSE")])
     """Played in teams of two (schema v8): both partners of the winning team won. A default
     in the database too: the game insert names it only for a team game."""
+    stopped = pee.BooleanField(default=False, constraints=[pee.SQL("DEFAULT FALSE")])
+    """Stopped before its end (schema v11, ``GameRecord.stopped``): nobody won it. A default
+    in the database too: the game insert names it only for a stopped game."""
 
 
 class GameResult(_Base):
@@ -152,6 +163,9 @@ class PlayerSummary(_Base):
     """Of ``games``, those played in teams of two (schema v10), so a leaderboard row can say
     so without a scan of the games. A default in the database too: a bot older than v10
     sharing the store writes its rows without it."""
+    stopped_games = pee.IntegerField(default=0, constraints=[pee.SQL("DEFAULT 0")])
+    """Of ``games``, those stopped before their end (schema v11), counted apart in a
+    player's line; a default in the database for the same reason as ``team_games``."""
 
     class Meta:
         primary_key = pee.CompositeKey("player", "channel", "bucket")
@@ -387,7 +401,7 @@ def _v2_summaries(db: pee.Database, migrator: SchemaMigrator) -> None:
             f"CREATE INDEX player_summary_rank_{name} ON player_summary "
             f"(channel, bucket, {column} DESC, games DESC, player_id, network, is_bot)"
         )
-    rebuild_summaries(db, teams=False)  # no game.teams before v8; v10 counts them
+    rebuild_summaries(db, teams=False, stopped=False)  # no game.teams before v8, .stopped v11
 
 
 def _v3_tournaments(db: pee.Database, migrator: SchemaMigrator) -> None:
@@ -485,6 +499,75 @@ def _v10_team_boards(db: pee.Database, migrator: SchemaMigrator) -> None:
     backfill_team_games(db)
 
 
+def _v11_stopped(db: pee.Database, migrator: SchemaMigrator) -> None:
+    """Stopped games (issue 37): ``game.stopped`` and ``player_summary.stopped_games``. A
+    stopped game was recorded with whoever led as its winner; it now has none. The games
+    stored before whose move list ends in the table's ``stop`` call (``.unostop``) are marked
+    stopped and their wins taken back, in the rows and in the summaries they were folded
+    into. (A game the table stopped itself when no person was left can't be told from its
+    rows without replaying it: those keep their winner.) The records' winning streaks are
+    recounted by ``unobot records rebuild``. A step of its own, so it can be renumbered."""
+    if "stopped" not in {c.name for c in db.get_columns("game")}:  # a new store's v1 made it
+        run_migrations(migrator.add_column("game", "stopped", Game.stopped))
+    if "stopped_games" not in {c.name for c in db.get_columns("player_summary")}:
+        db.execute_sql(  # plain SQL, as v10: the table is WITHOUT ROWID on SQLite
+            "ALTER TABLE player_summary ADD COLUMN stopped_games INTEGER NOT NULL DEFAULT 0"
+        )
+    stopped = stopped_by_move_list(db)
+    if stopped:
+        log.info("stats schema: %d game(s) stored before v11 were stopped: no winner", len(stopped))
+        backfill_stopped(db, stopped)  # the summary first: it reads the wins taken back
+        mark_stopped(db, stopped)
+
+
+def _last_call(moves: str) -> str:
+    """The method of a move list's last journal line (``"stop"``, ``"play"`` ...), "" for
+    none. Journal lines are ``[method, arguments]`` JSON (``unobot.core.journal``)."""
+    for line in reversed(moves.splitlines()):
+        if line.strip():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                return ""
+            return record[0] if isinstance(record, list) and record else ""
+    return ""
+
+
+def stopped_by_move_list(db: pee.Database) -> list[int]:
+    """The ids of the games with a winner whose move list ends with the table's ``stop``
+    call: games stopped with ``.unostop``, recorded before v11 as won by whoever led."""
+    cur = db.cursor()
+    cur.execute(
+        "SELECT m.game_id, m.data FROM game_moves m JOIN game g ON g.id = m.game_id "
+        "WHERE g.winner_id IS NOT NULL"
+    )
+    found = []
+    for gid, data in cur:
+        try:
+            moves = unpack_moves(data)
+        except (ValueError, zlib.error):
+            continue
+        if _last_call(moves) == "stop":
+            found.append(int(gid))
+    return found
+
+
+def mark_stopped(db: pee.Database, games: list[int]) -> None:
+    """Mark ``games`` (row ids) stopped, with no winner (the caller rebuilds the summaries)."""
+    cur = db.cursor()
+    for start in range(0, len(games), 500):
+        chunk = games[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        cur.execute(
+            sql_for(db, f"UPDATE game SET stopped = ?, winner_id = NULL WHERE id IN ({marks})"),
+            (True, *chunk),
+        )
+        cur.execute(
+            sql_for(db, f"UPDATE game_result SET won = ? WHERE game_id IN ({marks})"),
+            (False, *chunk),
+        )
+
+
 MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v1_core,
     _v2_summaries,
@@ -496,6 +579,7 @@ MIGRATIONS: list[Callable[[pee.Database, SchemaMigrator], None]] = [
     _v8_teams,
     _v9_records,
     _v10_team_boards,
+    _v11_stopped,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 REPLAYS_VERSION = 5
@@ -511,6 +595,8 @@ RECORDS_VERSION = 9
 """The version that added ``game_figures``, ``record_run`` and ``record_best``."""
 TEAM_BOARDS_VERSION = 10
 """The version that added ``player_summary.team_games``."""
+STOPPED_VERSION = 11
+"""The version that added ``game.stopped`` and ``player_summary.stopped_games``."""
 RATINGS_VERSION = 4
 """The version that added ``player_rating``: a store built for an older schema (a test's
 stand-in for the bot before ratings) writes games without rating them; the v4 migration and

@@ -170,6 +170,12 @@ _UPSERT_TEAM_SUMMARY = (  # schema v10: and how many of the games were team game
     _UPSERT_SUMMARY.replace("is_bot) VALUES (", "is_bot, team_games) VALUES (?, ", 1)
     + f", team_games = {_ADD.format('team_games')}"
 )
+_UPSERT_STOPPED_SUMMARY = (  # schema v11: and how many were stopped before their end
+    _UPSERT_TEAM_SUMMARY.replace(
+        "team_games) VALUES (", "team_games, stopped_games) VALUES (?, ", 1
+    )
+    + f", stopped_games = {_ADD.format('stopped_games')}"
+)
 _SYNC_BOT = "UPDATE player_summary SET is_bot = ? WHERE player_id = ? AND is_bot <> ?"
 
 
@@ -177,6 +183,19 @@ def _counts_teams() -> bool:
     """Whether this bot's schema keeps ``player_summary.team_games`` (v10): lower only in
     tests standing in for an older bot."""
     return schema.SCHEMA_VERSION >= schema.TEAM_BOARDS_VERSION
+
+
+def _counts_stopped() -> bool:
+    """Whether this bot's schema keeps stopped games (v11: ``game.stopped``,
+    ``player_summary.stopped_games``): lower only in tests standing in for an older bot."""
+    return schema.SCHEMA_VERSION >= schema.STOPPED_VERSION
+
+
+def _extra_counts() -> str:
+    """The summary's team and stopped game counts as a query reads them (0 before the
+    schema that keeps each)."""
+    team = "s.team_games" if _counts_teams() else "0"
+    return f"{team}, {'s.stopped_games' if _counts_stopped() else '0'}"
 
 
 def _mu_sigma(rating: PlayerRating | None) -> tuple[float | None, float | None]:
@@ -344,6 +363,8 @@ class SqlStatsStore:
             gid = cur.fetchone()[0]
             if game.teams and schema.SCHEMA_VERSION >= schema.TEAMS_VERSION:
                 cur.execute(self._s("UPDATE game SET teams = ? WHERE id = ?"), (True, gid))
+            if game.stopped and _counts_stopped():
+                cur.execute(self._s("UPDATE game SET stopped = ? WHERE id = ?"), (True, gid))
             pairs = list(zip(ids, game.results, strict=True))
             cur.executemany(
                 self._s(_UPSERT_NICK),
@@ -393,15 +414,16 @@ class SqlStatsStore:
         """Add the games written since the watermark to player_summary, in one transaction;
         returns how many games. Every figure a query reads passes through here first, so the
         summary is the rows' own aggregate, merely kept pre-computed."""
-        teams = _counts_teams()
+        teams, stops = _counts_teams(), _counts_stopped()
         team = "g.teams" if teams else "FALSE"
+        stop = "g.stopped" if stops else "FALSE"
         with self._writing() as cur:
             cur.execute("SELECT last_game FROM summary_state")
             mark = int(cur.fetchone()[0])
             cur.execute(
                 self._s(
                     f"SELECT g.id, g.channel, g.ended, g.seconds, r.player_id, r.won, "
-                    f"r.points_won, p.network, p.is_bot, {team} FROM game g "
+                    f"r.points_won, p.network, p.is_bot, {team}, {stop} FROM game g "
                     "JOIN game_result r ON r.game_id = g.id JOIN player p ON p.id = r.player_id "
                     "WHERE g.id > ?"
                 ),
@@ -414,7 +436,8 @@ class SqlStatsStore:
             info: dict[int, tuple[str, bool]] = {}
             buckets: dict[Any, tuple[str, str, str]] = {}
             games: set[int] = set()
-            for gid, channel, ended, seconds, pid, won, points, network, is_bot, teamed in rows:
+            for row in rows:
+                gid, channel, ended, seconds, pid, won, points, network, is_bot, teamed, cut = row
                 games.add(gid)
                 info[pid] = (network, bool(is_bot))
                 keys = buckets.get(ended)
@@ -427,18 +450,23 @@ class SqlStatsStore:
                     for bucket in keys:
                         t = sums.get((pid, chan, bucket))
                         if t is None:
-                            t = sums[(pid, chan, bucket)] = [0, 0, 0, 0, 0]
+                            t = sums[(pid, chan, bucket)] = [0, 0, 0, 0, 0, 0]
                         t[0] += 1
                         t[1] += 1 if won else 0
                         t[2] += points
                         t[3] += seconds
                         t[4] += 1 if teamed else 0
+                        t[5] += 1 if cut else 0
+            upsert = (
+                _UPSERT_STOPPED_SUMMARY if stops else _UPSERT_TEAM_SUMMARY if teams
+                else _UPSERT_SUMMARY
+            )  # fmt: skip
             cur.executemany(
-                self._s(_UPSERT_TEAM_SUMMARY if teams else _UPSERT_SUMMARY),
+                self._s(upsert),
                 [
                     (pid, info[pid][0], chan, bucket, g, w, p, sec, p / g, w / g, info[pid][1],
-                     *((tg,) if teams else ()))
-                    for (pid, chan, bucket), (g, w, p, sec, tg) in sorted(sums.items())
+                     *((tg,) if teams else ()), *((st,) if stops else ()))
+                    for (pid, chan, bucket), (g, w, p, sec, tg, st) in sorted(sums.items())
                 ],
             )  # fmt: skip
             cur.executemany(self._s(_SYNC_BOT), [(bot, pid, bot) for pid, (_, bot) in info.items()])
@@ -629,13 +657,13 @@ class SqlStatsStore:
                     (pid, chan, source, s.games, s.wins, s.points, s.seconds, now),
                 )
                 count += 1
-            rebuild_summaries(self.db, self.clock(), _counts_teams())
+            rebuild_summaries(self.db, self.clock(), _counts_teams(), _counts_stopped())
         return count
 
     def rebuild_summaries(self) -> int:
         """Recompute the derived summary rows from the facts (see the module docstring)."""
         self._ensure_schema()
-        return rebuild_summaries(self.db, self.clock(), _counts_teams())
+        return rebuild_summaries(self.db, self.clock(), _counts_teams(), _counts_stopped())
 
     def summary_mismatches(self) -> list[tuple[Any, ...]]:
         """Summary rows (current buckets) that differ from the rows' own aggregate: [] when
@@ -643,15 +671,15 @@ class SqlStatsStore:
         self._prepare()
         now = utc_naive(self.clock())
         week_key, month_key = bucket_of(Period.WEEK, now), bucket_of(Period.MONTH, now)
-        teams = _counts_teams()
-        select = rows_sql(week_key, month_key, teams)
+        teams, stops = _counts_teams(), _counts_stopped()
+        select = rows_sql(week_key, month_key, teams, stops)
         week = self._stamp(period_start(Period.WEEK, now))
         month = self._stamp(period_start(Period.MONTH, now))
         fresh = {  # the facts' figures, team games last (ppg, pw and is_bot left out)
             tuple(r[:8]) + tuple(int(n) for n in r[11:])
             for r in self.db.execute_sql(self._s(select), (week, week, month, month)).fetchall()
         }
-        team = ", team_games" if teams else ""
+        team = (", team_games" if teams else "") + (", stopped_games" if stops else "")
         stored = {
             tuple(r)
             for r in self.db.execute_sql(
@@ -738,16 +766,15 @@ class SqlStatsStore:
             return None
         chan, bucket = self._scope(period, channel)
         col = "pw" if ranking is Ranking.PERCENT_WINS else "ppg"
-        team = "s.team_games" if _counts_teams() else "0"
         rows = self._query(
-            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.{col}, s.is_bot, {team} "
-            "FROM player_summary s JOIN player p ON p.id = s.player_id "
+            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.{col}, s.is_bot, "
+            f"{_extra_counts()} FROM player_summary s JOIN player p ON p.id = s.player_id "
             "WHERE s.player_id = ? AND s.channel = ? AND s.bucket = ?",
             [pid, chan, bucket],
         )
         if not rows or not rows[0][1]:
             return None
-        nick, games, wins, points, seconds, ratio, is_bot, team_games = rows[0]
+        nick, games, wins, points, seconds, ratio, is_bot, team_games, stopped = rows[0]
         rank = None
         if games >= min_games and (include_bots or not is_bot):
             net, args = self._net("s")
@@ -763,7 +790,7 @@ class SqlStatsStore:
             rank = int(better[0][0]) + 1
         return PlayerStats(
             nick, int(games), int(wins), int(points), int(seconds), rank, bool(is_bot),
-            int(team_games),
+            int(team_games), int(stopped),
         )  # fmt: skip
 
     def leaderboard(
@@ -774,26 +801,36 @@ class SqlStatsStore:
         channel: str | None = None,
         min_games: int = 5,
         include_bots: bool = False,
+        provisional: bool = False,
     ) -> list[PlayerStats]:
         if limit <= 0:
             return []
         self._prepare()
         chan, bucket = self._scope(period, channel)
         col = "pw" if ranking is Ranking.PERCENT_WINS else "ppg"
-        team = "s.team_games" if _counts_teams() else "0"
         net, args = self._net("s")
         bots = "" if include_bots else " AND s.is_bot = ?"
-        rows = self._query(
-            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.is_bot, {team} "
+        # The rank index's order, walked from the top: the ranked players, then (asked for
+        # provisional ones, and room left) the others from the top of the same walk.
+        select = (
+            f"SELECT p.nick, s.games, s.wins, s.points, s.seconds, s.is_bot, {_extra_counts()} "
             "FROM player_summary s JOIN player p ON p.id = s.player_id "
-            f"WHERE s.channel = ? AND s.bucket = ?{net} AND s.games >= ?{bots} "
-            f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
-            [chan, bucket, *args, min_games] + ([] if include_bots else [False]) + [limit],
+            f"WHERE s.channel = ? AND s.bucket = ?{net} AND s.games {{}} ?{bots} "
+            f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?"
         )
-        return [
-            PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b), int(t))
-            for n, (nick, g, w, p, s, b, t) in enumerate(rows, 1)
+        head = [chan, bucket, *args, min_games] + ([] if include_bots else [False])
+        rows = self._query(select.format(">="), [*head, limit])
+        board = [
+            PlayerStats(nick, int(g), int(w), int(p), int(s), n, bool(b), int(t), int(st))
+            for n, (nick, g, w, p, s, b, t, st) in enumerate(rows, 1)
         ]
+        if provisional and len(board) < limit:
+            rest = self._query(select.format("<"), [*head, limit - len(board)])
+            board += [
+                PlayerStats(nick, int(g), int(w), int(p), int(s), None, bool(b), int(t), int(st))
+                for nick, g, w, p, s, b, t, st in rest
+            ]
+        return board
 
     # -- games -----------------------------------------------------------------------------
 
@@ -803,7 +840,7 @@ class SqlStatsStore:
             return None
         self._prepare()
         try:
-            return find_game(self.db, key, self.network)
+            return find_game(self.db, key, self.network, stopped=_counts_stopped())
         except _DB_ERRORS as err:
             self._down()
             raise StatsUnavailable(str(err)) from err
@@ -820,7 +857,7 @@ class SqlStatsStore:
             )  # the (player_id, game_id) index: one seek
             if not rows or rows[0][0] is None:
                 return None
-            return find_game(self.db, int(rows[0][0]), self.network)
+            return find_game(self.db, int(rows[0][0]), self.network, stopped=_counts_stopped())
         except _DB_ERRORS as err:
             self._down()
             raise StatsUnavailable(str(err)) from err
@@ -907,21 +944,30 @@ class SqlStatsStore:
         return RatedPlayer(nick, float(mu), float(sigma), int(games), rank, bool(is_bot))
 
     def rating_leaderboard(
-        self, limit: int, min_games: int = 5, include_bots: bool = False
+        self, limit: int, min_games: int = 5, include_bots: bool = False, provisional: bool = False
     ) -> list[RatedPlayer]:
-        """The top ``limit`` players by conservative rating with at least ``min_games``."""
+        """The top ``limit`` players by conservative rating with at least ``min_games``; with
+        ``provisional``, room left is filled with those rated in fewer games (rank None)."""
         if limit <= 0:
             return []
         self._prepare()
         net, args = self._net("p")
         bots = "" if include_bots else " AND p.is_bot = ?"
-        rows = self._query(
+        select = (
             "SELECT p.nick, r.mu, r.sigma, r.games, p.is_bot FROM player_rating r "
-            f"JOIN player p ON p.id = r.player_id WHERE r.games >= ?{net}{bots} "
-            "ORDER BY r.ordinal DESC, r.games DESC, r.player_id LIMIT ?",
-            [min_games, *args] + ([] if include_bots else [False]) + [limit],
+            f"JOIN player p ON p.id = r.player_id WHERE r.games {{}} ?{net}{bots} "
+            "ORDER BY r.ordinal DESC, r.games DESC, r.player_id LIMIT ?"
         )
-        return [
+        head = [min_games, *args] + ([] if include_bots else [False])
+        rows = self._query(select.format(">="), [*head, limit])
+        board = [
             RatedPlayer(nick, float(mu), float(s), int(g), n, bool(b))
             for n, (nick, mu, s, g, b) in enumerate(rows, 1)
         ]
+        if provisional and len(board) < limit:
+            rest = self._query(select.format("<"), [*head, limit - len(board)])
+            board += [
+                RatedPlayer(nick, float(mu), float(s), int(g), None, bool(b))
+                for nick, mu, s, g, b in rest
+            ]
+        return board

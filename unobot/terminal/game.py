@@ -9,8 +9,8 @@ terminal game exercises the real code paths. Only the edge is replaced:
   to the human (their hand, answers to mistakes) as ``-unobot- ...``. Lines addressed to anyone
   else (computer players' hands, should the bot send them) are never printed: the terminal shows
   exactly what the human's IRC client would.
-- mIRC formatting in those lines (cards in colour, bold wilds) becomes ANSI escapes on a
-  terminal and is stripped otherwise (:func:`mirc_to_ansi`, a pure function).
+- mIRC formatting in those lines (cards in colour, the playable ones in bold) becomes ANSI
+  escapes on a terminal and is stripped otherwise (:func:`mirc_to_ansi`, a pure function).
 - :class:`LoopScheduler` implements :class:`~unobot.irc.transport.Scheduler` on an asyncio event
   loop from the standard library: ``loop.call_later``/``TimerHandle.cancel`` are exactly the
   protocol, and a single loop keeps the core single-threaded as on IRC (no new dependency).

@@ -454,6 +454,7 @@ class Site:
         context["languages"] = switch_links(request.url.path, request.url.query)
         # The bot's own sentence (.unorating says it on IRC), in the page's language.
         context["RATING_EXPLAINED"] = explained(self.min_games)
+        context["WHAT_COUNTS"] = _(WHAT_COUNTS)
         return self.templates.TemplateResponse(
             request,
             template,
@@ -467,6 +468,14 @@ class Site:
             status_code=status,
         )
 
+
+WHAT_COUNTS = N_(
+    "A game counts once a hand of it has been played out. A game stopped after that (.unostop, "
+    "or when no person is left) counts for everyone in it, is won by nobody and is marked "
+    "stopped; one stopped before any hand ended is not recorded."
+)
+"""What counts as a game, said where games are counted (the leaderboards, a player's page),
+as the bot says it on IRC (``plugins.uno_stats.GAME_RULE``)."""
 
 LIVE_HEADER = "X-Live-Version"
 """The header :file:`static/live.js` polls with: the version of the page it shows."""
@@ -1019,21 +1028,22 @@ def _spectated(request: Request) -> tuple[str, str]:
     return network, channel
 
 
-def _recorded_after(reader: Reader, view: live_rows.LiveView) -> str | None:
-    """The link key of the game recorded in ``view``'s channel since it started (its replay),
-    if the bot has written it yet."""
+def _recorded_after(reader: Reader, view: live_rows.LiveView) -> tuple[str, bool] | None:
+    """The link key of the game recorded in ``view``'s channel since it started (its replay)
+    and whether it was stopped, if the bot has written it yet."""
+    stopped = "stopped" if reader.stops() else "FALSE"
     rows = reader._rows(
-        "SELECT game_id, started FROM game WHERE network = ? AND channel = ? "
+        f"SELECT game_id, started, {stopped} FROM game WHERE network = ? AND channel = ? "
         "ORDER BY network DESC, channel DESC, ended DESC LIMIT 1",
         (view.network, irc_lower(view.channel)),
     )
     if not rows:
         return None
-    game_id, started = rows[0]
+    game_id, started, cut = rows[0]
     began = started if isinstance(started, datetime) else datetime.fromisoformat(str(started))
     if began.replace(tzinfo=UTC).timestamp() < view.started - 120:
         return None  # an older game's: this one was not recorded (stopped before a hand ended)
-    return link_key(str(game_id))
+    return link_key(str(game_id)), bool(cut)
 
 
 def _spectate_state(request: Request) -> tuple[Any, ...]:
@@ -1072,7 +1082,8 @@ def spectate_page(request: Request) -> Response:
             channel=channel_,
             view=view,
             lines=lines,
-            replay=replay,
+            replay=None if replay is None else replay[0],
+            stopped=replay is not None and replay[1],
             top=None if view is None or not view.top else card_view(view.top),
             live_version=shown,
             api_url=site.link(request, "api_spectate", network=network_ or "-", channel=channel_),
@@ -1089,7 +1100,8 @@ def spectate_api(request: Request) -> Response:
         )
     data = _live_json(request, view)
     data["lines"] = [{"at": line.at, "text": line.text} for line in lines]
-    data["replay"] = None if replay is None else _site(request).link(request, "game", key=replay)
+    data["replay"] = None if replay is None else _site(request).link(request, "game", key=replay[0])
+    data["stopped"] = replay is not None and replay[1]
     return JSONResponse(data)
 
 

@@ -52,6 +52,8 @@ def _line_json(line: BoardLine, player_link: Callable[[str, str], str]) -> dict[
         "uncertainty": line.uncertainty,
         "rated_games": line.rated_games,
         "team_games": line.team_games,
+        "stopped_games": line.stopped_games,
+        "provisional": line.provisional,
         "is_bot": line.is_bot,
         "url": player_link(line.nick, line.network),
     }
@@ -78,6 +80,7 @@ def player_json(
         "network": p.network,
         "is_bot": p.is_bot,
         "games": page.games,
+        "stopped_games": page.stopped_games,
         "wins": page.wins,
         "pw": round(page.wins / page.games, 4) if page.games else None,
         "points": page.points,
@@ -118,6 +121,7 @@ def player_json(
                 "won": g.won,
                 "points": g.points,
                 "finished": g.finished,
+                "stopped": g.stopped,
                 "url": game_link(g.key),
             }
             for g in page.recent
@@ -194,6 +198,7 @@ def game_json(
         "channel": game.channel,
         "preset": game.preset,
         "teams": game.teams,
+        "stopped": game.stopped,
         "started": game.started.isoformat(),
         "ended": game.ended.isoformat(),
         "seconds": game.seconds,

@@ -34,7 +34,12 @@ from unobot.stats.game_rows import find_game
 from unobot.stats.model import SHORT_ID, Period, StoredGame, bucket_of
 from unobot.stats.ratings import conservative, uncertainty
 from unobot.stats.record_rows import Record, read_records
-from unobot.stats.schema import RECORDS_VERSION, TEAM_BOARDS_VERSION, schema_version
+from unobot.stats.schema import (
+    RECORDS_VERSION,
+    STOPPED_VERSION,
+    TEAM_BOARDS_VERSION,
+    schema_version,
+)
 from unobot.stats.sql import find_player
 from unobot.stats.summaries import sql_for
 
@@ -92,9 +97,11 @@ def _time(value: Any) -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class BoardLine:
-    """One ranked player. ``pw`` is a fraction (0.5 = half their games won)."""
+    """One player of a leaderboard: ranked (``rank`` 1, 2 …), or listed after the ranked ones
+    with fewer than the minimum games (``rank`` None: provisional). ``pw`` is a fraction (0.5
+    = half their games won)."""
 
-    rank: int
+    rank: int | None
     nick: str
     network: str
     games: int
@@ -110,6 +117,12 @@ class BoardLine:
     team_games: int = 0
     """Of ``games``, those played in teams of two (``player_summary.team_games``, schema
     v10; 0 on an older store): a team game's win was shared with a partner."""
+    stopped_games: int = 0
+    """Of ``games``, those stopped before their end, won by nobody (schema v11)."""
+
+    @property
+    def provisional(self) -> bool:
+        return self.rank is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +170,8 @@ class RecentGame:
     finished: bool
     teams: bool = False
     """Played in teams of two (``game.teams``): a win was the team's."""
+    stopped: bool = False
+    """Stopped before its end (``game.stopped``): nobody won it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +227,8 @@ class PlayerPage:
     recent: tuple[RecentGame, ...]
     games_read: int
     """How many of the latest games the charts and opponents are drawn from."""
+    stopped_games: int = 0
+    """Of ``games``, those stopped before their end, won by nobody (schema v11)."""
 
 
 class Reader:
@@ -227,6 +244,9 @@ class Reader:
         self._team_counts = False
         """Seen the store at schema v10 (``player_summary.team_games``): a version only rises,
         so once seen it is never asked again."""
+        self._stops = False
+        """Seen the store at schema v11 (``game.stopped``, ``player_summary.stopped_games``),
+        likewise."""
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         text = self._sql.get(sql)
@@ -251,6 +271,16 @@ class Reader:
         if not self._team_counts:
             self._team_counts = schema_version(self.db) >= TEAM_BOARDS_VERSION
         return "s.team_games" if self._team_counts else "0"
+
+    def stops(self) -> bool:
+        """Whether the store keeps stopped games (schema v11); before, none is marked."""
+        if not self._stops:
+            self._stops = schema_version(self.db) >= STOPPED_VERSION
+        return self._stops
+
+    def _stopped_games(self, alias: str = "s.") -> str:
+        """What a query reads for the stopped-games count: the column, or 0 before v11."""
+        return f"{alias}stopped_games" if self.stops() else "0"
 
     # -- records -----------------------------------------------------------------------------
 
@@ -291,14 +321,24 @@ class Reader:
         min_games: int = 5,
         limit: int = 50,
         bots: bool = False,
+        provisional: bool = True,
     ) -> Board:
         """The top ``limit`` by ``ranking`` (``pw``, ``ppg`` over ``period`` and ``channel``
         "" = all; ``rating``: all-time, all channels), players with at least ``min_games``;
-        computer players only with ``bots``. ``network`` "" = every network."""
+        computer players only with ``bots``. ``network`` "" = every network. With
+        ``provisional`` (the site's way) the room left in ``limit`` goes to the players with
+        fewer games, in the same order, unranked, as ``.unotop10`` lists them."""
         if ranking == "rating":
-            lines = self._rating_lines(network, min_games, limit, bots)
+            lines = self._rating_lines(network, min_games, limit, bots, ranked=True)
+            if provisional and len(lines) < limit:
+                lines += self._rating_lines(
+                    network, min_games, limit - len(lines), bots, ranked=False
+                )
         else:
-            lines = self._summary_lines(ranking, period, channel, network, min_games, limit, bots)
+            args = (ranking, period, channel, network, min_games)
+            lines = self._summary_lines(*args, limit, bots, ranked=True)
+            if provisional and len(lines) < limit:
+                lines += self._summary_lines(*args, limit - len(lines), bots, ranked=False)
         return Board(ranking, period.value, channel, network, min_games, bots, tuple(lines))
 
     def _summary_lines(
@@ -310,7 +350,10 @@ class Reader:
         min_games: int,
         limit: int,
         bots: bool,
+        ranked: bool = True,
     ) -> list[BoardLine]:
+        """The players with at least ``min_games`` (``ranked``, numbered from 1), else those
+        with fewer (rank None), in the ranking's order."""
         col = "pw" if ranking == "pw" else "ppg"
         where, args = "", []
         if network:
@@ -321,37 +364,40 @@ class Reader:
         # As SqlStatsStore.leaderboard: the rank index's order, walked from the top.
         rows = self._rows(
             "SELECT s.player_id, p.nick, p.network, s.games, s.wins, s.points, s.seconds, "
-            f"s.is_bot, r.mu, r.sigma, r.games, {self._team_games()} FROM player_summary s "
-            "JOIN player p ON p.id = s.player_id "
+            f"s.is_bot, r.mu, r.sigma, r.games, {self._team_games()}, {self._stopped_games()} "
+            "FROM player_summary s JOIN player p ON p.id = s.player_id "
             "LEFT JOIN player_rating r ON r.player_id = s.player_id "
-            f"WHERE s.channel = ? AND s.bucket = ? AND s.games >= ?{where} "
-            f"ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
+            f"WHERE s.channel = ? AND s.bucket = ? AND s.games {'>=' if ranked else '<'} ?"
+            f"{where} ORDER BY s.{col} DESC, s.games DESC, s.player_id LIMIT ?",
             (irc_lower(channel), bucket_of(period, self.clock()), min_games, *args, limit),
         )
         return [
-            _line(n, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated, teams)
-            for n, (_, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated, teams)
-            in enumerate(rows, 1)
+            _line(n if ranked else None, nick, net, games, wins, points, seconds, is_bot, mu,
+                  sigma, rated, teams, stopped)
+            for n, (_, nick, net, games, wins, points, seconds, is_bot, mu, sigma, rated, teams,
+                    stopped) in enumerate(rows, 1)
         ]  # fmt: skip
 
     def _rating_lines(
-        self, network: str, min_games: int, limit: int, bots: bool
+        self, network: str, min_games: int, limit: int, bots: bool, ranked: bool = True
     ) -> list[BoardLine]:
         """As SqlStatsStore.rating_leaderboard, per network (``player_rating_rank`` starts
-        with the network), the networks' tops merged when none is chosen."""
+        with the network), the networks' tops merged when none is chosen; ``ranked`` False:
+        those rated in fewer than ``min_games`` games (rank None)."""
         networks = [network] if network else self._distinct("player_rating", "network")
         bot = "" if bots else " AND p.is_bot = ?"
         team = self._team_games()
+        stopped = self._stopped_games()
         tops: list[list[tuple[Any, ...]]] = []
         for net in networks:
             tops.append(
                 self._rows(
                     "SELECT r.ordinal, r.games, r.player_id, p.nick, p.network, r.mu, r.sigma, "
-                    f"p.is_bot, s.games, s.wins, s.points, s.seconds, {team} FROM player_rating r "
-                    "JOIN player p ON p.id = r.player_id "
+                    f"p.is_bot, s.games, s.wins, s.points, s.seconds, {team}, {stopped} "
+                    "FROM player_rating r JOIN player p ON p.id = r.player_id "
                     "LEFT JOIN player_summary s ON s.player_id = r.player_id "
                     "AND s.channel = '' AND s.bucket = 'all' "
-                    f"WHERE r.network = ? AND r.games >= ?{bot} "
+                    f"WHERE r.network = ? AND r.games {'>=' if ranked else '<'} ?{bot} "
                     "ORDER BY r.ordinal DESC, r.games DESC, r.player_id LIMIT ?",
                     (net, min_games, *([] if bots else [False]), limit),
                 )
@@ -361,10 +407,11 @@ class Reader:
         for n, row in enumerate(merged, 1):
             if n > limit:
                 break
-            _, rated, _, nick, net, mu, sigma, is_bot, games, wins, points, seconds, teams = row
+            (_, rated, _, nick, net, mu, sigma, is_bot, games, wins, points, seconds, teams,
+             stops) = row  # fmt: skip
             lines.append(
-                _line(n, nick, net, games or 0, wins or 0, points or 0, seconds or 0, is_bot,
-                      mu, sigma, rated, teams or 0)
+                _line(n if ranked else None, nick, net, games or 0, wins or 0, points or 0,
+                      seconds or 0, is_bot, mu, sigma, rated, teams or 0, stops or 0)
             )  # fmt: skip
         return lines
 
@@ -379,11 +426,11 @@ class Reader:
     def player(self, row: PlayerRow, min_games: int = 5) -> PlayerPage:
         """Everything the player page shows, from at most :data:`HISTORY_GAMES` games."""
         summary = self._rows(
-            "SELECT games, wins, points, seconds FROM player_summary "
+            f"SELECT games, wins, points, seconds, {self._stopped_games('')} FROM player_summary "
             "WHERE player_id = ? AND channel = '' AND bucket = 'all'",
             (row.id,),
         )
-        games, wins, points, seconds = summary[0] if summary else (0, 0, 0, 0)
+        games, wins, points, seconds, stopped = summary[0] if summary else (0, 0, 0, 0, 0)
         rated = self._rows(
             "SELECT mu, sigma, ordinal, games FROM player_rating WHERE player_id = ?", (row.id,)
         )
@@ -416,6 +463,7 @@ class Reader:
             opponents=self._opponents(row),
             recent=self._recent(history[:RECENT_GAMES]),
             games_read=len(history),
+            stopped_games=int(stopped),
         )
 
     def _rating_rank(self, row: PlayerRow, ordinal: float, games: int, min_games: int) -> int:
@@ -495,18 +543,20 @@ class Reader:
         if not history:
             return ()
         marks = ", ".join("?" for _ in history)
+        stopped, by = ("g.stopped", ", g.stopped") if self.stops() else ("FALSE", "")
         rows = self._rows(
-            f"SELECT r.game_id, COUNT(*), g.teams FROM game_result r JOIN game g "
-            f"ON g.id = r.game_id WHERE r.game_id IN ({marks}) GROUP BY r.game_id, g.teams",
+            f"SELECT r.game_id, COUNT(*), g.teams, {stopped} FROM game_result r JOIN game g "
+            f"ON g.id = r.game_id WHERE r.game_id IN ({marks}) GROUP BY r.game_id, g.teams{by}",
             tuple(int(h[0]) for h in history),
         )
-        counts = {gid: n for gid, n, _ in rows}
-        teams = {gid for gid, _, team in rows if team}
+        counts = {gid: n for gid, n, _, _ in rows}
+        teams = {gid for gid, _, team, _ in rows if team}
+        stops = {gid for gid, _, _, cut in rows if cut}
         return tuple(
             RecentGame(
                 str(game_id)[:SHORT_ID], link_key(str(game_id)), int(gid), str(channel),
                 _time(ended), int(seconds), int(counts.get(gid, 1)), int(place), bool(won),
-                int(points), bool(finished), gid in teams,
+                int(points), bool(finished), gid in teams, gid in stops,
             )
             for gid, game_id, channel, ended, seconds, place, won, points, finished, _, _
             in history
@@ -516,11 +566,11 @@ class Reader:
 
     def game(self, key: str) -> StoredGame | None:
         """A game by row id or game-id prefix (``unobot.stats.game_rows.find_game``)."""
-        return find_game(self.db, key)
+        return find_game(self.db, key, stopped=self.stops())
 
 
 def _line(
-    rank: int,
+    rank: int | None,
     nick: Any,
     network: Any,
     games: Any,
@@ -532,6 +582,7 @@ def _line(
     sigma: Any,
     rated: Any,
     team_games: Any = 0,
+    stopped_games: Any = 0,
 ) -> BoardLine:
     games, wins, points = int(games), int(wins), int(points)
     return BoardLine(
@@ -549,6 +600,7 @@ def _line(
         rated_games=int(rated or 0),
         is_bot=bool(is_bot),
         team_games=int(team_games),
+        stopped_games=int(stopped_games),
     )
 
 
