@@ -15,6 +15,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from random import Random
 from types import ModuleType
@@ -288,6 +289,42 @@ def keep_up(
     scheduler.call_later(every, upkeep)
 
 
+FAREWELL_SECONDS = 8.0
+"""The longest a stop waits for the farewell lines to leave (a server's flood budget may hold
+them back a few seconds behind the last moves); systemd's unit gives 20 s."""
+
+
+def quit_when_sent(adapter: Any, extras: Sequence[Any], deadline: float) -> None:
+    """QUIT on every connection once nothing waits to be sent (the farewell lines and the
+    moves before them: a QUIT right away lost them behind a slow server's send budget), or
+    at ``deadline`` (``time.monotonic()``) at the latest. Runs on ``adapter``'s reactor."""
+    if time.monotonic() < deadline and any(c.queued for c in (adapter, *extras)):
+        adapter.call_later(0.05, lambda: quit_when_sent(adapter, extras, deadline))
+        return
+    for extra in extras:
+        extra.call_soon_threadsafe(lambda extra=extra: extra.stop("unobot shutting down"))
+    adapter.stop("unobot shutting down")
+
+
+def stop_line(signum: int, games: int, restored: bool, embedded: bool) -> str:
+    """The one line a stop prints on the console (Ctrl-C, SIGTERM): what becomes of the games
+    and, on the embedded server, of the people connected to it."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    line = f"unobot: stopping ({'Ctrl-C' if name == 'SIGINT' else name})"
+    if games:
+        if restored:
+            fate = "will be restored at the next start"
+        else:
+            fate = "ends here" if games == 1 else "end here"
+        line += f"; {games} game{'s' if games != 1 else ''} {fate}"
+    if embedded:
+        line += "; the local IRC server stops too (clients reconnect when it is back)"
+    return line + "."
+
+
 def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = None) -> None:
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
@@ -362,19 +399,29 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         log.info("%d game(s) restored; each goes on when the bot is back in its channel", restored)
     tournaments = give_director_its_database(bot, settings.database, settings.db_timeout, stats)
 
+    asked: list[int] = []
+    """The stop signals received (the first one stops; a second one hurries the stop)."""
+
     def stop(signum: int, frame: object) -> None:
-        adapter.call_later(0, farewell)
+        asked.append(signum)
+        if len(asked) == 1:
+            adapter.call_later(0, farewell)
+        else:  # Ctrl-C again: quit now, without waiting for the farewell lines to leave
+            adapter.stop("unobot shutting down")
+            for extra in pool.extras:
+                extra.call_soon_threadsafe(lambda extra=extra: extra.stop("unobot shutting down"))
 
     def farewell() -> None:
-        # One line per channel with a game, then QUIT once the lines had time to leave.
-        games = len(bot.tables)
-        bot.farewell()  # its own line, in each channel's language
-        adapter.call_later(1.5 if games else 0, lambda: adapter.stop("unobot shutting down"))
-        for extra in pool.extras:
-            extra.call_soon_threadsafe(
-                lambda extra=extra: extra.call_later(
-                    1.5 if games else 0, lambda: extra.stop("unobot shutting down")
-                )
+        # One line per channel with a game (on the embedded server, in every channel: its
+        # people lose their connection too), then QUIT once the lines have left.
+        said = 0
+        try:
+            games = len(bot.tables)
+            said = bot.farewell(server_stops=embedded is not None)  # in each channel's language
+            print(stop_line(asked[0], games, journal is not None, embedded is not None), flush=True)
+        finally:  # whatever happened above, the bot stops
+            quit_when_sent(
+                adapter, pool.extras, time.monotonic() + (FAREWELL_SECONDS if said else 0)
             )
 
     signal.signal(signal.SIGINT, stop)
@@ -384,9 +431,10 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     tune_gc()
     pool.start_extras()
     adapter.run()
+    bot.computers.close()  # the hard players' worker processes end (they ignore Ctrl-C)
     pool.stop_extras("unobot shutting down")
     if embedded is not None:
-        embedded.shutdown()
+        embedded.shutdown("unobot stopped: reconnect in a moment")
         embedded.server_close()
     store.close()
     if live is not None:
@@ -399,7 +447,17 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
 
 
 def main(argv: list[str] | None = None) -> None:
-    args_list = sys.argv[1:] if argv is None else argv
+    """The command line. Ctrl-C at any moment ends it with one line, never a traceback: the
+    bot and ``unobot web`` handle their stop signals themselves once started (one line
+    each); before that, or in a command that is not meant to run for long, this says it."""
+    try:
+        _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        print("unobot: stopped (Ctrl-C).", file=sys.stderr)
+        raise SystemExit(130) from None
+
+
+def _main(args_list: list[str]) -> None:
     if args_list and args_list[0] == "import-scores":
         from unobot.stats.importer import main as import_scores
 
@@ -447,11 +505,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args_list and args_list[0] == "check-config":
         raise SystemExit(check_config(args_list[1:]))
-    settings, plugins = load_settings(args_list)
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
     try:
+        settings, plugins = load_settings(args_list)
+        logging.basicConfig(
+            level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
         run_bot(settings, plugins)
     except config_mod.ConfigError as err:
         print(f"unobot: {err}", file=sys.stderr)

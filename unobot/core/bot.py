@@ -710,10 +710,10 @@ class Bot:
         unsaved = getattr(self.recorder, "unsaved", None)
         return bool(unsaved is not None and unsaved(table))
 
-    def farewell(self, text: str | None = None) -> None:
+    def farewell(self, text: str | None = None, *, server_stops: bool = False) -> int:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
         when there is one, so the line says it will be back), and from then on nothing
-        changes.
+        changes. Returns the number of lines said (the caller lets them leave before QUIT).
 
         The journal is closed here, while the process goes on for a moment (the lines must
         leave before QUIT): a move accepted then would be shown to the channel but not
@@ -724,18 +724,32 @@ class Bot:
         process to read from the channel's member list. Saying it twice does nothing more.
 
         ``text``: the line (a translated one is said in each channel's language); None: the
-        bot's own, :data:`FAREWELL_RESTART` or :data:`FAREWELL_END`."""
+        bot's own, :data:`FAREWELL_RESTART` or :data:`FAREWELL_END`. ``server_stops``: the
+        IRC server is the bot's embedded one and stops with it, so everybody on it is cut
+        off: each game's line adds :data:`SERVER_STOPS`, and every other channel the bot is
+        in gets :data:`FAREWELL_SERVER` (people there lose their connection too)."""
         if self.stopping is not None:
-            return
+            return 0
         restored = self.journal is not None
         self.stopping = _(self.STOPPING if restored else self.ENDING)
         if text is None:
             text = _(self.FAREWELL_RESTART if restored else self.FAREWELL_END)
+        said = 0
         for key, table in self.tables.items():
             table.frozen = self.stopping
             if key not in self._offline:
-                said = speak(text, self.channel_language(table.channel))
-                self.send(Line("privmsg", table.channel, said, Tag(table.channel)))
+                lang = self.channel_language(table.channel)
+                line = speak(text, lang)
+                if server_stops:
+                    line = f"{line} {speak(_(self.SERVER_STOPS), lang)}"
+                self.send(Line("privmsg", table.channel, line, Tag(table.channel)))
+                said += 1
+        if server_stops:
+            for channel in self.members.channels():
+                if channel not in self.tables and self.in_channel(channel):
+                    line = speak(_(self.FAREWELL_SERVER), self.channel_language(channel))
+                    self.send(Line("privmsg", channel, line, Tag(channel)))
+                    said += 1
         self.computers.stop()
         for timers in self._timers.values():
             for _due, handle in timers.values():
@@ -743,6 +757,7 @@ class Bot:
         self._timers.clear()
         if self.journal is not None:
             self.journal.close()
+        return said
 
     STOPPING = N_("unobot is restarting: play again in a moment")
     """The reply to a move after the farewell when the games will be restored (translated
@@ -753,6 +768,13 @@ class Bot:
     """The farewell line in each channel with a game, when the games will be restored."""
     FAREWELL_END = N_("unobot is stopping: this game ends here.")
     """The same without a journal."""
+    SERVER_STOPS = N_("The IRC server stops with it: reconnect in a moment (/reconnect).")
+    """Added to the farewell on the embedded server: IRC clients lose their connection, and
+    some (irssi) try once, find nothing and then wait for ``/reconnect``."""
+    FAREWELL_SERVER = N_(
+        "unobot is stopping, and this IRC server with it: reconnect in a moment (/reconnect)."
+    )
+    """The farewell on the embedded server in a channel without a game."""
 
     # --- timers ----------------------------------------------------------------------------
 
