@@ -9,6 +9,7 @@ connect it to a real network instead. ``unobot demo`` plays a seeded demo hand i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import os
@@ -22,6 +23,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unobot import config as config_mod
+from unobot.core.admins import AdminCode
 from unobot.core.plugin import PluginError, load_plugins
 from unobot.core.render import describe, hand_text
 from unobot.engine import PRESETS, Game, preset
@@ -289,6 +291,71 @@ def keep_up(
     scheduler.call_later(every, upkeep)
 
 
+ADMIN_CODE_FILE = "unobot-admin-code"
+"""Where the admin code is kept when the bot has no terminal (a service): in its working
+folder, readable by its user only."""
+
+
+class AdminCodeShown:
+    """Puts this run's admin code (``unobot.core.admins``) before the operator, and only
+    them: printed on the console when it is a terminal; otherwise (a service, output to a
+    file or a pipe) written to :data:`ADMIN_CODE_FILE`, mode 0600, and the console says where.
+    Never through ``logging``: a log (a file, the journal, a paste in a bug report) is often
+    read by others. Each new code (one is shown again once a code has been used) replaces the
+    last; :meth:`remove` deletes the file (when no code is taken any more, and at the end)."""
+
+    def __init__(self, nick: str, prefix: str, terminal: bool, path: str = ADMIN_CODE_FILE) -> None:
+        self.nick, self.prefix, self.terminal = nick, prefix, terminal
+        self.path = os.path.abspath(path)
+        self.shown = 0
+        self._wrote = False
+
+    def show(self, code: str) -> None:
+        """Raises OSError when the file can't be written (the first time: no code this run)."""
+        first = self.shown == 0
+        self.shown += 1
+        say = f"/msg {self.nick} {self.prefix}unoadmin"
+        if self.terminal:
+            if first:
+                print(
+                    f"Admin code for this run: {code} (say `{say} {code}` to be a bot admin "
+                    "until the bot stops, whatever the order of joining; a code works once, "
+                    "then the next one is shown here).",
+                    flush=True,
+                )
+            else:
+                print(f"unobot: the next admin code: {code}", flush=True)
+            return
+        try:
+            self._write(code)
+        except OSError as err:
+            if first:
+                raise
+            log.warning("the next admin code can't be written to %s (%s)", self.path, err)
+            return
+        if first:
+            print(
+                f"Admin code for this run: in {self.path} (readable by this user only; say "
+                f"`{say} CODE` to be a bot admin until the bot stops; a code works once, then "
+                "the file holds the next one).",
+                flush=True,
+            )
+
+    def _write(self, code: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)  # a fresh file: never someone else's, nor a link
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(code + "\n")
+        self._wrote = True
+
+    def remove(self) -> None:
+        if self._wrote:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            self._wrote = False
+
+
 FAREWELL_SECONDS = 8.0
 """The longest a stop waits for the farewell lines to leave (a server's flood budget may hold
 them back a few seconds behind the last moves); systemd's unit gives 20 s."""
@@ -359,8 +426,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
             f"Connect any IRC client to {server.host} port {server.effective_port} "
             f"(e.g. `irssi -c {server.host} -p {server.effective_port}`), join {channels} "
             "and type .uno to open a game (.unohelp lists the commands). The first to join "
-            "is the channel's operator (@), who may change the rules (.unorules); --admin "
-            "NICK makes a bot admin. Ctrl-C stops.",
+            "is the channel's operator (@), who may change the rules (.unorules). Ctrl-C stops "
+            "(this IRC server too: clients reconnect when the bot is back).",
             flush=True,
         )
     holder: dict[str, Bot] = {}
@@ -394,6 +461,13 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         live=live,
     )
     holder["bot"] = bot
+    code_shown = None
+    if settings.bot.admin_code:
+        code_shown = AdminCodeShown(settings.irc.nick, settings.bot.prefix, sys.stdout.isatty())
+        try:
+            bot.admin_code = AdminCode(code_shown.show, code_shown.remove)
+        except OSError as err:
+            log.warning("no admin code this run: can't write %s (%s)", code_shown.path, err)
     restored = bot.restore()
     if restored:
         log.info("%d game(s) restored; each goes on when the bot is back in its channel", restored)
@@ -444,6 +518,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         tournaments.close()
     if journal_lock is not None:
         os.close(journal_lock)  # (the process's end would let it go too)
+    if code_shown is not None:
+        code_shown.remove()  # the code dies with the run
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -24,6 +24,7 @@ from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from unobot.core.admins import AdminCode, Claim, Grants
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import CommandThrottle, Dispatcher
@@ -180,6 +181,11 @@ class Bot:
         """Per table key: the games whose channel the bot is out of, their clocks stopped."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
+        self.admin_code: AdminCode | None = None
+        """This run's one-time admin code (``.unoadmin``), set by ``unobot.main`` when
+        ``bot.admin_code`` is on; None: no code is taken."""
+        self.grants = Grants()
+        """Who became a bot admin with the code this run (``unobot.core.admins``)."""
         self.stopping: str | None = None
         """Set by :meth:`farewell`: why nothing changes any more (the reply to a move)."""
         self.director: TableDirector | None = None
@@ -197,11 +203,16 @@ class Bot:
         try:
             self._handle(incoming)
         except Exception:
-            log.exception("failed to handle %r", incoming)
+            shown = incoming
+            if "unoadmin" in incoming.text.lower():  # the admin code is never logged
+                shown = dataclasses.replace(incoming, text="(.unoadmin, not shown)")
+            log.exception("failed to handle %r", shown)
 
     def _handle(self, incoming: Incoming) -> None:
         kind = incoming.kind
         self.members.update(incoming, self.transport.nickname)
+        if kind is Kind.NICK and len(self.grants):
+            self.grants.renamed(incoming.nick, incoming.new_nick)
         if incoming.account and self.recorder is not None:
             self.recorder.saw_account(incoming.nick, incoming.account)
         if self.stopping is not None and kind is not Kind.MESSAGE:
@@ -870,6 +881,10 @@ class Bot:
         return irc_lower(incoming.nick)
 
     def is_admin(self, incoming: Incoming) -> bool:
+        """A ``bot.admins`` entry (or ``--admin``) matches the sender, or they gave this
+        run's admin code (:meth:`claim_admin`)."""
+        if self.grants.has(incoming):
+            return True
         mask = irc_lower(f"{incoming.nick}!{incoming.userhost}")
         account = "$a:" + irc_lower(incoming.account) if incoming.account else None
         for entry in self.config.admins:
@@ -879,3 +894,20 @@ class Bot:
             ):
                 return True
         return False
+
+    def claim_admin(self, incoming: Incoming, person: str, code: str) -> Claim:
+        """``.unoadmin CODE`` from the sender of ``incoming`` (``person``: their command budget
+        key): with this run's code they are a bot admin until the bot stops (logged, without
+        the code, as a WARNING: the operator sees who). See ``unobot.core.admins``."""
+        if self.is_admin(incoming):
+            return Claim.ALREADY
+        admin_code = self.admin_code
+        if admin_code is None:
+            return Claim.CLOSED
+        who = f"{incoming.nick}!{incoming.userhost}" if incoming.userhost else incoming.nick
+        claim = admin_code.check(person, code, who)
+        if claim is Claim.GRANTED:
+            known = self.grants.add(incoming)
+            known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
+            log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
+        return claim
