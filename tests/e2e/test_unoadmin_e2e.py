@@ -114,11 +114,12 @@ def test_the_person_at_the_console_becomes_admin_though_a_friend_joined_first(
 def _bot_process(
     server: IrcServer, cwd: Path, channel: str, watcher: TestClient
 ) -> subprocess.Popen[str]:
-    """``unobot.py`` against ``server``, its output to a pipe (no terminal: a service)."""
+    """``unobot.py`` against ``server``, its output to a pipe (no terminal: a service), its
+    log at DEBUG (every IRC line it receives)."""
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "unobot.py"), "--server", "127.0.0.1",
          "--port", str(server.port), "--channel", channel, "--send-rate", "0",
-         "--nick", "unobot"],
+         "--nick", "unobot", "--log-level", "DEBUG"],
         cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     deadline = time.monotonic() + 20
@@ -146,7 +147,11 @@ def test_on_a_network_with_no_terminal_the_code_is_in_a_file(
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
         code = path.read_text().strip()
         assert ask(me, channel, ".unorules preset official").text.startswith("only a channel")
-        granted = ask(me, "unobot", f".unoadmin {code.upper().replace('-', ' ')}")
+        typo = code[:-1] + ("x" if code[-1] != "x" else "y")  # one character off
+        wrong = ask(me, "unobot", f".unoadmin {typo}")
+        assert wrong.text == "that is not the admin code"
+        typed = code.upper().replace("-", " ")
+        granted = ask(me, "unobot", f".unoadmin {typed}")
         assert granted.text.startswith("You are a bot admin until the bot stops")
         assert path.read_text().strip() != code  # the next one
         new = unique("me")
@@ -161,7 +166,10 @@ def test_on_a_network_with_no_terminal_the_code_is_in_a_file(
             out, _ = proc.communicate(timeout=20)
             assert "Traceback" not in out, out
             assert f"Admin code for this run: in {tmp_path / 'unobot-admin-code'}" in out
-            assert code not in out
+            # Neither the code nor the guesses, though every line received is logged.
+            assert "PRIVMSG unobot :.unoadmin ***" in out
+            hidden = (code, code.upper().replace("-", " "), code[:-1])
+            assert not [t for t in hidden if t in out], out[-3000:]
             assert not (tmp_path / "unobot-admin-code").exists()  # gone with the run
         friend.close()
         me.close()
