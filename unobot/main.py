@@ -481,9 +481,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         if len(asked) == 1:
             adapter.call_later(0, farewell)
         else:  # Ctrl-C again: quit now, without waiting for the farewell lines to leave
-            adapter.stop("unobot shutting down")
-            for extra in pool.extras:
-                extra.call_soon_threadsafe(lambda extra=extra: extra.stop("unobot shutting down"))
+            adapter.call_soon_threadsafe(lambda: quit_when_sent(adapter, pool.extras, 0.0))
 
     def farewell() -> None:
         # One line per channel with a game (on the embedded server, in every channel: its
