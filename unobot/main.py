@@ -579,11 +579,11 @@ def _main(args_list: list[str]) -> None:
         return
     if args_list and args_list[0] == "check-config":
         raise SystemExit(check_config(args_list[1:]))
+    settings, plugins = load_settings(args_list)
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     try:
-        settings, plugins = load_settings(args_list)
-        logging.basicConfig(
-            level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-        )
         run_bot(settings, plugins)
     except config_mod.ConfigError as err:
         print(f"unobot: {err}", file=sys.stderr)
