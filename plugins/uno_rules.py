@@ -1,4 +1,5 @@
-"""``.unorules`` and ``.unolang``: a channel's rules and language, and a player's language.
+"""``.unorules`` and ``.unolang``: a channel's rules and language, and a player's language;
+``.unoadmin CODE``: the admin code from the bot's console makes you a bot admin.
 
 A channel's choice is stored by the bot's settings store as a preset's name plus the options
 changed from it (see ``unobot.core.settings``), and ``Bot.rules_for`` turns it back into rules when
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from unobot.core.admins import Claim
 from unobot.core.plugin import command, example
 from unobot.core.render_irc import LIMIT, Line, fit, rules_note
 from unobot.core.settings import option_text, rules_as_text, rules_from_text
@@ -24,7 +26,7 @@ from unobot.irc.casemap import irc_lower
 if TYPE_CHECKING:
     from unobot.core.plugin import Context
 
-__all__ = ["describe", "preset_list", "unolang"]
+__all__ = ["describe", "preset_list", "unoadmin", "unolang"]
 
 _, ngettext = domain("commands")
 
@@ -303,3 +305,50 @@ def unolang(ctx: Context) -> None:
             language=LANGUAGE_NAMES[lang],
         )
     ctx.bot.send(Line("privmsg", channel, text, ctx.reply_tag(channel)))
+
+
+@command("unoadmin")
+@example(".unoadmin k3m9-x7pq-r2tw")
+def unoadmin(ctx: Context) -> None:
+    """The admin code shown on the bot's console (``unobot.core.admins``) makes the sender a
+    bot admin until the bot stops, whatever the order of joining. Every answer is a private
+    NOTICE: the code is never said back, and a wrong one gets one short line."""
+    p = ctx.prefix
+    bot_nick = ctx.bot.transport.nickname
+    code = ctx.args.strip()
+    if not code:
+        raise UnoError(
+            _(
+                "{prefix}unoadmin <code>: the admin code the bot showed on its console; say "
+                "it to the bot alone: /msg {bot} {prefix}unoadmin <code>",
+                prefix=p,
+                bot=bot_nick,
+            )
+        )
+    claim = ctx.bot.claim_admin(ctx.incoming, ctx.person, code)
+    if claim is Claim.ALREADY:
+        ctx.reply(_("You are a bot admin already."))
+    elif claim is Claim.GRANTED:
+        ctx.reply(
+            _(
+                "You are a bot admin until the bot stops: you may change the rules "
+                "({prefix}unorules) and the language ({prefix}unolang) of any channel, stop "
+                "any game ({prefix}unostop) and run tournaments ({prefix}tournament).",
+                prefix=p,
+            )
+        )
+        if ctx.channel is not None:
+            ctx.reply(
+                _(
+                    "That code was seen in the channel, but it worked only once. Next time "
+                    "say it to the bot alone: /msg {bot} {prefix}unoadmin <code>",
+                    bot=bot_nick,
+                    prefix=p,
+                )
+            )
+    elif claim is Claim.WRONG:
+        raise UnoError(_("that is not the admin code"))
+    elif claim is Claim.LOCKED:
+        raise UnoError(_("too many wrong codes: the bot takes none from you until it restarts"))
+    else:
+        raise UnoError(_("the bot takes no admin code now: ask whoever runs it"))

@@ -45,6 +45,10 @@ SECRET = "hunter2xyz"
         (f"NICKSERV :IDENTIFY {SECRET}", "NICKSERV IDENTIFY ***"),
         (f"IDENTIFY {SECRET}", "IDENTIFY ***"),
         (f"@t=1 :a!b@c PRIVMSG me :identify {SECRET}", "@t=1 :a!b@c PRIVMSG me :identify ***"),
+        # The bot's one-time admin code (a wrong guess may be the code but for a typo).
+        (f":a!b@c PRIVMSG unobot :.unoadmin {SECRET}", ":a!b@c PRIVMSG unobot :.unoadmin ***"),
+        (f":a!b@c PRIVMSG #uno :!UnoAdmin {SECRET} x", ":a!b@c PRIVMSG #uno :!UnoAdmin ***"),
+        ("PRIVMSG #uno :.unoadmin", "PRIVMSG #uno :.unoadmin"),
         # Lines with nothing secret are left exactly as they are.
         ("PRIVMSG #uno :.pass", "PRIVMSG #uno :.pass"),
         ("PRIVMSG #uno :PASS the salt", "PRIVMSG #uno :PASS the salt"),

@@ -9,18 +9,21 @@ connect it to a real network instead. ``unobot demo`` plays a seeded demo hand i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import os
 import re
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unobot import config as config_mod
+from unobot.core.admins import AdminCode
 from unobot.core.plugin import PluginError, load_plugins
 from unobot.core.render import describe, hand_text
 from unobot.engine import PRESETS, Game, preset
@@ -288,6 +291,107 @@ def keep_up(
     scheduler.call_later(every, upkeep)
 
 
+ADMIN_CODE_FILE = "unobot-admin-code"
+"""Where the admin code is kept when the bot has no terminal (a service): in its working
+folder, readable by its user only."""
+
+
+class AdminCodeShown:
+    """Puts this run's admin code (``unobot.core.admins``) before the operator, and only
+    them: printed on the console when it is a terminal; otherwise (a service, output to a
+    file or a pipe) written to :data:`ADMIN_CODE_FILE`, mode 0600, and the console says where.
+    Never through ``logging``: a log (a file, the journal, a paste in a bug report) is often
+    read by others. Each new code (one is shown again once a code has been used) replaces the
+    last; :meth:`remove` deletes the file (when no code is taken any more, and at the end)."""
+
+    def __init__(self, nick: str, prefix: str, terminal: bool, path: str = ADMIN_CODE_FILE) -> None:
+        self.nick, self.prefix, self.terminal = nick, prefix, terminal
+        self.path = os.path.abspath(path)
+        self.shown = 0
+        self._wrote = False
+
+    def show(self, code: str) -> None:
+        """Raises OSError when the file can't be written (the first time: no code this run)."""
+        first = self.shown == 0
+        self.shown += 1
+        say = f"/msg {self.nick} {self.prefix}unoadmin"
+        if self.terminal:
+            if first:
+                print(
+                    f"Admin code for this run: {code} (say `{say} {code}` to be a bot admin "
+                    "until the bot stops, whatever the order of joining; a code works once, "
+                    "then the next one is shown here).",
+                    flush=True,
+                )
+            else:
+                print(f"unobot: the next admin code: {code}", flush=True)
+            return
+        try:
+            self._write(code)
+        except OSError as err:
+            if first:
+                raise
+            log.warning("the next admin code can't be written to %s (%s)", self.path, err)
+            return
+        if first:
+            print(
+                f"Admin code for this run: in {self.path} (readable by this user only; say "
+                f"`{say} CODE` to be a bot admin until the bot stops; a code works once, then "
+                "the file holds the next one).",
+                flush=True,
+            )
+
+    def _write(self, code: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)  # a fresh file: never someone else's, nor a link
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(code + "\n")
+        self._wrote = True
+
+    def remove(self) -> None:
+        if self._wrote:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            self._wrote = False
+
+
+FAREWELL_SECONDS = 8.0
+"""The longest a stop waits for the farewell lines to leave (a server's flood budget may hold
+them back a few seconds behind the last moves); systemd's unit gives 20 s."""
+
+
+def quit_when_sent(adapter: Any, extras: Sequence[Any], deadline: float) -> None:
+    """QUIT on every connection once nothing waits to be sent (the farewell lines and the
+    moves before them: a QUIT right away lost them behind a slow server's send budget), or
+    at ``deadline`` (``time.monotonic()``) at the latest. Runs on ``adapter``'s reactor."""
+    if time.monotonic() < deadline and any(c.queued for c in (adapter, *extras)):
+        adapter.call_later(0.05, lambda: quit_when_sent(adapter, extras, deadline))
+        return
+    for extra in extras:
+        extra.call_soon_threadsafe(lambda extra=extra: extra.stop("unobot shutting down"))
+    adapter.stop("unobot shutting down")
+
+
+def stop_line(signum: int, games: int, restored: bool, embedded: bool) -> str:
+    """The one line a stop prints on the console (Ctrl-C, SIGTERM): what becomes of the games
+    and, on the embedded server, of the people connected to it."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    line = f"unobot: stopping ({'Ctrl-C' if name == 'SIGINT' else name})"
+    if games:
+        if restored:
+            fate = "will be restored at the next start"
+        else:
+            fate = "ends here" if games == 1 else "end here"
+        line += f"; {games} game{'s' if games != 1 else ''} {fate}"
+    if embedded:
+        line += "; the local IRC server stops too (clients reconnect when it is back)"
+    return line + "."
+
+
 def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = None) -> None:
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
@@ -325,8 +429,8 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
             f"(e.g. `irssi -c {server.host} -p {server.effective_port}`), join {channels} "
             "and type .uno to open a game (.unohelp lists the commands; in irssi, .unohand "
             "query brings your hands to a window of their own). The first to join "
-            "is the channel's operator (@), who may change the rules (.unorules); --admin "
-            "NICK makes a bot admin. Ctrl-C stops.",
+            "is the channel's operator (@), who may change the rules (.unorules). Ctrl-C stops "
+            "(this IRC server too: clients reconnect when the bot is back).",
             flush=True,
         )
     holder: dict[str, Bot] = {}
@@ -360,24 +464,39 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         live=live,
     )
     holder["bot"] = bot
+    code_shown = None
+    if settings.bot.admin_code:
+        code_shown = AdminCodeShown(settings.irc.nick, settings.bot.prefix, sys.stdout.isatty())
+        try:
+            bot.admin_code = AdminCode(code_shown.show, code_shown.remove)
+        except OSError as err:
+            log.warning("no admin code this run: can't write %s (%s)", code_shown.path, err)
     restored = bot.restore()
     if restored:
         log.info("%d game(s) restored; each goes on when the bot is back in its channel", restored)
     tournaments = give_director_its_database(bot, settings.database, settings.db_timeout, stats)
 
+    asked: list[int] = []
+    """The stop signals received (the first one stops; a second one hurries the stop)."""
+
     def stop(signum: int, frame: object) -> None:
-        adapter.call_later(0, farewell)
+        asked.append(signum)
+        if len(asked) == 1:
+            adapter.call_later(0, farewell)
+        else:  # Ctrl-C again: quit now, without waiting for the farewell lines to leave
+            adapter.call_soon_threadsafe(lambda: quit_when_sent(adapter, pool.extras, 0.0))
 
     def farewell() -> None:
-        # One line per channel with a game, then QUIT once the lines had time to leave.
-        games = len(bot.tables)
-        bot.farewell()  # its own line, in each channel's language
-        adapter.call_later(1.5 if games else 0, lambda: adapter.stop("unobot shutting down"))
-        for extra in pool.extras:
-            extra.call_soon_threadsafe(
-                lambda extra=extra: extra.call_later(
-                    1.5 if games else 0, lambda: extra.stop("unobot shutting down")
-                )
+        # One line per channel with a game (on the embedded server, in every channel: its
+        # people lose their connection too), then QUIT once the lines have left.
+        said = 0
+        try:
+            games = len(bot.tables)
+            said = bot.farewell(server_stops=embedded is not None)  # in each channel's language
+            print(stop_line(asked[0], games, journal is not None, embedded is not None), flush=True)
+        finally:  # whatever happened above, the bot stops
+            quit_when_sent(
+                adapter, pool.extras, time.monotonic() + (FAREWELL_SECONDS if said else 0)
             )
 
     signal.signal(signal.SIGINT, stop)
@@ -387,9 +506,10 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     tune_gc()
     pool.start_extras()
     adapter.run()
+    bot.computers.close()  # the hard players' worker processes end (they ignore Ctrl-C)
     pool.stop_extras("unobot shutting down")
     if embedded is not None:
-        embedded.shutdown()
+        embedded.shutdown("unobot stopped: reconnect in a moment")
         embedded.server_close()
     store.close()
     if live is not None:
@@ -399,10 +519,22 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         tournaments.close()
     if journal_lock is not None:
         os.close(journal_lock)  # (the process's end would let it go too)
+    if code_shown is not None:
+        code_shown.remove()  # the code dies with the run
 
 
 def main(argv: list[str] | None = None) -> None:
-    args_list = sys.argv[1:] if argv is None else argv
+    """The command line. Ctrl-C at any moment ends it with one line, never a traceback: the
+    bot and ``unobot web`` handle their stop signals themselves once started (one line
+    each); before that, or in a command that is not meant to run for long, this says it."""
+    try:
+        _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        print("unobot: stopped (Ctrl-C).", file=sys.stderr)
+        raise SystemExit(130) from None
+
+
+def _main(args_list: list[str]) -> None:
     if args_list and args_list[0] == "import-scores":
         from unobot.stats.importer import main as import_scores
 

@@ -7,6 +7,7 @@ and the channel's lines; the computer players move on the bot's timers (delay 0 
 
 from __future__ import annotations
 
+import logging
 import re
 from random import Random
 
@@ -618,3 +619,83 @@ def test_a_hard_worker_ends_when_the_bot_is_killed(tmp_path) -> None:  # type: i
     while any(alive(pid) for pid in workers):
         assert time.monotonic() < deadline, "the worker outlived the bot"
         time.sleep(0.05)
+
+
+def test_hard_workers_ignore_ctrl_c_and_sigterm_and_end_when_the_pool_closes(
+    capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A terminal's Ctrl-C reaches the whole process group, the workers too (and systemd's
+    SIGTERM the whole unit): a worker used to die of it with ``Process SpawnProcess-1:
+    Traceback … KeyboardInterrupt``. Now the signal, even in the worker's first moments, is
+    ignored: the worker answers on, prints nothing, and ends when the bot closes the pool."""
+    import os
+    import queue
+    import signal
+    import time
+
+    from unobot.core.computers import PoolDecider
+
+    obs = _first_observation()
+    calls: queue.Queue = queue.Queue()
+    pool = PoolDecider(1, calls.put, playouts=8)
+    got: list[object] = []
+    try:
+        pool.submit("hard", 1, obs, got.append)
+        workers = list(pool._pool._processes)  # type: ignore[union-attr]
+        assert workers
+        for pid in workers:  # at once: the worker is still starting
+            os.kill(pid, signal.SIGINT)
+        calls.get(timeout=60)()
+        for pid in workers:
+            os.kill(pid, signal.SIGINT)
+            os.kill(pid, signal.SIGTERM)
+        time.sleep(0.3)
+        assert all(_running(pid) for pid in workers)
+        pool.submit("hard", 2, obs, got.append)
+        calls.get(timeout=60)()
+        assert len(got) == 2 and all(a in obs.legal for a in got)
+        assert list(pool._pool._processes) == workers  # type: ignore[union-attr]
+        # Answered by the workers: a broken pool would have logged its fall-back.
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    finally:
+        pool.close()
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{pid}") and _running(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its pool"
+        time.sleep(0.05)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_closed_pool_drops_its_decisions_without_a_word(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Decisions still queued when the bot stops are cancelled by the pool's shutdown: that
+    is no failure to log (it used to be, with a traceback), and none is made afterwards."""
+    import queue
+
+    from unobot.core.computers import PoolDecider
+
+    obs = _first_observation()
+    calls: queue.Queue = queue.Queue()
+    pool = PoolDecider(1, calls.put, playouts=400)
+    got: list[object] = []
+    for seed in range(1, 8):  # the first being decided, the others queued behind it
+        pool.submit("hard", seed, obs, got.append)
+    executor = pool._pool
+    assert executor is not None
+    pool.close()
+    pool.submit("hard", 9, obs, got.append)  # after the stop: nothing
+    executor.shutdown(wait=True)  # every decision out has finished or been cancelled
+    while not calls.empty():
+        calls.get()()
+    assert got == []
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.records

@@ -179,7 +179,9 @@ def test_help_is_three_lines_listing_every_command(lang: str) -> None:
     out = [s.text for s in h.say(LONG, ".unohelp")]
     assert len(out) == 3
     text = " ".join(out)
-    shown_as = {"play": ".p ", "uno-help": ""}
+    # .unoadmin is told where its code is, on the bot's console (the start banner), and is of
+    # use to that one person: the three lines for everybody keep their room.
+    shown_as = {"play": ".p ", "uno-help": "", "unoadmin": ""}
     for name in h.bot.commands():
         assert shown_as.get(name, f".{name}") in text, (lang, name)
     # Room on every line for one more entry, as the English help keeps.

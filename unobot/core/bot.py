@@ -24,6 +24,7 @@ from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from unobot.core.admins import AdminCode, Claim, Grants
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import CommandThrottle, Dispatcher
@@ -182,6 +183,11 @@ class Bot:
         """Per table key: the games whose channel the bot is out of, their clocks stopped."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
+        self.admin_code: AdminCode | None = None
+        """This run's one-time admin code (``.unoadmin``), set by ``unobot.main`` when
+        ``bot.admin_code`` is on; None: no code is taken."""
+        self.grants = Grants()
+        """Who became a bot admin with the code this run (``unobot.core.admins``)."""
         self.stopping: str | None = None
         """Set by :meth:`farewell`: why nothing changes any more (the reply to a move)."""
         self.director: TableDirector | None = None
@@ -199,11 +205,16 @@ class Bot:
         try:
             self._handle(incoming)
         except Exception:
-            log.exception("failed to handle %r", incoming)
+            shown = incoming
+            if "unoadmin" in incoming.text.lower():  # the admin code is never logged
+                shown = dataclasses.replace(incoming, text="(.unoadmin, not shown)")
+            log.exception("failed to handle %r", shown)
 
     def _handle(self, incoming: Incoming) -> None:
         kind = incoming.kind
         self.members.update(incoming, self.transport.nickname)
+        if kind is Kind.NICK and len(self.grants):
+            self.grants.renamed(incoming.nick, incoming.new_nick)
         if incoming.account and self.recorder is not None:
             self.recorder.saw_account(incoming.nick, incoming.account)
         if self.stopping is not None and kind is not Kind.MESSAGE:
@@ -723,10 +734,10 @@ class Bot:
         unsaved = getattr(self.recorder, "unsaved", None)
         return bool(unsaved is not None and unsaved(table))
 
-    def farewell(self, text: str | None = None) -> None:
+    def farewell(self, text: str | None = None, *, server_stops: bool = False) -> int:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
         when there is one, so the line says it will be back), and from then on nothing
-        changes.
+        changes. Returns the number of lines said (the caller lets them leave before QUIT).
 
         The journal is closed here, while the process goes on for a moment (the lines must
         leave before QUIT): a move accepted then would be shown to the channel but not
@@ -737,18 +748,32 @@ class Bot:
         process to read from the channel's member list. Saying it twice does nothing more.
 
         ``text``: the line (a translated one is said in each channel's language); None: the
-        bot's own, :data:`FAREWELL_RESTART` or :data:`FAREWELL_END`."""
+        bot's own, :data:`FAREWELL_RESTART` or :data:`FAREWELL_END`. ``server_stops``: the
+        IRC server is the bot's embedded one and stops with it, so everybody on it is cut
+        off: each game's line adds :data:`SERVER_STOPS`, and every other channel the bot is
+        in gets :data:`FAREWELL_SERVER` (people there lose their connection too)."""
         if self.stopping is not None:
-            return
+            return 0
         restored = self.journal is not None
         self.stopping = _(self.STOPPING if restored else self.ENDING)
         if text is None:
             text = _(self.FAREWELL_RESTART if restored else self.FAREWELL_END)
+        said = 0
         for key, table in self.tables.items():
             table.frozen = self.stopping
             if key not in self._offline:
-                said = speak(text, self.channel_language(table.channel))
-                self.send(Line("privmsg", table.channel, said, Tag(table.channel)))
+                lang = self.channel_language(table.channel)
+                line = speak(text, lang)
+                if server_stops:
+                    line = f"{line} {speak(_(self.SERVER_STOPS), lang)}"
+                self.send(Line("privmsg", table.channel, line, Tag(table.channel)))
+                said += 1
+        if server_stops:
+            for channel in self.members.channels():
+                if channel not in self.tables and self.in_channel(channel):
+                    line = speak(_(self.FAREWELL_SERVER), self.channel_language(channel))
+                    self.send(Line("privmsg", channel, line, Tag(channel)))
+                    said += 1
         self.computers.stop()
         for timers in self._timers.values():
             for _due, handle in timers.values():
@@ -756,6 +781,7 @@ class Bot:
         self._timers.clear()
         if self.journal is not None:
             self.journal.close()
+        return said
 
     STOPPING = N_("unobot is restarting: play again in a moment")
     """The reply to a move after the farewell when the games will be restored (translated
@@ -766,6 +792,13 @@ class Bot:
     """The farewell line in each channel with a game, when the games will be restored."""
     FAREWELL_END = N_("unobot is stopping: this game ends here.")
     """The same without a journal."""
+    SERVER_STOPS = N_("The IRC server stops with it: reconnect in a moment (/reconnect).")
+    """Added to the farewell on the embedded server: IRC clients lose their connection, and
+    some (irssi) try once, find nothing and then wait for ``/reconnect``."""
+    FAREWELL_SERVER = N_(
+        "unobot is stopping, and this IRC server with it: reconnect in a moment (/reconnect)."
+    )
+    """The farewell on the embedded server in a channel without a game."""
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -861,6 +894,10 @@ class Bot:
         return irc_lower(incoming.nick)
 
     def is_admin(self, incoming: Incoming) -> bool:
+        """A ``bot.admins`` entry (or ``--admin``) matches the sender, or they gave this
+        run's admin code (:meth:`claim_admin`)."""
+        if self.grants.has(incoming):
+            return True
         mask = irc_lower(f"{incoming.nick}!{incoming.userhost}")
         account = "$a:" + irc_lower(incoming.account) if incoming.account else None
         for entry in self.config.admins:
@@ -870,3 +907,20 @@ class Bot:
             ):
                 return True
         return False
+
+    def claim_admin(self, incoming: Incoming, person: str, code: str) -> Claim:
+        """``.unoadmin CODE`` from the sender of ``incoming`` (``person``: their command budget
+        key): with this run's code they are a bot admin until the bot stops (logged, without
+        the code, as a WARNING: the operator sees who). See ``unobot.core.admins``."""
+        if self.is_admin(incoming):
+            return Claim.ALREADY
+        admin_code = self.admin_code
+        if admin_code is None:
+            return Claim.CLOSED
+        who = f"{incoming.nick}!{incoming.userhost}" if incoming.userhost else incoming.nick
+        claim = admin_code.check(person, code, who)
+        if claim is Claim.GRANTED:
+            known = self.grants.add(incoming)
+            known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
+            log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
+        return claim

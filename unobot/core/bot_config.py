@@ -30,6 +30,9 @@ class BotConfig:
     table: TableConfig = field(default_factory=TableConfig)
     admins: frozenset[str] = frozenset()
     """``nick!user@host`` patterns (``*`` and ``?`` wildcards) or ``$a:account`` entries."""
+    admin_code: bool = True
+    """``[bot] admin_code``: a one-time code on the console at start makes whoever gives it
+    (``.unoadmin CODE``) a bot admin for the run (``unobot.core.admins``); false: none."""
     channel_colors: bool = True
     """mIRC colours for cards in channel lines (hands follow each player's own choice)."""
     channel_rules: Mapping[str, HouseRules] = field(default_factory=dict)

@@ -31,14 +31,16 @@ decided inline, as is everything in tests (:class:`InlineDecider`).
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from random import Random
@@ -194,6 +196,47 @@ class InlineDecider:
         pass
 
 
+STOP_SIGNALS = frozenset(
+    {getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)}
+)
+"""The signals that stop the bot: the bot handles them; its worker processes ignore them."""
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """Block the stop signals in this thread while it may start worker processes.
+
+    Why: a terminal's Ctrl-C (and systemd's SIGTERM to the whole unit) reaches every process
+    of the group, the workers too, and a worker that got SIGINT died with ``Process
+    SpawnProcess-1: Traceback … KeyboardInterrupt`` on the bot's console. A spawned process
+    inherits the signal mask of the thread that starts it, so it runs with these signals
+    blocked (pending, never acted on) until :func:`worker_started` ignores them, however
+    early in its start-up one arrives. The bot's own signals are not lost: blocked in this
+    thread only, they reach another thread, or this one when the mask is restored."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:  # no POSIX signal masks (Windows)
+        yield
+        return
+    old = block(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)
+
+
+def worker_started(parent: int) -> None:
+    """A worker process's start (``ProcessPoolExecutor``'s initializer): ignore the stop
+    signals (the bot stops; it shuts its pool down, and :func:`exit_with_parent` ends a
+    worker whose bot is gone), then take the signals blocked by
+    :func:`_stop_signals_blocked` off the mask (a pending one is discarded, being ignored)."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    unblock = getattr(signal, "pthread_sigmask", None)
+    if unblock is not None:
+        unblock(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    exit_with_parent(parent)
+
+
 class PoolDecider:
     """``hard`` decisions in worker processes; the others inline.
 
@@ -201,7 +244,9 @@ class PoolDecider:
     starts on the first ``hard`` decision, with the ``spawn`` method (forking a process that
     runs the reactor and the embedded server threads is unsafe). When a worker fails (or the pool
     breaks) the seat gets a ``normal`` decision made inline instead: a game must not wait for the
-    turn timer because of a broken worker.
+    turn timer because of a broken worker. Workers ignore Ctrl-C and SIGTERM (the bot stops
+    them: :meth:`close`), and once the pool is closed a decision that fails or is cancelled
+    is dropped without a word: a stop prints no worker's traceback.
     """
 
     def __init__(
@@ -215,6 +260,7 @@ class PoolDecider:
         self.call_soon_threadsafe = call_soon_threadsafe
         self.inline = InlineDecider(budget_ms, playouts)
         self._pool: ProcessPoolExecutor | None = None
+        self.closed = False
 
     def submit(
         self, level: str, seed: int, obs: Observation, done: Callable[[Action | None], None]
@@ -222,16 +268,19 @@ class PoolDecider:
         if level != "hard":
             self.inline.submit(level, seed, obs, done)
             return
+        if self.closed:
+            return  # the bot is stopping: no more moves
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=exit_with_parent,
+                initializer=worker_started,
                 initargs=(os.getpid(),),
             )
         args = (level, seed, obs, self.inline.budget_ms, self.inline.playouts)
         try:
-            future = self._pool.submit(decide, *args)
+            with _stop_signals_blocked():  # submit starts the worker processes it needs
+                future = self._pool.submit(decide, *args)
         except Exception:  # a broken pool: start a new one next time
             log.exception("computer players: the worker pool failed; deciding as normal")
             self._pool = None
@@ -239,9 +288,13 @@ class PoolDecider:
             return
 
         def finished(f: Future[Action | None]) -> None:  # on the pool's thread
+            if self.closed or f.cancelled():
+                return  # shut down on purpose: nobody waits for this decision
             try:
                 action = f.result()
             except Exception:
+                if self.closed:
+                    return
                 log.exception("computer players: a decision failed in a worker; deciding as normal")
                 self.call_soon_threadsafe(
                     lambda: self.inline.submit(FALLBACK_LEVEL, seed, obs, done)
@@ -252,6 +305,9 @@ class PoolDecider:
         future.add_done_callback(finished)
 
     def close(self) -> None:
+        """Shut the pool down without waiting (a decision under way ends on its own, and
+        the worker then exits); no decision is made after this."""
+        self.closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

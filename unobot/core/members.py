@@ -60,6 +60,10 @@ class Members:
         """Whether ``nick`` is in ``channel`` (case-insensitively), as last told."""
         return irc_lower(nick) in self._channels.get(irc_lower(channel), ())
 
+    def channels(self) -> list[str]:
+        """The folded names of the channels the bot is in, as last told."""
+        return list(self._channels)
+
     def of(self, channel: str) -> frozenset[str]:
         """The folded nicks in ``channel`` (empty when unknown)."""
         return frozenset(self._channels.get(irc_lower(channel), ()))

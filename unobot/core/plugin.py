@@ -42,6 +42,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Tag
 
 if TYPE_CHECKING:
+    from unobot.core.admins import Claim
     from unobot.core.bot_config import BotConfig
     from unobot.core.settings import SettingsStore
     from unobot.core.table import Table
@@ -121,6 +122,9 @@ class BotApi(Protocol):
 
     def is_admin(self, incoming: Incoming) -> bool:
         """Is the sender a bot admin?"""
+
+    def claim_admin(self, incoming: Incoming, person: str, code: str) -> Claim:
+        """``.unoadmin CODE``: this run's admin code makes the sender a bot admin."""
 
 
 @dataclass(slots=True)

@@ -1147,7 +1147,7 @@ class IrcAdapter:
                     self._outbox.pacer.factor,
                 )
                 return
-            level = logging.INFO if self._stop.is_set() else logging.WARNING
+            level = logging.DEBUG if self._stop.is_set() else logging.WARNING
             log.log(level, "the server closes the link: %s", text or "no reason given")
 
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
@@ -1164,7 +1164,8 @@ class IrcAdapter:
         stopping = self._stop.is_set()
         cause = " ".join(event.arguments)
         log.log(
-            logging.INFO if stopping else logging.WARNING,  # asked for: no cause for alarm
+            # Asked for: no cause for alarm, and the stop has said its own line already.
+            logging.DEBUG if stopping else logging.WARNING,
             "disconnected (%s)%s",
             cause,
             "" if stopping else "; reconnecting" if was else "; retrying",

@@ -230,6 +230,7 @@ class EmbeddedServer:
         self._channels: dict[str, _Channel] = {}
         self._dirty: set[_Client] = set()
         self._stop = False
+        self._stop_reason = ""
         self._running = threading.Event()
         self._stopped = threading.Event()
         self._closed = False
@@ -287,11 +288,22 @@ class EmbeddedServer:
                 self._flush_dirty()
         finally:
             for client in list(self._clients):
+                self._farewell(client)
                 self._close(client)
             self._stopped.set()
 
-    def shutdown(self) -> None:
-        """Stop ``serve_forever`` (from any thread) and wait until it has."""
+    def _farewell(self, client: _Client) -> None:
+        """The last line a client gets when the server stops (as real servers send it:
+        irssi shows it where the connection was), in one try that never waits."""
+        reason = self._stop_reason or "Server shutting down"
+        self._send(client, f"ERROR :Closing link: {client.host} ({reason})")
+        with contextlib.suppress(OSError):
+            client.sock.send(client.outbuf)
+
+    def shutdown(self, reason: str = "") -> None:
+        """Stop ``serve_forever`` (from any thread) and wait until it has; each client is
+        told ``reason`` in its closing ``ERROR`` line."""
+        self._stop_reason = reason[:TOPICLEN]
         self._stop = True
         with contextlib.suppress(OSError):
             self._wake_w.send(b"\0")

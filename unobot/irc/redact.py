@@ -16,7 +16,9 @@ What is masked (the command word stays, so the log still says what happened):
   password (``IDENTIFY``, ``ID``, ``LOGIN``, ``GHOST``, ``RECOVER``, ``RELEASE``, ``REGAIN``,
   ``REGISTER``, ``SET PASSWORD``): everything after the command;
 - the same commands sent as server aliases (``NS IDENTIFY pw``, ``NICKSERV IDENTIFY pw``,
-  ``IDENTIFY pw``, ``LOGIN``).
+  ``IDENTIFY pw``, ``LOGIN``);
+- the bot's own ``.unoadmin CODE`` (any prefix), received in a channel or privately: a wrong
+  guess may differ from the bot's one-time admin code by a typo (``unobot.core.admins``).
 
 Other records of those loggers (the library's per-event debug line quotes the arguments of a
 received message) get ``IDENTIFY <words>`` masked wherever it appears, so a user who sends the
@@ -49,7 +51,10 @@ else is masked (base64 may be all capitals, so no looser pattern)."""
 
 _PREFIXES = ("TO SERVER: ", "FROM SERVER: ", "RAW: ")
 
-_ANYWHERE = re.compile(r"(?i)\b(identify|ghost|recover|regain|release)\s+[^'\"\]\r\n]+")
+_ADMIN_CODE = re.compile(r"(?i)\S{0,5}unoadmin\Z")
+"""The bot's ``.unoadmin`` command word, whatever its prefix."""
+
+_ANYWHERE = re.compile(r"(?i)\b(identify|ghost|recover|regain|release|unoadmin)\s+[^'\"\]\r\n]+")
 
 
 def _mask_words(words: list[str], keep: int) -> list[str]:
@@ -63,7 +68,7 @@ def _service_text(text: str) -> str:
     """The text of a message to a service, with the password part masked."""
     words = text.split(" ")
     first = words[0].upper()
-    if first in _SERVICE_COMMANDS:
+    if first in _SERVICE_COMMANDS or _ADMIN_CODE.match(words[0]):
         return " ".join(_mask_words(words, 1))
     if first == "SET" and len(words) > 1 and words[1].upper() in ("PASSWORD", "PASS"):
         return " ".join(_mask_words(words, 2))

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import socket
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from unobot import config as config_mod
 from unobot.stats.sql import missing_sqlite_file, open_database
@@ -140,8 +142,43 @@ def main(argv: list[str], database_url: Callable[[str | None, str | None], str])
         f"(database {url.split('@')[-1]}; Ctrl-C stops)",
         flush=True,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    server = quiet_server(uvicorn.Server)(config)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        # Ours before and after uvicorn's own: a stop asked for while it starts is not
+        # lost, and the signal uvicorn raises again once it has stopped (to end the process
+        # "as the signal would") ends nothing more: one line, no KeyboardInterrupt traceback.
+        signal.signal(signum, server.handle_exit)
+    server.run(sockets=[sock])
     return 0
+
+
+def quiet_server(base: Any) -> Any:
+    """uvicorn's ``Server`` class, made to stop in one line of its own.
+
+    Ctrl-C used to print uvicorn's four shutdown lines and then a ``CancelledError`` /
+    ``KeyboardInterrupt`` traceback (uvicorn raises the signal again after its shutdown);
+    SIGTERM ended the process by the signal. Now the stop prints ``unobot web: stopping
+    (Ctrl-C).``, uvicorn's shutdown chatter is below the log level shown (warnings still
+    show), and ``main`` returns 0."""
+
+    class QuietServer(base):  # type: ignore[misc, valid-type]
+        stop_signal: int | None = None
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.stop_signal is None:
+                self.stop_signal = sig
+            super().handle_exit(sig, frame)
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            name = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}.get(
+                self.stop_signal,  # type: ignore[call-overload]
+                "",
+            )
+            print(f"unobot web: stopping{f' ({name})' if name else ''}.", flush=True)
+            logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+            await super().shutdown(sockets=sockets)
+
+    return QuietServer
 
 
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
