@@ -346,3 +346,25 @@ def test_cards_on_your_turn_marks_what_the_turns_hand_marks() -> None:
             seen.add(nick)
         _move(h)
     assert seen == set(nicks)
+
+
+def test_after_naming_a_wild_first_cards_colour_the_hand_comes_marked() -> None:
+    """A Wild turned first: the first player names its colour, and only then may they play;
+    their hand comes then, the cards of that colour marked (the deal's notice could not)."""
+    for seed in range(1, 400):
+        h = Harness(seed)
+        for nick in ("alice", "bob"):
+            h.say(nick, ".pce-off")
+        h.start(["alice", "bob"])
+        table = _table(h)
+        game = table.game
+        assert game is not None
+        if game.phase.name == "CHOOSE_COLOR":
+            break
+    else:
+        raise AssertionError("no seed turned a Wild first")
+    first = table.players[game.current].nick
+    out = h.say(first, ".color g")
+    (hand,) = _turn_notices(out, first)
+    legal = {a.card for a in game.legal_actions() if type(a) is Play}
+    assert _marked(hand) == legal and any(c.color is not None for c in legal)

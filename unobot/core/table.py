@@ -68,6 +68,7 @@ from unobot.engine.events import (
     CardPlayed,
     CardsDiscarded,
     CardsDrawn,
+    ColorChosen,
     DrawReason,
     Event,
     HandEnded,
@@ -759,6 +760,7 @@ class Table:
         played = False
         moved: set[int] = set()
         jump_by = -1
+        chose = -1
         for event in events:
             if type(event) is CardsDrawn and event.cards:
                 gained.setdefault(event.seat, []).extend(event.cards)
@@ -772,6 +774,8 @@ class Table:
                 moved.update((event.seat, event.target))
             elif type(event) is HandsRotated:
                 moved.update(range(len(event.counts)))
+            elif type(event) is ColorChosen:
+                chose = event.seat
         for seat in moved:
             # Seven-O: a hand that changed owners goes to its new owner at once, and only
             # to them (a private notice each; the channel hears only the counts).
@@ -815,8 +819,10 @@ class Table:
                 return self._end_round(update)
             update.events.append(self._totals())
             return self._start_hand(now, update)
-        if game.current != before or (played and game.current == actor):
-            self._turn_hand(update)  # a new turn (a Skip with two players: the same player's)
+        if game.current != before or (played and game.current == actor) or chose == game.current:
+            # A new turn (a Skip with two players: the same player's), or the colour of a wild
+            # first card just named: only now may they play, and what they may play is known.
+            self._turn_hand(update)
         update.status = self.status()
         return update
 
