@@ -8,6 +8,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
+
+from tests.e2e.conftest import require
 from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     NetGame,
     Player,
@@ -17,6 +20,7 @@ from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     server,
 )
 from tests.plugins.fakes import strip_codes
+from unobot.bench import turnhand
 from unobot.engine.actions import Play
 from unobot.engine.cards import Card
 from unobot.irc.casemap import irc_lower
@@ -122,3 +126,22 @@ def test_the_player_to_move_gets_their_hand_by_notice_over_irc(
     # when they play first: it is the hand they get anyway).
     assert len(turn_notices(players[2], bot.nick)) <= 1
     assert game.consumed[irc_lower(plain)] >= 3
+
+
+# --- at a person's pace, the bot process at its own send budget -------------------------------
+
+
+@pytest.mark.parametrize(("kind", "games"), [("embedded", 1), ("ngircd", 2)])
+def test_at_a_persons_pace_every_turn_brings_the_hand_first(kind: str, games: int) -> None:
+    """Issue 37: three people a game, each moving 0.8-2.5 s after the channel says it is their
+    turn (the turnhand benchmark's players, real connections). On the quick start's embedded
+    server (no send budget) and with two games on ngircd (the bot at its 1 line/s model),
+    every turn's player has that turn's hand before their move leaves, and it arrives before
+    the channel's line naming them (it goes first in its channel's turn)."""
+    if kind != "embedded":
+        require(kind)
+    result = turnhand.measure(kind, games, 40.0, seed=7)
+    assert not result.error, result.error
+    assert result.turns >= 12, turnhand.report(result)  # ngircd x2: a turn every ~4.6 s each
+    assert result.had == result.turns, turnhand.report(result)
+    assert result.percentile(0.95) <= 0.05, turnhand.report(result)  # before or with the line
