@@ -178,3 +178,72 @@ def test_every_unobot_command_shown_still_parses() -> None:
     ]
     assert failed == []
     assert len(commands) >= 3
+
+
+# --- the README as a newcomer reads it ------------------------------------------------------
+
+README_WORDS = 1500
+"""The README stays a short page that points into docs/ (it was 1,326 words when the docs were
+split, 2,152 when it had grown back): figures and details belong in the pages it links."""
+
+
+def test_the_readme_stays_short() -> None:
+    words = len((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert words <= README_WORDS, f"README.md has {words} words; move details into docs/"
+
+
+GAME_SCRIPT = (".uno", ".addbot normal", ".addbot normal", ".deal", ".p b3", ".d", ".p y6")
+"""What ``ann`` types in the README's example game (seed 3)."""
+
+
+def readme_game() -> list[str]:
+    """The example game as ``ann``'s client shows it: her commands, the channel's lines and her
+    NOTICEs, in the order the send queue lets them leave (each turn's hand before the line
+    that names her), computer players moving on the clock, her hands plain (``.pce-off``)."""
+    from tests.plugins.fakes import Harness
+    from unobot.irc.outbox import Outbox, strip_codes
+
+    h = Harness(3)
+    h.settings.set_colors("ann", False)
+    seen: list[str] = []
+
+    def show(sent) -> None:  # type: ignore[no-untyped-def]
+        box = Outbox(rate=0)  # no budget: only the order
+        for s in sent:
+            box.push(s.kind, s.target, s.text, tag=s.tag)
+        for line in box.due(0.0):
+            if line.target == "#uno":
+                seen.append(f"<unobot> {strip_codes(line.text)}")
+            elif line.target == "ann":
+                seen.append(f"-unobot- {strip_codes(line.text)}")
+
+    for command in GAME_SCRIPT:
+        seen.append(f"<ann> {command}")
+        show(h.say("ann", command))
+        for _ in range(8):
+            show(h.advance(0.5))
+    return seen
+
+
+def test_the_readme_example_game_is_what_the_bot_sends() -> None:
+    """Issue 37: the example showed a hand after ann's own play that IRC never sends. Now it is
+    the bot's own output for the same commands (``python -m tests.test_docs`` prints it)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("A game on IRC", 1)[1].split("```\n", 2)[1]
+    assert block.rstrip("\n").splitlines() == readme_game()
+
+
+def test_the_readme_quotes_the_bots_own_refusal() -> None:
+    from tests.plugins.fakes import Harness, notices
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(r"\(`\.p b x` → `([^`]+)`\)", " ".join(text.split()))
+    assert quoted is not None
+    h = Harness(3)
+    h.start(["ann", "bob"])
+    h.advance(5)
+    assert notices(h.say("ann", ".p b x"), "ann") == [quoted.group(1)]
+
+
+if __name__ == "__main__":
+    print("\n".join(readme_game()))
