@@ -124,7 +124,7 @@ def test_a_one_card_hand_received_needs_no_call_and_cant_be_caught() -> None:
     refuse(game, 2, Catch(1), errors.CannotCatch, "")
     refuse(game, 2, Catch(0), errors.CannotCatch, "")
     assert CallUno() not in game.legal_actions(1)
-    refuse(game, 1, CallUno(), errors.UnoNotNeeded, "already called")
+    refuse(game, 1, CallUno(), errors.UnoNotNeeded, "nobody can catch you")
 
 
 def test_rotation_clears_a_pending_catch() -> None:

@@ -349,3 +349,14 @@ def test_ocuk_preset_halts_a_call_made_after_the_card_until_the_next_card() -> N
 def test_other_presets_keep_the_late_call() -> None:
     for name, preset_rules in PRESETS.items():
         assert preset_rules.late_uno_call is (name != "ocuk-tournament"), name
+
+
+def test_a_call_after_the_window_closed_uncaught_says_nothing_is_left_to_call() -> None:
+    """Alice missed her call, then bob moved before anyone caught her: she is safe, and a late
+    ``.uno`` is answered with that, not with "your UNO is already called" (she never called)."""
+    game = position(TABLE)
+    game.apply(0, Play(card("R7")))  # down to one, no call
+    assert game.exposed == 0
+    game.apply(1, Draw())  # bob moves: the catch window shuts (official: the next turn begins)
+    assert game.exposed == -1 and Catch(0) not in game.legal_actions(2)
+    refuse(game, 0, CallUno(), errors.UnoNotNeeded, "nobody can catch you any more")

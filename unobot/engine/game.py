@@ -1065,7 +1065,11 @@ class Game:
         left = self._sizes[seat]
         if left == 1:
             if self.exposed != seat:
-                raise errors.UnoNotNeeded(errors.N_("your UNO is already called"))
+                # Called already, or the window closed uncaught, or the one card came by a swap:
+                # whichever, nothing is left to call.
+                raise errors.UnoNotNeeded(
+                    errors.N_("nobody can catch you any more: no UNO to call")
+                )
             if not self._late_call:
                 raise errors.UnoNotNeeded(
                     errors.N_(
