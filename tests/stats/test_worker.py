@@ -99,7 +99,12 @@ def test_a_stalled_database_costs_a_caller_the_timeout_then_nothing() -> None:
     waited = time.monotonic() - started
     assert outcome == ["failed: the database did not answer in time"]
     assert 0.25 < waited < 2.0
-    # Stalled now: a question is refused at once, without queueing behind the stuck job.
+    # Stalled now: a question is refused at once, without queueing behind the stuck job. (The
+    # stall counts from when the stuck job began: on a loaded machine the worker thread may
+    # have begun it a little after it was queued, so its timeout may end a little later.)
+    deadline = time.monotonic() + 2.0
+    while not worker.stalled and time.monotonic() < deadline:
+        time.sleep(0.01)
     refused: list[str] = []
     started = time.monotonic()
     assert not worker.submit(lambda: 1, refused.append, refused.append)

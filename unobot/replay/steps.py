@@ -108,6 +108,9 @@ class _Seen:
     hands: tuple[tuple[str, tuple[str, ...]], ...] = ()
     cards: tuple[tuple[str, tuple[Card, ...], bool], ...] = ()
     """(nick, hand, is a person) in seat order: the hands sent again after a restart."""
+    playable: tuple[Card, ...] | None = None
+    """The cards the player to move may play, when they must play now: their hand sent again
+    after a restart is marked, as the turn's hand is (``Table.hand_notice``)."""
     top: str | None = None
     color: str | None = None
     current: str | None = None
@@ -219,9 +222,9 @@ class _Builder:
         if why == "restart" and seen.status is not None:
             for nick, cards, person in seen.cards:
                 if person:
-                    notices += [
-                        (nick, strip_codes(t)) for t in hand_lines(HandNotice(cards), _COLOURED)
-                    ]
+                    marked = seen.playable if nick == seen.current else None
+                    notice = HandNotice(cards, playable=marked)
+                    notices += [(nick, strip_codes(t)) for t in hand_lines(notice, _COLOURED)]
         line = strip_codes(text)
         if not self.dealt:
             self.opening.append(line)
@@ -285,9 +288,13 @@ def _snapshot(table: Table) -> _Seen:
     match = table.match
     totals = list(match.totals) if match is not None else []
     over = game.over or table.finished
+    playable = None
+    if not over and game.current < len(players) and not players[game.current].computer:
+        playable = table.hand_notice(players[game.current].nick).playable
     return _Seen(
         hands=tuple((nick, tuple(c.text for c in held)) for nick, held, _ in cards),
         cards=tuple(cards),
+        playable=playable,
         top=game.top.text if game.discard else None,
         color=game.color.letter.lower(),
         current=None if over or game.current >= len(players) else players[game.current].nick,
