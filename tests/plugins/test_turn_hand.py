@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices, read_status, strip_codes
 from tests.stats.test_worker import Reactor
 from unobot.core.bot import BotConfig
@@ -99,20 +101,29 @@ def test_database_settings_keep_it_and_gain_its_column(tmp_path: Path) -> None:
     again.close()
 
 
-def test_background_settings_write_it_and_load_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("preference", "chosen"),
+    [("turn_hands", False), ("hand_query", True)],  # .unohand off; .unohand query
+)
+def test_background_settings_write_it_and_a_restart_loads_it(
+    tmp_path: Path, preference: str, chosen: bool
+) -> None:
+    """Each of ``.unohand``'s two preferences: in memory at once, written by the worker, there
+    for the next bot; whoever never chose has the default (the opposite of ``chosen``)."""
     url = f"sqlite:///{tmp_path / 'stats.db'}"
     reactor = Reactor()
     worker = DbWorker(reactor, timeout=1.0)
     settings = BackgroundSettings(lambda: DatabaseSettings(url), worker)
-    settings.set_turn_hands("alice", False)
-    assert settings.turn_hands("alice") is False  # at once, before the worker wrote it
+    getattr(settings, f"set_{preference}")("alice", chosen)
+    assert getattr(settings, preference)("alice") is chosen  # at once, before the worker wrote it
     reactor.pump(until=lambda: settings.loaded and settings.pending == 0)
     settings.close()
     assert worker.close(2.0)
     worker = DbWorker(reactor, timeout=1.0)
     restarted = BackgroundSettings(lambda: DatabaseSettings(url), worker)
     reactor.pump(until=lambda: restarted.loaded)
-    assert restarted.turn_hands("alice") is False and restarted.turn_hands("bob") is True
+    assert getattr(restarted, preference)("alice") is chosen
+    assert getattr(restarted, preference)("bob") is (not chosen)
     restarted.close()
     assert worker.close(2.0)
 
