@@ -18,6 +18,7 @@ from unobot.core.table import Table, TableConfig
 from unobot.core.updates import HandNotice, Update
 from unobot.engine.actions import Draw, Play
 from unobot.engine.cards import Card
+from unobot.engine.game import Game
 from unobot.irc.casemap import irc_lower
 from unobot.stats.worker import DbWorker
 
@@ -166,12 +167,26 @@ def _marked(text: str) -> set[Card]:
     return {Card.parse(w[1:-1]) for w in words if w.startswith("[")}
 
 
-def _move(h: Harness) -> list[Sent]:
-    """The player to move plays a legal card (the first), else draws."""
+def _to_move(h: Harness) -> tuple[Table, Game, str]:
+    """The table, its game (dealt) and the nick of the player to move."""
     table = _table(h)
     game = table.game
     assert game is not None
-    nick = table.players[game.current].nick
+    return table, game, table.players[game.current].nick
+
+
+def _plain_pair(seed: int) -> Harness:
+    """alice and bob dealt a game, both ``.pce-off`` (brackets mark what they may play)."""
+    h = Harness(seed)
+    for nick in ("alice", "bob"):
+        h.say(nick, ".pce-off")
+    h.start(["alice", "bob"])
+    return h
+
+
+def _move(h: Harness) -> list[Sent]:
+    """The player to move plays a legal card (the first), else draws."""
+    _, game, nick = _to_move(h)
     legal = game.legal_actions()
     play = next((a for a in legal if type(a) is Play), None)
     if play is None:
@@ -227,10 +242,7 @@ def test_after_a_draw_that_leaves_a_choice_no_second_hand_comes() -> None:
     h = Harness(1)
     h.start(["alice", "bob"])
     for _ in range(200):
-        table = _table(h)
-        game = table.game
-        assert game is not None
-        nick = table.players[game.current].nick
+        table, game, nick = _to_move(h)
         if not any(type(a) is Play for a in game.legal_actions()):
             out = h.say(nick, ".draw")
             if game.current == table.seat_of(nick) and game.phase.name == "DRAWN":
@@ -283,10 +295,7 @@ def test_cards_on_your_turn_marks_what_you_may_play_and_off_it_marks_nothing() -
         h.say(nick, ".pce-off")
     h.start(nicks)
     for _ in range(12):
-        table = _table(h)
-        game = table.game
-        assert game is not None
-        current = table.players[game.current].nick
+        _, game, current = _to_move(h)
         for nick in nicks:
             h.advance(3)  # a person's pace: the command throttle lets it through
             (hand, *_rest) = notices(h.say(nick, ".cards"), nick)
@@ -303,14 +312,8 @@ def test_a_player_back_after_leaving_gets_their_hand_marked_on_their_turn() -> N
     their return brings their hand (as the turn brings it, when it is theirs)."""
     from unobot.irc.transport import Kind
 
-    h = Harness(5)
-    for nick in ("alice", "bob"):
-        h.say(nick, ".pce-off")
-    h.start(["alice", "bob"])
-    table = _table(h)
-    game = table.game
-    assert game is not None
-    current = table.players[game.current].nick
+    h = _plain_pair(5)
+    table, _, current = _to_move(h)
     other = "bob" if current == "alice" else "alice"
     for nick, turn in ((current, True), (other, False)):
         h.event(Kind.QUIT, nick, text="Connection reset by peer")
@@ -363,18 +366,12 @@ def test_after_naming_a_wild_first_cards_colour_the_hand_comes_marked() -> None:
     """A Wild turned first: the first player names its colour, and only then may they play;
     their hand comes then, the cards of that colour marked (the deal's notice could not)."""
     for seed in range(1, 400):
-        h = Harness(seed)
-        for nick in ("alice", "bob"):
-            h.say(nick, ".pce-off")
-        h.start(["alice", "bob"])
-        table = _table(h)
-        game = table.game
-        assert game is not None
+        h = _plain_pair(seed)
+        _, game, first = _to_move(h)
         if game.phase.name == "CHOOSE_COLOR":
             break
     else:
         raise AssertionError("no seed turned a Wild first")
-    first = table.players[game.current].nick
     out = h.say(first, ".color g")
     (hand,) = _turn_notices(out, first)
     legal = {a.card for a in game.legal_actions() if type(a) is Play}
