@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices, strip_codes
 from tests.plugins.test_restore import journaled, restarted
-from tests.tournament.test_director import Event
+from tests.tournament.test_director import Event, knockout_with_ann
 from unobot.core.render_irc import render_update
 from unobot.core.settings import DatabaseSettings, MemorySettings
 from unobot.core.updates import HandNotice, Update
@@ -176,14 +176,7 @@ def test_a_restored_game_sends_the_hands_again_by_privmsg(tmp_path: Path) -> Non
 def test_a_tournament_table_sends_a_query_players_hands_by_privmsg() -> None:
     event = Event(scale=1 / 60)
     event.say("ann", ".unohand query")
-    event.say("op", ".tournament new knockout ko grace=30m", op=True)
-    event.say("ann", ".tjoin")
-    for _ in range(3):
-        event.say("op", ".tournament addbot easy", op=True)
-    event.say("op", ".tournament start", op=True)
-    cup = event.bot.director.find("ko")  # type: ignore[union-attr]
-    assert cup is not None
-    at = next(cup.channel_of(g) for g in cup.pending() if "ann" in g.players)
+    _cup, at = knockout_with_ann(event, "grace=30m", 3)
     start = len(event.transport.sent)
     event.feed(Incoming(Kind.JOIN, "ann", at))
     assert event.bot.tables[at.lower()].dealt
