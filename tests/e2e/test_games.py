@@ -12,11 +12,12 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from random import Random
+from typing import TypeVar
 
 import pytest
 
 from tests.e2e.client import Msg, TestClient
-from tests.e2e.conftest import bot_settings, module_server, unique
+from tests.e2e.conftest import bot_settings, module_server, on_reactor, unique
 from tests.e2e.servers import IrcServer
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
@@ -30,6 +31,7 @@ from unobot.main import database_stores, keep_up, live_writer
 from unobot.stats import StatsStore
 from unobot.stats.recorder import GameRecorder
 
+T = TypeVar("T")
 GAME_SERVERS = ["miniircd", "ngircd"]
 
 
@@ -91,6 +93,10 @@ class RunningBot:
 
     def table(self):
         return self.bot.tables.get(irc_lower(self.channel))
+
+    def call(self, fn: Callable[[], T], timeout: float = 5.0) -> T:
+        """Run ``fn`` on the bot's reactor thread (the bot is single-threaded); its value."""
+        return on_reactor(self.adapter, fn, timeout)
 
     def stop(self) -> None:
         self.adapter.stop("test over")
