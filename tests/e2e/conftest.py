@@ -49,6 +49,29 @@ def require(kind: str) -> None:
         pytest.skip(msg)
 
 
+def on_reactor(adapter: IrcAdapter, fn: Callable[[], T], timeout: float = 5.0) -> T:
+    """Run ``fn`` on ``adapter``'s reactor thread (the adapter, and the bot's tables, are
+    touched there only) and return its value; what it raises is raised here."""
+    done = threading.Event()
+    box: list[Any] = []
+
+    def run() -> None:
+        try:
+            box.append((True, fn()))
+        except BaseException as exc:  # handed back to the test thread
+            box.append((False, exc))
+        finally:
+            done.set()
+
+    adapter.call_soon_threadsafe(run)
+    if not done.wait(timeout):
+        raise AssertionError("reactor did not run the call")
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
+
+
 class BotHarness:
     """The adapter running its reactor loop in a thread, recording what it delivers."""
 
@@ -93,24 +116,7 @@ class BotHarness:
 
     def call(self, fn: Callable[[], T], timeout: float = 5.0) -> T:
         """Run ``fn`` on the reactor thread (the adapter is single-threaded); return its value."""
-        done = threading.Event()
-        box: list[Any] = []
-
-        def run() -> None:
-            try:
-                box.append((True, fn()))
-            except BaseException as exc:  # handed back to the test thread
-                box.append((False, exc))
-            finally:
-                done.set()
-
-        self.adapter.call_soon_threadsafe(run)
-        if not done.wait(timeout):
-            raise AssertionError("reactor did not run the call")
-        ok, value = box[0]
-        if not ok:
-            raise value
-        return value
+        return on_reactor(self.adapter, fn, timeout)
 
     def wait_joined(self, channel: str, timeout: float = 10.0) -> None:
         self.wait(

@@ -276,6 +276,64 @@ class LoggingProxy:
         self.listener.close()
 
 
+def require_irssi() -> tuple[str, str]:
+    """irssi and ``script`` (the terminal it draws on): skip (locally) or fail (CI) without
+    them."""
+    irssi, script = shutil.which("irssi"), shutil.which("script")
+    if irssi is None or script is None:
+        msg = "irssi is not installed (apt-get install irssi; tests/run.sh does as root)"
+        if os.environ.get("CI"):
+            pytest.fail(msg, pytrace=False)
+        pytest.skip(msg)
+    return irssi, script
+
+
+class Irssi:
+    """irssi itself, headless under ``script`` (a terminal it can draw on), with the profile
+    ``config`` in ``home``: keys are typed into it (Enter is CR); what it shows is read from
+    its window logs (``/window log on``) and from the layout it saves (``/layout save``,
+    ``/save``: its windows and their items)."""
+
+    def __init__(self, home: Path, config: str) -> None:
+        irssi, script = require_irssi()
+        home.mkdir()
+        self.home = home
+        (home / "config").write_text(config)
+        self.proc = subprocess.Popen(
+            [script, "-q", "-c", f"{irssi} --home={home}", "/dev/null"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "TERM": "xterm"},
+            start_new_session=True,
+        )
+
+    def type(self, line: str, pause: float = 0.4) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\r")
+        self.proc.stdin.flush()
+        time.sleep(pause)
+
+    def log(self, name: str) -> str:
+        path = self.home / name
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def windows(self) -> str:
+        """Its windows as ``/layout save`` and ``/save`` write them into its config."""
+        self.type("/layout save")
+        self.type("/save", 1.0)
+        return (self.home / "config").read_text()
+
+    def close(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+
+
 IRSSI_CONFIG = """servers = ( {{ address = "127.0.0.1"; chatnet = "local"; port = "{port}";
   use_tls = "no"; autoconnect = "yes"; }} );
 chatnets = {{ local = {{ type = "IRC"; }}; }};
@@ -289,26 +347,11 @@ settings = {{ "irc/core" = {{ cmd_queue_speed = "0"; cmds_max_at_once = "100"; }
 def test_a_real_irssi_connects_and_joins_without_errors(server: int, tmp_path: Path) -> None:
     """irssi itself, headless under ``script`` (a terminal it can draw on), with a profile
     that connects, joins #uno, talks and asks WHOIS; a logging proxy keeps what it got."""
-    irssi, script = shutil.which("irssi"), shutil.which("script")
-    if irssi is None or script is None:
-        msg = "irssi is not installed (apt-get install irssi; tests/run.sh does as root)"
-        if os.environ.get("CI"):
-            pytest.fail(msg, pytrace=False)
-        pytest.skip(msg)
+    require_irssi()
     proxy = LoggingProxy(server)
-    home = tmp_path / "irssi"
-    home.mkdir()
-    (home / "config").write_text(IRSSI_CONFIG.format(port=proxy.port))
     watcher = TestClient(server, "watcher")
     watcher.join("#uno")
-    proc = subprocess.Popen(
-        [script, "-q", "-c", f"{irssi} --home={home}", "/dev/null"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "TERM": "xterm"},
-        start_new_session=True,
-    )
+    irssi = Irssi(tmp_path / "irssi", IRSSI_CONFIG.format(port=proxy.port))
     try:
         watcher.wait_for(
             lambda m: m.command == "PRIVMSG" and m.text == "hello from irssi",
@@ -321,13 +364,7 @@ def test_a_real_irssi_connects_and_joins_without_errors(server: int, tmp_path: P
             time.sleep(0.05)
         time.sleep(0.3)  # the answers to the last of them
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(5)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+        irssi.close()
         proxy.close()
         watcher.close()
     got = [parse(line) for line in proxy.from_server]

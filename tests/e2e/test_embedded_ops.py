@@ -31,6 +31,21 @@ def _names(client: TestClient, channel: str) -> list[str]:
     return [n for m in client.snapshot()[mark:] if m.command == "353" for n in m.text.split()]
 
 
+def join_first(client: TestClient, bot: BotProcess) -> None:
+    """Once the bot is in #uno (it gets +o as the first to join an empty channel), ``client``
+    joins as the first person: the channel's operator, whose +o the bot must count from the
+    MODE line it sees."""
+    deadline = time.monotonic() + 30
+    while "@unobot" not in _names(client, "#uno"):
+        assert time.monotonic() < deadline, f"the bot never joined #uno\n{bot.output()}"
+        time.sleep(0.1)
+    mark = len(client.snapshot())
+    client.join("#uno")
+    client.wait_for(
+        lambda m: m.command == "MODE" and m.params[1:] == ("+o", client.nick), after=mark
+    )
+
+
 def _set_rules(client: TestClient, watcher: TestClient, preset: str) -> str:
     """``client`` asks for ``preset``; the bot's answer: the channel line (seen by
     ``watcher`` too) when accepted, else the refusal (a notice to ``client``)."""
@@ -53,17 +68,7 @@ def test_the_first_person_in_the_quick_start_channel_is_its_operator(tmp_path: P
     try:
         alice = TestClient(bot.port, "alice")
         clients.append(alice)
-        # Let the bot be first in #uno (it gets +o as the first to join an empty channel):
-        # alice's +o must then be counted on the MODE line the bot sees.
-        deadline = time.monotonic() + 30
-        while "@unobot" not in _names(alice, "#uno"):
-            assert time.monotonic() < deadline, f"the bot never joined #uno\n{bot.output()}"
-            time.sleep(0.1)
-        mark = len(alice.snapshot())
-        alice.join("#uno")
-        alice.wait_for(
-            lambda m: m.command == "MODE" and m.params[1:] == ("+o", "alice"), after=mark
-        )
+        join_first(alice, bot)
         assert {"@alice", "@unobot"} <= set(_names(alice, "#uno"))
 
         bob = TestClient(bot.port, "bob")

@@ -12,11 +12,12 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from random import Random
+from typing import TypeVar
 
 import pytest
 
 from tests.e2e.client import Msg, TestClient
-from tests.e2e.conftest import bot_settings, module_server, unique
+from tests.e2e.conftest import bot_settings, module_server, on_reactor, unique
 from tests.e2e.servers import IrcServer
 from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
@@ -30,6 +31,7 @@ from unobot.main import database_stores, keep_up, live_writer
 from unobot.stats import StatsStore
 from unobot.stats.recorder import GameRecorder
 
+T = TypeVar("T")
 GAME_SERVERS = ["miniircd", "ngircd"]
 
 
@@ -92,6 +94,10 @@ class RunningBot:
     def table(self):
         return self.bot.tables.get(irc_lower(self.channel))
 
+    def call(self, fn: Callable[[], T], timeout: float = 5.0) -> T:
+        """Run ``fn`` on the bot's reactor thread (the bot is single-threaded); its value."""
+        return on_reactor(self.adapter, fn, timeout)
+
     def stop(self) -> None:
         self.adapter.stop("test over")
         self.thread.join(5)
@@ -132,18 +138,21 @@ class Player:
             if m.nick == bot and m.command == "PRIVMSG" and m.target == channel
         ]
 
+    def told(self, m: Msg, bot: str) -> bool:
+        """Whether ``m`` is a line of the bot's to this player that the agent reads: a NOTICE
+        to their nick (a subclass reads hands by private message too)."""
+        return (
+            m.nick == bot
+            and m.command == "NOTICE"
+            and irc_lower(m.target) == irc_lower(self.client.nick)
+        )
+
     def catch_up(self, bot: str) -> list[str]:
         """Feed the agent the bot's new notices to this player; return them."""
         lines = self.client.snapshot()
         new = lines[self.read :]
         self.read = len(lines)
-        texts = [
-            strip_codes(m.text)
-            for m in new
-            if m.nick == bot
-            and m.command == "NOTICE"
-            and irc_lower(m.target) == irc_lower(self.client.nick)
-        ]
+        texts = [strip_codes(m.text) for m in new if self.told(m, bot)]
         for text in texts:
             self.agent.read_notice(text.split(" | Cards:")[0])  # .cards adds the counts
         return texts
@@ -188,7 +197,7 @@ class NetGame:
             if len(lines) > before:
                 break
             fresh = player.client.snapshot()[seen_before:]
-            notes = [m for m in fresh if m.nick == self.bot.nick and m.command == "NOTICE"]
+            notes = [m for m in fresh if self.private(player, m)]
             if any("Your cards" not in m.text for m in notes):
                 break  # a private reply (an error, help, counts)
             if notes and drew_at is None:
@@ -200,7 +209,12 @@ class NetGame:
         count = len(player.bot_lines(self.bot.nick, self.channel))
         self.sync(count)
         return [strip_codes(m.text) for m in player.client.snapshot()[seen_before:]
-                if m.nick == self.bot.nick and m.command == "NOTICE"]  # fmt: skip
+                if self.private(player, m)]  # fmt: skip
+
+    def private(self, player: Player, m: Msg) -> bool:
+        """Whether ``m``, received by ``player``, is the bot's private answer (a NOTICE) to
+        a command of theirs (a subclass takes private messages too)."""
+        return m.nick == self.bot.nick and m.command == "NOTICE"
 
     def start(self) -> None:
         first, *rest = self.order

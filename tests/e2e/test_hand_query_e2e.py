@@ -7,11 +7,6 @@ change counted), as a NOTICE hand leaves as ``CNOTICE``."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import signal
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,8 +15,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.client import Msg, TestClient
-from tests.e2e.conftest import require, unique
-from tests.e2e.servers import start_server
+from tests.e2e.conftest import unique
+from tests.e2e.servers import IrcServer
+from tests.e2e.test_embedded_clients import Irssi
 from tests.e2e.test_games import NetGame, Player, RunningBot
 from tests.e2e.test_uno_pace_e2e import server  # noqa: F401  (fixture: embedded, ngircd)
 from tests.plugins.fakes import strip_codes
@@ -34,61 +30,25 @@ def from_bot(m: Msg, bot: str, nick: str, command: str) -> bool:
     return m.nick == bot and m.command == command and irc_lower(m.target) == irc_lower(nick)
 
 
+def to_nick(m: Msg, bot: str, nick: str) -> bool:
+    """A line of the bot's to ``nick`` alone: a NOTICE or a private message (a query hand)."""
+    return from_bot(m, bot, nick, "NOTICE") or from_bot(m, bot, nick, "PRIVMSG")
+
+
 class QueryPlayer(Player):
     """A player whose agent reads its hands from private messages (``.unohand query``) as
     well as from NOTICEs (the replies to its commands)."""
 
-    def catch_up(self, bot: str) -> list[str]:
-        lines = self.client.snapshot()
-        new = lines[self.read :]
-        self.read = len(lines)
-        nick = self.client.nick
-        texts = [
-            strip_codes(m.text)
-            for m in new
-            if from_bot(m, bot, nick, "NOTICE") or from_bot(m, bot, nick, "PRIVMSG")
-        ]
-        for text in texts:
-            self.agent.read_notice(text.split(" | Cards:")[0])
-        return texts
+    def told(self, m: Msg, bot: str) -> bool:
+        return to_nick(m, bot, self.client.nick)
 
 
 class QueryGame(NetGame):
     """NetGame where a player's own private lines (NOTICE or PRIVMSG to their nick) answer
     their command: a hand alone means a drawn card waits for a decision."""
 
-    def command(self, player: Player, text: str, timeout: float = 30.0) -> list[str]:
-        before = len(player.bot_lines(self.bot.nick, self.channel))
-        seen_before = len(player.client.snapshot())
-        player.client.privmsg(self.channel, text)
-        deadline = time.monotonic() + timeout
-        drew_at = None
-        nick = player.client.nick
-        while True:
-            if len(player.bot_lines(self.bot.nick, self.channel)) > before:
-                break
-            fresh = player.client.snapshot()[seen_before:]
-            mine = [
-                m
-                for m in fresh
-                if from_bot(m, self.bot.nick, nick, "NOTICE")
-                or from_bot(m, self.bot.nick, nick, "PRIVMSG")
-            ]
-            if any("Your cards" not in m.text for m in mine):
-                break
-            if mine and drew_at is None:
-                drew_at = time.monotonic()
-            if drew_at is not None and time.monotonic() - drew_at > self.quiet:
-                break
-            assert time.monotonic() < deadline, f"no answer to {text!r}"
-            time.sleep(0.01)
-        self.sync(len(player.bot_lines(self.bot.nick, self.channel)))
-        return [
-            strip_codes(m.text)
-            for m in player.client.snapshot()[seen_before:]
-            if from_bot(m, self.bot.nick, nick, "NOTICE")
-            or from_bot(m, self.bot.nick, nick, "PRIVMSG")
-        ]
+    def private(self, player: Player, m: Msg) -> bool:
+        return to_nick(m, self.bot.nick, player.client.nick)
 
 
 def hand_lines(client: TestClient, bot: str, command: str) -> list[Msg]:
@@ -204,18 +164,13 @@ def test_the_choice_outlives_the_bot(
         bob.close()
 
 
-@pytest.fixture
-def ircu() -> Iterator[Any]:
-    require("ircu")
-    srv = start_server("ircu")
-    yield srv
-    srv.cleanup()
-
-
-def test_on_ircu_an_opped_bot_sends_a_query_hand_as_cprivmsg(ircu: Any) -> None:
+def test_on_ircu_an_opped_bot_sends_a_query_hand_as_cprivmsg(
+    fresh_server: Callable[..., IrcServer],
+) -> None:
     """ircu counts every new person a client messages (``439`` past the free targets) unless
     the line goes as ``CPRIVMSG nick #channel`` from a channel operator: the adapter does for
     a hand by private message exactly what it does for one by NOTICE."""
+    ircu = fresh_server("ircu")
     channel = "#" + unique("q")
     bot = RunningBot(ircu, channel, TableConfig(rules=preset("official")), 5)
     sent: list[str] = []
@@ -265,56 +220,6 @@ settings = {{ "irc/core" = {{ cmd_queue_speed = "0"; cmds_max_at_once = "100"; }
 """
 
 
-class Irssi:
-    """irssi itself, headless under ``script`` (a terminal it can draw on): keys are typed
-    into it (Enter is CR); what it shows is read from its window logs (``/window log on``)
-    and from the layout it saves (``/layout save``, ``/save``: its windows and their items)."""
-
-    def __init__(self, port: int, channel: str, nick: str, home: Path) -> None:
-        irssi, script = shutil.which("irssi"), shutil.which("script")
-        if irssi is None or script is None:
-            msg = "irssi is not installed (apt-get install irssi; tests/run.sh does as root)"
-            if os.environ.get("CI"):
-                pytest.fail(msg, pytrace=False)
-            pytest.skip(msg)
-        home.mkdir()
-        self.home = home
-        (home / "config").write_text(IRSSI_CONFIG.format(port=port, channel=channel, nick=nick))
-        self.proc = subprocess.Popen(
-            [script, "-q", "-c", f"{irssi} --home={home}", "/dev/null"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "TERM": "xterm"},
-            start_new_session=True,
-        )
-
-    def type(self, line: str, pause: float = 0.4) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line.encode() + b"\r")
-        self.proc.stdin.flush()
-        time.sleep(pause)
-
-    def log(self, name: str) -> str:
-        path = self.home / name
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def windows(self) -> str:
-        """Its windows as ``/layout save`` and ``/save`` write them into its config."""
-        self.type("/layout save")
-        self.type("/save", 1.0)
-        return (self.home / "config").read_text()
-
-    def close(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(5)
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(5)
-
-
 def test_a_real_irssi_shows_notice_hands_in_its_status_window_and_query_hands_in_a_query(
     server: Any,  # noqa: F811
     bots: Callable[..., RunningBot],
@@ -328,7 +233,8 @@ def test_a_real_irssi_shows_notice_hands_in_its_status_window_and_query_hands_in
     bot = bots(channel)
     nick = unique("irs")
     bob = TestClient(server.port, unique("bob"))
-    irssi = Irssi(server.port, channel, nick, tmp_path / "irssi")
+    config = IRSSI_CONFIG.format(port=server.port, channel=channel, nick=nick)
+    irssi = Irssi(tmp_path / "irssi", config)
     try:
         bob.join(channel)
         bob.wait_for(lambda m: m.command == "JOIN" and m.nick == nick, timeout=30, what="irssi")

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from random import Random
-from typing import TypeVar
 
 import pytest
 
@@ -30,28 +28,11 @@ from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 
 server = module_server("ngircd")
-T = TypeVar("T")
 
 # Words that only an English line has (the bot's own, not nicks or card codes).
 ENGLISH = re.compile(r"\b(joins|plays|draws|turn|opens|wins|cards|points|game)\b")
 GERMAN = re.compile(r"\b(Spiel|spielt|zieht|ist dran|Karten?|gewinnt|Punkte|tritt)\b")
 FRENCH = re.compile(r"\b(cartes?|tour|pioches?|joues?|main|Français)\b", re.I)
-
-
-def on_reactor(bot: RunningBot, fn: Callable[[], T], timeout: float = 5.0) -> T:
-    """Run ``fn`` on the bot's reactor thread (the tables are touched there only)."""
-    done = threading.Event()
-    box: list[T] = []
-
-    def run() -> None:
-        try:
-            box.append(fn())
-        finally:
-            done.set()
-
-    bot.adapter.call_soon_threadsafe(run)
-    assert done.wait(timeout), "the reactor did not answer"
-    return box[0]
 
 
 @pytest.fixture
@@ -110,7 +91,7 @@ def test_a_german_and_an_english_channel_at_once_and_one_player_in_french(
             second.privmsg(channel, ".join")
             first.privmsg(channel, ".addbot easy")
         deadline = time.monotonic() + 10
-        while on_reactor(bot, lambda: sum(len(t.names) for t in bot.bot.tables.values())) < 6:
+        while bot.call(lambda: sum(len(t.names) for t in bot.bot.tables.values())) < 6:
             assert time.monotonic() < deadline, "the tables did not fill"
             time.sleep(0.05)
         hans.privmsg(de, ".deal")
@@ -124,7 +105,7 @@ def test_a_german_and_an_english_channel_at_once_and_one_player_in_french(
             for channel in (de, en):
                 if channel in ended:
                     continue
-                move = on_reactor(bot, lambda ch=channel: _next_move(bot, ch, rng))
+                move = bot.call(lambda ch=channel: _next_move(bot, ch, rng))
                 if move == "over":
                     ended.add(channel)
                 elif move is not None:

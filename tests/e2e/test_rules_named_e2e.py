@@ -20,7 +20,7 @@ from pathlib import Path
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import unique
 from tests.e2e.servers import IrcServer
-from tests.e2e.test_embedded_ops import _names
+from tests.e2e.test_embedded_ops import _from_bot, _names, join_first
 from tests.e2e.test_entrypoint import BotProcess, free_port
 from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     NetGame,
@@ -41,10 +41,6 @@ from unobot.irc.casemap import irc_lower
 JUMP_IN = "Jump-In: whoever holds the very card on top may play it out of turn."
 
 
-def _from_bot(m: Msg) -> bool:
-    return m.nick == "unobot" and m.command in ("PRIVMSG", "NOTICE")
-
-
 def _ask(client: TestClient, text: str, what: Callable[[Msg], bool]) -> Msg:
     """``client`` says ``text`` in #uno; the bot's first line after it that ``what`` accepts."""
     mark = len(client.snapshot())
@@ -58,15 +54,7 @@ def test_quick_start_rules_list_deal_line_and_a_named_jump_refusal(tmp_path: Pat
     try:
         alice = TestClient(bot.port, "alice")
         clients.append(alice)
-        deadline = time.monotonic() + 30
-        while "@unobot" not in _names(alice, "#uno"):
-            assert time.monotonic() < deadline, "the bot never joined #uno"
-            time.sleep(0.1)
-        mark = len(alice.snapshot())
-        alice.join("#uno")  # the first person in: the channel's operator
-        alice.wait_for(
-            lambda m: m.command == "MODE" and m.params[1:] == ("+o", "alice"), after=mark
-        )
+        join_first(alice, bot)  # the first person in: the channel's operator
         bob, cat = TestClient(bot.port, "bob"), TestClient(bot.port, "cat")
         clients += [bob, cat]
         for c in (bob, cat):

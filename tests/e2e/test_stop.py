@@ -11,11 +11,13 @@ an ``ERROR`` saying the same. Unit tests of the same: ``tests/test_stop.py``.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -127,20 +129,34 @@ def wait_for_the_bot(client: TestClient) -> None:
     client.wait_for(here, timeout=20, what="the bot in #uno")
 
 
+@contextlib.contextmanager
+def bot_with_a_person(
+    tmp_path: Path, nick: str, *args: str
+) -> Iterator[tuple[Console, TestClient]]:
+    """``unobot --port P ARGS`` on a terminal (its embedded server) and ``nick``, a real
+    client, with it in #uno; both closed afterwards."""
+    port = free_port()
+    console = Console(["--port", str(port), *args], tmp_path)
+    client: TestClient | None = None
+    try:
+        console.wait_for("Ctrl-C stops")
+        client = TestClient(port, nick)
+        client.join("#uno")
+        wait_for_the_bot(client)
+        yield console, client
+    finally:
+        console.close()
+        if client is not None:
+            client.close()
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_the_bot_stops_in_one_line_with_a_hard_player_seated(tmp_path: Path, how: str) -> None:
     """A person against a ``hard`` computer player on the embedded server, the game under way
     and the worker process started (it thinks for the computer seat); then Ctrl-C."""
     config = tmp_path / "unobot.toml"
     config.write_text("[bot]\nturn_timeout = 90.0\n\n[bots]\ndelay = 0.3\nplayouts = 40\n")
-    port = free_port()
-    console = Console(["--port", str(port), "--config", str(config)], tmp_path)
-    alice: TestClient | None = None
-    try:
-        console.wait_for("Ctrl-C stops")
-        alice = TestClient(port, "alice")
-        alice.join("#uno")
-        wait_for_the_bot(alice)
+    with bot_with_a_person(tmp_path, "alice", "--config", str(config)) as (console, alice):
         person = Player(alice, seed=1)
         view = SimpleNamespace(nick="unobot", channel="#uno", table=lambda: None)
         game = NetGame(view, [person], quiet=1.0)  # type: ignore[arg-type]
@@ -177,23 +193,12 @@ def test_the_bot_stops_in_one_line_with_a_hard_player_seated(tmp_path: Path, how
         error = alice.wait_for(lambda m: m.command == "ERROR", what="the server's ERROR")
         assert "reconnect in a moment" in error.text
         assert alice.closed.wait(5)
-    finally:
-        console.close()
-        if alice is not None:
-            alice.close()
 
 
 def test_the_bot_says_so_in_a_channel_without_a_game(tmp_path: Path) -> None:
     """On the embedded server everybody loses their connection, not only the players: a
     channel without a game hears it too."""
-    port = free_port()
-    console = Console(["--port", str(port)], tmp_path)
-    bob: TestClient | None = None
-    try:
-        console.wait_for("Ctrl-C stops")
-        bob = TestClient(port, "bob")
-        bob.join("#uno")
-        wait_for_the_bot(bob)
+    with bot_with_a_person(tmp_path, "bob") as (console, bob):
         time.sleep(0.5)  # the bot's NAMES reply is in
         lines, out, status = console.stop("ctrl-c")
         assert lines == [
@@ -206,10 +211,6 @@ def test_the_bot_says_so_in_a_channel_without_a_game(tmp_path: Path) -> None:
         assert said.text == (
             "unobot is stopping, and this IRC server with it: reconnect in a moment (/reconnect)."
         )
-    finally:
-        console.close()
-        if bob is not None:
-            bob.close()
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])

@@ -6,11 +6,10 @@ three cards plays the card and tells the player why no UNO was called."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -27,7 +26,6 @@ from unobot.engine.cards import Card
 from unobot.engine.game import Game
 from unobot.irc import embedded_server
 
-T = TypeVar("T")
 GRACE = 3.0
 """``[bots] uno_grace`` here: shorter than the default 4 s, longer than a person's 1.5 s."""
 PACE = 1.5
@@ -48,22 +46,6 @@ def server(request: pytest.FixtureRequest) -> Iterator[Any]:
     srv = start_server("ngircd")
     yield srv
     srv.cleanup()
-
-
-def on_reactor(bot: RunningBot, fn: Callable[[], T]) -> T:
-    """Run ``fn`` on the bot's reactor thread (the bot is single-threaded)."""
-    done = threading.Event()
-    box: list[T] = []
-
-    def run() -> None:
-        try:
-            box.append(fn())
-        finally:
-            done.set()
-
-    bot.adapter.call_soon_threadsafe(run)
-    assert done.wait(5), "the reactor did not run the call"
-    return box[0]
 
 
 class Person:
@@ -136,13 +118,17 @@ class Person:
             self.bot.bot.publish(table, Update(hands={self.nick: HandNotice(hand)}))
 
         mark = len(self.client.snapshot())
-        on_reactor(self.bot, rig)
+        self.bot.call(rig)
         self.client.wait_for(
             lambda m: m.command == "NOTICE" and f"Your cards ({len(hands[0])})" in m.text,
             after=mark,
             what="the rigged hand",
         )
         time.sleep(1.0)  # a person reads their hand
+
+    def hand(self) -> tuple[Card, ...]:
+        """The person's hand as the table holds it (read on the reactor thread)."""
+        return self.bot.call(lambda: self.bot.table().hand_of(self.nick))
 
     def close(self) -> None:
         self.client.close()
@@ -151,6 +137,16 @@ class Person:
 
 
 BOTS_CANT_PLAY = [["R5", "B1"], ["G1", "G2", "G3"], ["G4", "G6", "G7"]]
+
+
+def next_to_last_card_played(person: Callable[[str], Person]) -> tuple[Person, int, Msg]:
+    """amy, seated where the computer players can't play (:data:`BOTS_CANT_PLAY`, R7 on
+    top), lays R5, her next-to-last card, without calling UNO: amy, the mark before her
+    ``.p r5`` and the channel's line saying she played it."""
+    amy = person("official")
+    amy.seat(BOTS_CANT_PLAY, "R7")
+    mark = amy.say(".p r5")
+    return amy, mark, amy.channel(lambda t: f"{amy.nick} plays R5" in t, mark)
 
 
 @pytest.fixture
@@ -169,10 +165,7 @@ def person(server: Any) -> Iterator[Callable[[str], Person]]:
 def test_a_uno_called_a_second_and_a_half_late_is_accepted(
     person: Callable[[str], Person],
 ) -> None:
-    amy = person("official")
-    amy.seat(BOTS_CANT_PLAY, "R7")
-    mark = amy.say(".p r5")
-    played = amy.channel(lambda t: f"{amy.nick} plays R5" in t, mark)
+    amy, mark, played = next_to_last_card_played(person)
     assert "UNO" not in strip_codes(played.text).split("Top:")[0]
     time.sleep(PACE)  # the person notices and types
     call = amy.say(".uno")
@@ -182,16 +175,13 @@ def test_a_uno_called_a_second_and_a_half_late_is_accepted(
     time.sleep(1.0)
     assert not any("catches" in t for t in amy.channel_since(mark)), amy.channel_since(mark)
     assert not [t for t in amy.notices_since(call) if "Your cards" not in t]  # no refusal
-    assert len(on_reactor(amy.bot, lambda: amy.bot.table().hand_of(amy.nick))) == 1
+    assert len(amy.hand()) == 1
 
 
 def test_a_person_who_never_calls_is_caught_after_the_grace(
     person: Callable[[str], Person],
 ) -> None:
-    amy = person("official")
-    amy.seat(BOTS_CANT_PLAY, "R7")
-    mark = amy.say(".p r5")
-    amy.channel(lambda t: f"{amy.nick} plays R5" in t, mark)
+    amy, mark, _line = next_to_last_card_played(person)
     played = time.monotonic()
     caught = amy.channel(lambda t: f"catches {amy.nick}" in t, mark, timeout=GRACE + 10)
     waited = time.monotonic() - played
@@ -201,7 +191,7 @@ def test_a_person_who_never_calls_is_caught_after_the_grace(
     before = lines[: lines.index(strip_codes(caught.text))]
     moved = ("NormalBot1 draws", "NormalBot1 plays", "NormalBot2 ")
     assert not any(m in t for t in before for m in moved), before  # nobody moved in the grace
-    assert len(on_reactor(amy.bot, lambda: amy.bot.table().hand_of(amy.nick))) == 3
+    assert len(amy.hand()) == 3
 
 
 def test_an_early_uno_plays_the_card_and_says_why_not_uno(

@@ -578,6 +578,15 @@ def _first_observation() -> Observation:
     return observer.observe(game)
 
 
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is there and not a zombie (one that has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_a_hard_worker_ends_when_the_bot_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """SIGKILL never lets the bot shut its pool down; its ``hard`` worker used to wait for
     ever (an orphan after every kill -9). It now watches its parent and ends with it."""
@@ -608,15 +617,7 @@ def test_a_hard_worker_ends_when_the_bot_is_killed(tmp_path) -> None:  # type: i
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     deadline = time.monotonic() + 10
-
-    def alive(pid: int) -> bool:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
-        except FileNotFoundError:
-            return False
-
-    while any(alive(pid) for pid in workers):
+    while any(_running(pid) for pid in workers):
         assert time.monotonic() < deadline, "the worker outlived the bot"
         time.sleep(0.05)
 
@@ -665,14 +666,6 @@ def test_hard_workers_ignore_ctrl_c_and_sigterm_and_end_when_the_pool_closes(
         time.sleep(0.05)
     err = capfd.readouterr().err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def test_a_closed_pool_drops_its_decisions_without_a_word(

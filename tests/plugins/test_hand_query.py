@@ -11,15 +11,13 @@ from pathlib import Path
 
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices, strip_codes
 from tests.plugins.test_restore import journaled, restarted
-from tests.stats.test_worker import Reactor
-from tests.tournament.test_director import Event
+from tests.tournament.test_director import Event, knockout_with_ann
 from unobot.core.render_irc import render_update
-from unobot.core.settings import BackgroundSettings, DatabaseSettings, MemorySettings
+from unobot.core.settings import DatabaseSettings, MemorySettings
 from unobot.core.updates import HandNotice, Update
 from unobot.engine.cards import Card
 from unobot.irc.outbox import Outbox
 from unobot.irc.transport import Incoming, Kind, Tag
-from unobot.stats.worker import DbWorker
 
 R1, G2 = Card.parse("R1"), Card.parse("G2")
 
@@ -178,14 +176,7 @@ def test_a_restored_game_sends_the_hands_again_by_privmsg(tmp_path: Path) -> Non
 def test_a_tournament_table_sends_a_query_players_hands_by_privmsg() -> None:
     event = Event(scale=1 / 60)
     event.say("ann", ".unohand query")
-    event.say("op", ".tournament new knockout ko grace=30m", op=True)
-    event.say("ann", ".tjoin")
-    for _ in range(3):
-        event.say("op", ".tournament addbot easy", op=True)
-    event.say("op", ".tournament start", op=True)
-    cup = event.bot.director.find("ko")  # type: ignore[union-attr]
-    assert cup is not None
-    at = next(cup.channel_of(g) for g in cup.pending() if "ann" in g.players)
+    _cup, at = knockout_with_ann(event, "grace=30m", 3)
     start = len(event.transport.sent)
     event.feed(Incoming(Kind.JOIN, "ann", at))
     assert event.bot.tables[at.lower()].dealt
@@ -226,23 +217,9 @@ def test_an_old_player_setting_table_gains_the_column_and_keeps_its_rows(tmp_pat
         again.close()
 
 
-def test_background_settings_write_it_and_a_restart_loads_it(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'stats.db'}"
-    reactor = Reactor()
-    worker = DbWorker(reactor, timeout=1.0)
-    settings = BackgroundSettings(lambda: DatabaseSettings(url), worker)
-    settings.set_hand_query("amy", True)
-    assert settings.hand_query("amy") is True  # at once, before the worker wrote it
-    reactor.pump(until=lambda: settings.loaded and settings.pending == 0)
-    settings.close()
-    assert worker.close(2.0)
-    worker = DbWorker(reactor, timeout=1.0)
-    restarted_settings = BackgroundSettings(lambda: DatabaseSettings(url), worker)
-    reactor.pump(until=lambda: restarted_settings.loaded)
-    assert restarted_settings.hand_query("amy") is True
-    assert restarted_settings.hand_query("bob") is False
-    restarted_settings.close()
-    assert worker.close(2.0)
+# Written through the database worker and loaded by the next bot: tests/plugins/test_turn_hand.py
+# ::test_background_settings_write_it_and_a_restart_loads_it[hand_query] (one test for each of
+# .unohand's preferences).
 
 
 def test_game_commands_typed_in_the_query_window_reach_the_game() -> None:

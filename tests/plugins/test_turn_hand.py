@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices, read_status, strip_codes
 from tests.stats.test_worker import Reactor
 from unobot.core.bot import BotConfig
@@ -16,6 +18,7 @@ from unobot.core.table import Table, TableConfig
 from unobot.core.updates import HandNotice, Update
 from unobot.engine.actions import Draw, Play
 from unobot.engine.cards import Card
+from unobot.engine.game import Game
 from unobot.irc.casemap import irc_lower
 from unobot.stats.worker import DbWorker
 
@@ -99,20 +102,29 @@ def test_database_settings_keep_it_and_gain_its_column(tmp_path: Path) -> None:
     again.close()
 
 
-def test_background_settings_write_it_and_load_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("preference", "chosen"),
+    [("turn_hands", False), ("hand_query", True)],  # .unohand off; .unohand query
+)
+def test_background_settings_write_it_and_a_restart_loads_it(
+    tmp_path: Path, preference: str, chosen: bool
+) -> None:
+    """Each of ``.unohand``'s two preferences: in memory at once, written by the worker, there
+    for the next bot; whoever never chose has the default (the opposite of ``chosen``)."""
     url = f"sqlite:///{tmp_path / 'stats.db'}"
     reactor = Reactor()
     worker = DbWorker(reactor, timeout=1.0)
     settings = BackgroundSettings(lambda: DatabaseSettings(url), worker)
-    settings.set_turn_hands("alice", False)
-    assert settings.turn_hands("alice") is False  # at once, before the worker wrote it
+    getattr(settings, f"set_{preference}")("alice", chosen)
+    assert getattr(settings, preference)("alice") is chosen  # at once, before the worker wrote it
     reactor.pump(until=lambda: settings.loaded and settings.pending == 0)
     settings.close()
     assert worker.close(2.0)
     worker = DbWorker(reactor, timeout=1.0)
     restarted = BackgroundSettings(lambda: DatabaseSettings(url), worker)
     reactor.pump(until=lambda: restarted.loaded)
-    assert restarted.turn_hands("alice") is False and restarted.turn_hands("bob") is True
+    assert getattr(restarted, preference)("alice") is chosen
+    assert getattr(restarted, preference)("bob") is (not chosen)
     restarted.close()
     assert worker.close(2.0)
 
@@ -155,12 +167,26 @@ def _marked(text: str) -> set[Card]:
     return {Card.parse(w[1:-1]) for w in words if w.startswith("[")}
 
 
-def _move(h: Harness) -> list[Sent]:
-    """The player to move plays a legal card (the first), else draws."""
+def _to_move(h: Harness) -> tuple[Table, Game, str]:
+    """The table, its game (dealt) and the nick of the player to move."""
     table = _table(h)
     game = table.game
     assert game is not None
-    nick = table.players[game.current].nick
+    return table, game, table.players[game.current].nick
+
+
+def _plain_pair(seed: int) -> Harness:
+    """alice and bob dealt a game, both ``.pce-off`` (brackets mark what they may play)."""
+    h = Harness(seed)
+    for nick in ("alice", "bob"):
+        h.say(nick, ".pce-off")
+    h.start(["alice", "bob"])
+    return h
+
+
+def _move(h: Harness) -> list[Sent]:
+    """The player to move plays a legal card (the first), else draws."""
+    _, game, nick = _to_move(h)
     legal = game.legal_actions()
     play = next((a for a in legal if type(a) is Play), None)
     if play is None:
@@ -216,10 +242,7 @@ def test_after_a_draw_that_leaves_a_choice_no_second_hand_comes() -> None:
     h = Harness(1)
     h.start(["alice", "bob"])
     for _ in range(200):
-        table = _table(h)
-        game = table.game
-        assert game is not None
-        nick = table.players[game.current].nick
+        table, game, nick = _to_move(h)
         if not any(type(a) is Play for a in game.legal_actions()):
             out = h.say(nick, ".draw")
             if game.current == table.seat_of(nick) and game.phase.name == "DRAWN":
@@ -272,10 +295,7 @@ def test_cards_on_your_turn_marks_what_you_may_play_and_off_it_marks_nothing() -
         h.say(nick, ".pce-off")
     h.start(nicks)
     for _ in range(12):
-        table = _table(h)
-        game = table.game
-        assert game is not None
-        current = table.players[game.current].nick
+        _, game, current = _to_move(h)
         for nick in nicks:
             h.advance(3)  # a person's pace: the command throttle lets it through
             (hand, *_rest) = notices(h.say(nick, ".cards"), nick)
@@ -292,14 +312,8 @@ def test_a_player_back_after_leaving_gets_their_hand_marked_on_their_turn() -> N
     their return brings their hand (as the turn brings it, when it is theirs)."""
     from unobot.irc.transport import Kind
 
-    h = Harness(5)
-    for nick in ("alice", "bob"):
-        h.say(nick, ".pce-off")
-    h.start(["alice", "bob"])
-    table = _table(h)
-    game = table.game
-    assert game is not None
-    current = table.players[game.current].nick
+    h = _plain_pair(5)
+    table, _, current = _to_move(h)
     other = "bob" if current == "alice" else "alice"
     for nick, turn in ((current, True), (other, False)):
         h.event(Kind.QUIT, nick, text="Connection reset by peer")
@@ -352,18 +366,12 @@ def test_after_naming_a_wild_first_cards_colour_the_hand_comes_marked() -> None:
     """A Wild turned first: the first player names its colour, and only then may they play;
     their hand comes then, the cards of that colour marked (the deal's notice could not)."""
     for seed in range(1, 400):
-        h = Harness(seed)
-        for nick in ("alice", "bob"):
-            h.say(nick, ".pce-off")
-        h.start(["alice", "bob"])
-        table = _table(h)
-        game = table.game
-        assert game is not None
+        h = _plain_pair(seed)
+        _, game, first = _to_move(h)
         if game.phase.name == "CHOOSE_COLOR":
             break
     else:
         raise AssertionError("no seed turned a Wild first")
-    first = table.players[game.current].nick
     out = h.say(first, ".color g")
     (hand,) = _turn_notices(out, first)
     legal = {a.card for a in game.legal_actions() if type(a) is Play}

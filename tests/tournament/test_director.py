@@ -99,6 +99,19 @@ def open_with_computers(event: Event, words: str, count: int) -> None:
         event.say("op", ".tournament addbot easy", op=True)
 
 
+def knockout_with_ann(event: Event, options: str, computers: int) -> tuple[Tournament, str]:
+    """``.tournament new knockout ko <options>``; ann signs up, then ``computers`` computer
+    entrants; started. The tournament and the channel of ann's first game (not joined yet)."""
+    event.say("op", f".tournament new knockout ko {options}", op=True)
+    event.say("ann", ".tjoin")
+    for _ in range(computers):
+        event.say("op", ".tournament addbot easy", op=True)
+    event.say("op", ".tournament start", op=True)
+    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
+    assert ko is not None
+    return ko, next(ko.channel_of(g) for g in ko.pending() if "ann" in g.players)
+
+
 def play_out(
     event: Event, words: str, computers: int, seconds: float
 ) -> tuple[Tournament, list[str]]:
@@ -235,14 +248,7 @@ def test_a_no_show_is_out_and_the_table_plays_without_them() -> None:
 
 def test_pause_correction_and_penalty_are_admin_commands_with_a_record() -> None:
     event = Event(scale=1 / 60)  # 60-minute games as 60 s
-    event.say("op", ".tournament new knockout ko game=60m", op=True)
-    event.say("ann", ".tjoin")
-    for _ in range(4):
-        event.say("op", ".tournament addbot easy", op=True)
-    event.say("op", ".tournament start", op=True)
-    ko = event.bot.director.find("ko")  # type: ignore[union-attr]
-    assert ko is not None
-    at = next(ko.channel_of(g) for g in ko.pending() if "ann" in g.players)
+    ko, at = knockout_with_ann(event, "game=60m", 4)
     event.feed(Incoming(Kind.JOIN, "ann", at))
     table = event.bot.tables[at.lower()]
     assert table.dealt

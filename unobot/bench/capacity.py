@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from unobot.bench.alone import run_alone
-from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST, Clients, Seat
+from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST, Clients, Seat, _percentile
 
 __all__ = [
     "BotProcess",
@@ -88,6 +88,12 @@ def fair_bound(active: int) -> float:
     keep coming (reply, game, game, reply, then theirs), not 4.5."""
     games = max(1, active)
     return float(games + -(-games // 2))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank, as every benchmark here reports it);
+    NaN when there are none (a run that measured nothing)."""
+    return _percentile(values, q) if values else math.nan
 
 
 LOBBY = frozenset({"uno", "join", "deal"})
@@ -257,10 +263,7 @@ class Figures:
         return self.lines / self.turns if self.turns else math.nan
 
     def percentile(self, q: float) -> float:
-        if not self.latencies:
-            return math.nan
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+        return percentile(self.latencies, q)
 
     @staticmethod
     def worst(waits: list[tuple[float, int, str]]) -> tuple[float, int, str]:

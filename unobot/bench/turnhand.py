@@ -46,6 +46,7 @@ from unobot.bench.capacity import (
     Players,
     _numbers,
     _servers_module,
+    percentile,
 )
 from unobot.bench.irc import _CODES, BOT_NICK, HOST, Seat, _free_port
 from unobot.bench.networks import _names
@@ -89,10 +90,7 @@ class Run:
         return self.lines / self.turns if self.turns else math.nan
 
     def percentile(self, q: float) -> float:
-        if not self.deltas:
-            return math.nan
-        ordered = sorted(self.deltas)
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+        return percentile(self.deltas, q)
 
 
 class TurnPlayers(Players):

@@ -376,24 +376,25 @@ class BackgroundSettings:
         return self._colors.get(player, True)
 
     def set_colors(self, player: str, on: bool) -> None:
-        self._colors[player] = on
-        self._pending[("colors", player)] = on
-        self._flush()
+        self._set_flag(self._colors, "colors", player, on)
 
     def turn_hands(self, player: str) -> bool:
         return self._turn_hands.get(player, True)
 
     def set_turn_hands(self, player: str, on: bool) -> None:
-        self._turn_hands[player] = on
-        self._pending[("turn_hand", player)] = on
-        self._flush()
+        self._set_flag(self._turn_hands, "turn_hand", player, on)
 
     def hand_query(self, player: str) -> bool:
         return self._query.get(player, False)
 
     def set_hand_query(self, player: str, on: bool) -> None:
-        self._query[player] = on
-        self._pending[("hand_query", player)] = on
+        self._set_flag(self._query, "hand_query", player, on)
+
+    def _set_flag(self, flags: dict[str, bool], kind: str, player: str, on: bool) -> None:
+        """A player's on/off preference: in memory at once, written by the worker (``kind``
+        names it in :meth:`_write`)."""
+        flags[player] = on
+        self._pending[(kind, player)] = on
         self._flush()
 
     def channel_rules(self, channel: str) -> ChannelRules | None:
@@ -441,21 +442,17 @@ class BackgroundSettings:
     def _loaded(self, found: Loaded) -> None:
         self._busy = False
         colors, rules, turn_hands, query, languages = found
-        for player, on in colors.items():
-            if ("colors", player) not in self._pending:
-                self._colors[player] = on
-        for player, on in turn_hands.items():
-            if ("turn_hand", player) not in self._pending:
-                self._turn_hands[player] = on
-        for player, on in query.items():
-            if ("hand_query", player) not in self._pending:
-                self._query[player] = on
-        for channel, chosen in rules.items():
-            if ("rules", channel) not in self._pending:
-                self._rules[channel] = chosen
-        for key, lang in languages.items():
-            if ("language", key) not in self._pending:
-                self._languages[key] = lang
+        stored: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+            ("colors", colors, self._colors),
+            ("turn_hand", turn_hands, self._turn_hands),
+            ("hand_query", query, self._query),
+            ("rules", rules, self._rules),
+            ("language", languages, self._languages),
+        ]
+        for kind, values, memory in stored:
+            for key, value in values.items():
+                if (kind, key) not in self._pending:  # a change made meanwhile wins
+                    memory[key] = value
         for listener in self.language_listeners:
             listener()
         if not self.loaded:
