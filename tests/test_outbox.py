@@ -378,20 +378,32 @@ def test_the_turn_hand_goes_before_the_other_hands_of_its_turn() -> None:
     assert [line.target for _, line in drain(box)] == ["carol", "bob", "#uno"]
 
 
-def test_a_turn_hand_is_dropped_first_when_other_channels_have_a_backlog() -> None:
-    """With other games waiting the turn's hand would cost them a line: it is dropped, and
-    every game line still goes, in the same number of seconds as without it."""
+def test_with_three_games_on_the_connection_a_turn_hand_goes_from_spare_budget_only() -> None:
+    """Three games carried: the budget is every game's wall, so a turn's hand would cost the
+    others a line. It is dropped while another game waits or the clock is still paying, and
+    every game line still goes in the same seconds as without it; at rest it goes again."""
     box = Outbox(burst=1, rate=1.0)
-    box.due(0.0)  # the bucket is empty: everything waits
+    for when, channel in enumerate(("#a", "#b", "#c")):  # the connection carries three games
+        box.push("PRIVMSG", channel, f"{channel} deals. Top: R5. x's turn.")
+        assert len(box.due(float(when))) == 1
+    assert box.games(3.0) == 3
     for channel in ("#a", "#b", "#c"):
         box.push("PRIVMSG", channel, f"{channel} move. Top: R5. x's turn.")
     _turn_hand(box, "bob", "Your turn | Your cards (2): [R1] G2", "#a")
-    sent = drain(box)
+    sent = drain(box, start=3.0)
     assert [line.text for _, line in sent] == [
         f"{c} move. Top: R5. x's turn." for c in ["#a", "#b", "#c"]
     ]
-    assert [when for when, _ in sent] == [0.0, 1.0, 2.0]
+    assert [when for when, _ in sent] == [3.0, 4.0, 5.0]
     assert box.skipped == 1 and len(box) == 0
+    assert box.games(5.0 + 31.0) == 0  # 30 s later the connection carries no game
+    roomy = Outbox(burst=4, rate=1.0)  # three games, and room in the budget at rest
+    for when, channel in enumerate(("#a", "#b", "#c")):
+        roomy.push("PRIVMSG", channel, f"{channel} deals. Top: R5. x's turn.")
+        roomy.due(float(when))
+    roomy.push("PRIVMSG", "#a", "#a move. Top: R1. bob's turn.")
+    _turn_hand(roomy, "bob", "Your turn | Your cards (1): G2", "#a")
+    assert len(drain(roomy, start=20.0)) == 2 and roomy.skipped == 0  # nothing else waits
 
 
 def test_a_waiting_turn_hand_is_dropped_when_its_channel_moves_on() -> None:

@@ -1016,8 +1016,9 @@ def _report(
     turns = result["turns"]
     lines = result["channel_lines"] + result["notices"]
     per_turn = lines / turns if turns else float("nan")
-    # The turn's hands are optional lines: the send queue drops them under a backlog of many
-    # games (here, with no send limit, none), so the target is for the lines without them.
+    # The turn's hands are optional lines: with many games on a budget the send queue sends
+    # them from spare budget only (here, with no send limit, all), so the target is for the
+    # lines without them.
     needed = (lines - result["turn_hands"]) / turns if turns else float("nan")
     lobby, dealt = idle_game_memory(args.players, seed=args.seed)
     print(

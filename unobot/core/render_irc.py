@@ -1061,8 +1061,8 @@ def render_update(
     """Every line an update produces: the channel's first, then each changed hand, then the
     optional hands (the turn's, :attr:`HandNotice.optional`) of the players ``turn_hands``
     says want them (default: all). Optional hands are tagged so: the send queue sends them
-    first in their channel's turn, and drops them under a backlog of many games or when
-    their channel moves on.
+    first in their channel's turn (with more than two games on the connection, from spare
+    budget only), and drops them when their channel moves on.
 
     A hand goes by NOTICE, or by PRIVMSG to the players ``query`` names (``.unohand query``:
     clients show a private message in a query window of its own, where irssi puts a NOTICE

@@ -127,8 +127,8 @@ class TableConfig:
     """Send the player to move their hand when the turn reaches them, the cards they may play
     marked: what players would otherwise ask for with ``.cards`` every turn. Optional lines
     (:attr:`HandNotice.optional`): the send queue sends them first in their channel's turn
-    and drops them only under a backlog of many games; ``.unohand off`` turns them off for
-    one player."""
+    and, with many games on one connection, from spare budget only; ``.unohand off`` turns
+    them off for one player."""
     tournament: str = ""
     """``<tournament>/<game key>`` when a tournament director runs this table
     (``unobot.tournament.director``): it seats the players and deals, so ``.join``/``.deal``

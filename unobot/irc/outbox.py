@@ -204,6 +204,9 @@ class _Flow:
         yield self.extras
 
 
+GAME_WINDOW = 30.0
+"""Seconds after its last game line during which a channel counts as a game the connection
+carries (a game at a person's pace sends a line every few seconds; ircu's, every five)."""
 _SENT_LOG = 8
 """Private lines remembered per target after they left, to send again if the server refuses."""
 _SENT_TARGETS = 2000
@@ -246,13 +249,15 @@ class Outbox:
 
     Optional lines (``Tag.optional``: the hand of the player whose turn it is) go first in
     their flow's turn, before its other hands and its channel line: the player has their hand
-    when they read that it is their turn. They cost a line like any other while the
-    connection carries one or two games; only under a real backlog (``backlog`` games or more
-    with lines waiting, as many busy tables at 1 line/s) are they dropped, so that every
-    game's own lines keep their pace, and a player then asks with ``.cards``. A waiting one is
-    also dropped when a newer game line of its channel is queued (the turn moved on, or the
-    channel is behind), so it is never about a turn already played. Without a send budget
-    (the bot's own server) none is dropped for want of budget.
+    when they read that it is their turn. While the connection carries at most ``hand_games``
+    games (channels whose game lines left in the last ``GAME_WINDOW`` seconds) they cost a
+    line like any other, and such a game's pace follows the budget. With more games the
+    budget is the wall for all of them: an optional line then goes only from spare budget (no
+    other game waiting, the clock at rest, room for it and the channel line after it), else it
+    is dropped, and a player asks with ``.cards``. A waiting one is also dropped when a newer
+    game line of its channel is queued (the turn moved on), so it is never about a turn
+    already played. Without a send budget (the bot's own server) none is dropped for want of
+    budget.
 
     Refusals: a server that limits how fast a client may message new people (ircu's
     ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
@@ -271,7 +276,7 @@ class Outbox:
         reply_ttl: float = 30.0,
         game_share: int = 2,
         model: FloodModel | None = None,
-        backlog: int = 3,
+        hand_games: int = 2,
     ) -> None:
         if burst < 1:
             raise ValueError("burst must be at least 1")
@@ -284,8 +289,10 @@ class Outbox:
         self.limit = limit
         self.reply_ttl = reply_ttl
         self.game_share = game_share
-        self.backlog = backlog
-        """Games with lines waiting from which the turn's hands give way (see the class)."""
+        self.hand_games = hand_games
+        """Games a connection may carry while every turn's hand goes (see the class)."""
+        self._game_sent: dict[str, float] = {}
+        """Flow -> when a game line of it last left (which games the connection carries)."""
         self._clock: float | None = None
         """The server's penalty clock for this client, as far as we can tell."""
         self._burst_at = -math.inf
@@ -650,17 +657,17 @@ class Outbox:
     def _next_game(self, now: float) -> _Waiting | None:
         """The next game line in turn: each flow gives one (the turn's hand first, then its
         other hands, then its channel line) and goes to the back of the round; a flow whose
-        every line is held for now gives nothing this time. Under a real backlog (this game
-        and ``backlog - 1`` others waiting) the turn's hands are dropped instead."""
+        every line is held for now gives nothing this time. With more than ``hand_games``
+        games on the connection the turn's hands go only from spare budget, else are dropped."""
         for _ in range(len(self._games)):
             name = self._games.popleft()
             flow = self._flows[name]
             waiting = None
             if flow.extras:
-                if len(self._games) + 1 >= self.backlog and not self.unlimited:
-                    self._drop_extras(flow)  # every game's own lines first
-                else:
+                if self.unlimited or self._spare(flow, now):
                     waiting = self._take(flow.extras, now)
+                else:
+                    self._drop_extras(flow)  # every game's own lines first
             waiting = waiting or self._take(flow.hands, now) or self._take(flow.lines, now)
             if flow.game():
                 self._games.append(name)  # its next line waits for every other game's turn
@@ -669,8 +676,30 @@ class Outbox:
             if waiting is not None:
                 self._count -= 1
                 self._served += 1
+                self._game_sent[name] = now
                 return waiting
         return None
+
+    def games(self, now: float) -> int:
+        """Games the connection carries: channels whose game lines left lately."""
+        if len(self._game_sent) > 64:  # forget the quiet ones
+            self._game_sent = {n: t for n, t in self._game_sent.items() if now - t < GAME_WINDOW}
+        return sum(1 for t in self._game_sent.values() if now - t < GAME_WINDOW)
+
+    def _spare(self, flow: _Flow, now: float) -> bool:
+        """May ``flow``'s optional line (the turn's hand) go now? Always while the connection
+        carries at most ``hand_games`` games (the hand costs its line; their pace follows the
+        budget). With more, only from spare budget: no other game waits, the clock is at rest
+        (nothing sent lately still being paid for) and it and the channel line after it can
+        leave now with a line of the allowance still in reserve for another channel's move
+        (else every game's next line would wait behind it: three games playing without pause
+        waited 4 s for a 3.5 s bound when a turn hand went with the clock merely not full)."""
+        if self.games(now) <= self.hand_games:
+            return True
+        if self._games or self.ahead(now) > 1e-9:
+            return False
+        cost = self.cost(flow.extras[0].line) + (self.cost(flow.lines[0].line) if flow.lines else 0)
+        return cost <= self.model.allowance - self.model.per_line + 1e-9
 
     def _next_reply(self, now: float) -> _Waiting | None:
         """The next reply in turn: round robin over the channels, and within a channel over

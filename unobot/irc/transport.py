@@ -101,9 +101,9 @@ class Tag:
     private reply counts as its target's."""
     optional: bool = False
     """The hand of the player whose turn it is, sent only because the turn came: it goes first
-    in its channel's turn, and is the line that gives way under a real backlog (many games
-    waiting: the player can always ask with ``.cards``) or when its channel has a newer game
-    line (the turn moved on)."""
+    in its channel's turn; with more than two games on the connection it goes only from spare
+    budget, else it is the line that gives way (the player can always ask with ``.cards``),
+    and it is dropped when its channel has a newer game line (the turn moved on)."""
 
 
 UNTAGGED = Tag()
