@@ -434,3 +434,18 @@ def test_a_newer_turn_hand_replaces_a_waiting_one_and_a_refused_one_is_not_sent_
     assert line.text.endswith("G3")
     assert box.refused("bob", 10.0, 2.0) == (line, "extras", False)
     assert len(box) == 0
+
+
+def test_a_hand_sent_again_to_someone_back_goes_though_it_says_the_same() -> None:
+    """The same hand as the last that left is not sent again while its channel has lines
+    waiting (a backlog says less), unless it is sent because the player may have missed that
+    one (``Tag.again``: they were away; it went to a nick that was gone)."""
+    box = Outbox(burst=4, rate=1.0)
+    hand = Tag("#uno", key="hand bob")
+    assert box.push("NOTICE", "bob", "Your cards (2): R1 G2", tag=hand) == 1
+    box.due(0.0)
+    box.push("PRIVMSG", "#uno", "bob is back.")
+    assert box.push("NOTICE", "bob", "Your cards (2): R1 G2", tag=hand) == 0  # unchanged
+    again = Tag("#uno", key="hand bob", again=True)
+    assert box.push("NOTICE", "bob", "Your cards (2): R1 G2", tag=again) == 1
+    assert [line.target for line in box.due(5.0)] == ["bob", "#uno"]

@@ -5,12 +5,19 @@ a player who said ``.unohand off`` gets their hand only when it changes."""
 
 from __future__ import annotations
 
+import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from tests.e2e.client import TestClient
 from tests.e2e.conftest import require
+from tests.e2e.servers import free_port
 from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     NetGame,
     Player,
@@ -19,11 +26,13 @@ from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     run_bot,
     server,
 )
-from tests.plugins.fakes import strip_codes
+from tests.plugins.fakes import read_status, strip_codes
 from unobot.bench import turnhand
 from unobot.engine.actions import Play
 from unobot.engine.cards import Card
 from unobot.irc.casemap import irc_lower
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def turn_notices(player: Player, bot: str) -> list[str]:
@@ -145,3 +154,78 @@ def test_at_a_persons_pace_every_turn_brings_the_hand_first(kind: str, games: in
     assert result.turns >= 10, turnhand.report(result)  # ngircd x2: a turn every ~4.6 s each
     assert result.had == result.turns, turnhand.report(result)
     assert result.percentile(0.95) <= 0.05, turnhand.report(result)  # before or with the line
+
+
+def _start_embedded(cwd: Path, port: int) -> subprocess.Popen[str]:
+    """``unobot.py`` on its embedded server (the quick start), in ``cwd``, on ``port``."""
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "unobot.py"), "--port", str(port)],
+        cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc
+        except OSError:
+            assert proc.poll() is None, proc.stdout.read()  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "the embedded server did not listen"
+            time.sleep(0.05)
+
+
+def _people(port: int, nicks: tuple[str, ...]) -> list[TestClient]:
+    """Real clients in #uno once the bot is there (it rejoins after a restart too)."""
+    clients = [TestClient(port, nick) for nick in nicks]
+    for client in clients:
+        client.join("#uno")
+    clients[0].wait_for(
+        lambda m: (
+            (m.command == "353" and "unobot" in [n.lstrip("@+") for n in m.text.split()])
+            or (m.command == "JOIN" and m.nick == "unobot")
+        ),
+        timeout=20,
+        what="the bot in #uno",
+    )
+    return clients
+
+
+def test_after_a_restart_of_the_quick_start_the_player_to_move_gets_the_turn_hand(
+    tmp_path: Path,
+) -> None:
+    """Issue 37: the embedded server stops with the bot, so a restart disconnects everyone.
+    When they reconnect and join again, each gets their hand, and the player whose turn it is
+    gets it as the turn brings it (``Your turn | …``, the playable cards marked): before, only
+    ``bob is back.`` (their hand had gone to nicks that were not there, and the same text was
+    then held back as unchanged)."""
+    port = free_port()
+    bot = _start_embedded(tmp_path, port)
+    clients: list[TestClient] = []
+    try:
+        clients = _people(port, ("ann", "bob"))
+        ann, bob = clients
+        ann.privmsg("#uno", ".uno")
+        bob.wait_for(lambda m: m.nick == "unobot" and "opens a game" in m.text, what="lobby")
+        bob.privmsg("#uno", ".join")
+        ann.wait_for(lambda m: m.nick == "unobot" and "joins" in m.text, what="bob joins")
+        ann.privmsg("#uno", ".deal")
+        dealt = ann.wait_for(lambda m: m.nick == "unobot" and "'s turn" in m.text, what="deal")
+        status = read_status([strip_codes(dealt.text)])
+        assert status is not None
+        bot.send_signal(signal.SIGTERM)  # the farewell, then the server stops too
+        bot.communicate(timeout=20)
+        for client in clients:
+            client.close()
+        bot = _start_embedded(tmp_path, port)
+        clients = _people(port, ("ann", "bob"))
+        for client in clients:
+            hand = client.wait_for(
+                lambda m: m.nick == "unobot" and "Your cards" in m.text, timeout=15, what="hand"
+            )
+            turn = irc_lower(client.nick) == irc_lower(status.turn)
+            assert strip_codes(hand.text).startswith("Your turn | " if turn else "Your cards")
+    finally:
+        for client in clients:
+            client.close()
+        if bot.poll() is None:
+            bot.kill()
+            bot.communicate(timeout=10)

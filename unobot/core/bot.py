@@ -614,7 +614,9 @@ class Bot:
         # last ones in the server (a flood kill drops every line the server had not read).
         if off.why in ("restart", "disconnect") and table.game is not None:
             hands.hands = {
-                p.nick: table.hand_notice(p.nick) for p in table.players if not p.computer
+                p.nick: table.hand_notice(p.nick, again=True)
+                for p in table.players
+                if not p.computer
             }  # the player to move gets it as the turn brings it, the playable cards marked
         self.publish(table, hands)  # re-arms the timers, and computer seats plan again
 

@@ -1113,7 +1113,12 @@ def render_update(
                 texts = hand_lines(notice, fmt)
         kind = "privmsg" if query is not None and query(nick) else "notice"
         lines.extend(
-            Line(kind, nick, text, Tag(channel, key=key, part=part, optional=notice.optional))
+            Line(
+                kind,
+                nick,
+                text,
+                Tag(channel, key=key, part=part, optional=notice.optional, again=notice.again),
+            )
             for part, text in enumerate(texts)
         )
     return lines

@@ -324,18 +324,19 @@ class Table:
         game = self._running()
         return tuple(game.hand(self._seat(nick)))
 
-    def hand_notice(self, nick: str) -> HandNotice:
+    def hand_notice(self, nick: str, *, again: bool = False) -> HandNotice:
         """``nick``'s hand as it stands (``.cards``, a return, a restart), the cards they may
         play marked when it is their turn to play or to answer a penalty: the same notice the
-        turn brings (:meth:`_turn_hand`)."""
+        turn brings (:meth:`_turn_hand`). ``again``: they may have missed the last one
+        (:attr:`HandNotice.again`)."""
         game = self._running()
         seat = self._seat(nick)
         hand = tuple(game.hand(seat))
         if seat != game.current or game.over:
-            return HandNotice(hand)
+            return HandNotice(hand, again=again)
         if game.phase is not Phase.PLAY and game.phase is not Phase.PENDING:
-            return HandNotice(hand)
-        return HandNotice(hand, playable=self._playable(game, seat))
+            return HandNotice(hand, again=again)
+        return HandNotice(hand, playable=self._playable(game, seat), again=again)
 
     @staticmethod
     def _playable(game: Game, seat: int) -> tuple[Card, ...]:
@@ -1134,7 +1135,7 @@ class Table:
             and not player.computer
             and game.hand_size(self._seat(player.nick))
         ):
-            update.hands[player.nick] = self.hand_notice(player.nick)
+            update.hands[player.nick] = self.hand_notice(player.nick, again=True)
         return update
 
     # --- removal ---------------------------------------------------------------------------

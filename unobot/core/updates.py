@@ -202,6 +202,10 @@ class HandNotice:
     optional: bool = False
     """Sent only because the turn reached the player (nothing in the hand changed): the send
     queue may drop it under a backlog, and a player who said ``.unohand off`` never gets it."""
+    again: bool = False
+    """Sent because the player may have missed the last one (they come back after a drop, the
+    bot after a restart or a lost connection): it goes even when it says what the last hand
+    sent to them said (that one may never have reached them)."""
 
     @property
     def turn(self) -> bool:

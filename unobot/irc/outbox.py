@@ -464,6 +464,7 @@ class Outbox:
         if (
             memo is not None
             and flow is not None
+            and not tag.again
             and self._left.get(memo) == pieces
             and not any(w.key == tag.key for w in self._queue(name, flow, kind, person, False))
         ):

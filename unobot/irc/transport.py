@@ -99,6 +99,9 @@ class Tag:
     """For a reply: who asked (their budget key: account, host or nick). A channel's replies
     take turns by person, so one person's requests only ever delay their own; without it a
     private reply counts as its target's."""
+    again: bool = False
+    """A keyed line that goes even when it is the same as the last of its key that left (that
+    one may never have arrived: its reader was away)."""
     optional: bool = False
     """The hand of the player whose turn it is, sent only because the turn came: it goes first
     in its channel's turn; with more than two games on the connection it goes only from spare
