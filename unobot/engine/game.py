@@ -1277,7 +1277,7 @@ class Game:
         remaining = tuple(tuple(self.hand(s)) for s in range(self.n))
         points = tuple(sum(c.points for c in h) for h in remaining)
         if self.rules.teams:
-            scores = team_scores(seat, points, self.rules.scoring)
+            scores = team_scores(seat, points, self.rules.scoring, self.rules.team_count(self.n))
         elif self.rules.scoring is Scoring.WINNER_COLLECTS:
             # The winner's own points are 0 when they went out; a No Mercy winner left standing
             # by the mercy rule may still hold cards, which are not theirs to collect.

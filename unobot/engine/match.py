@@ -14,7 +14,7 @@ from unobot.engine import errors
 from unobot.engine.actions import Action
 from unobot.engine.events import Event, HandEnded, HandOutcome, MatchEnded, MatchOutcome
 from unobot.engine.game import Game
-from unobot.engine.rules import HouseRules, Scoring, partner
+from unobot.engine.rules import HouseRules, Scoring, team_scores
 
 __all__ = ["Match"]
 
@@ -114,8 +114,9 @@ class Match:
         winners: tuple[int, ...] | None = None
         if game is not None and not game.over:
             points = tuple(sum(c.points for c in h) for h in game.hands)
-            if self.rules.teams:  # a team's cards count together, for both partners
-                points = tuple(p + points[partner(s, len(points))] for s, p in enumerate(points))
+            if self.rules.teams:  # a team's cards count together, for every teammate
+                count = self.rules.team_count(len(points))
+                points = team_scores(-1, points, Scoring.OWN_POINTS, count)
             if self.rules.scoring is Scoring.OWN_POINTS:
                 incomplete = HandOutcome(
                     -1, tuple(tuple(h) for h in game.hands), points, points, complete=False
@@ -138,8 +139,8 @@ class Match:
         ``totals`` (past ``hands`` keep the old numbering). At No Mercy the leaver may have been
         the last one standing beside one player: that player wins the hand, which is recorded
         (in the new numbering) like any other. With two, the other player wins the
-        hand and the match. In a teams game the leaver's team forfeits the match
-        (:meth:`_team_forfeit`).
+        hand and the match. In a teams game (pairs or two teams) the leaver's team forfeits
+        the match (:meth:`_team_forfeit`).
         """
         if self.over:
             raise errors.UnoError(errors.N_("the match is over"))
@@ -171,11 +172,11 @@ class Match:
         return self._recorded(events)  # after the renumbering: the outcome is in the new one
 
     def _team_forfeit(self, seat: int) -> MatchEnded:
-        """In a teams game a leaver's team can't go on (partners sit opposite, pairs are
-        fixed): the match ends at once, the unfinished hand uncounted, and the best of the
-        other teams wins it (all of them on a tie)."""
-        mate = partner(seat, self.players)
-        others = [s for s in range(self.players) if s != seat and s != mate]
+        """In a teams game a leaver's team can't go on (teams are fixed and their seats
+        alternate: one seat fewer breaks the order): the match ends at once, the unfinished
+        hand uncounted, and the best of the other teams wins it (all of them on a tie)."""
+        count = self.rules.team_count(self.players)
+        others = [s for s in range(self.players) if s % count != seat % count]
         best = max(self.totals[s] for s in others)
         return self._end(tuple(s for s in others if self.totals[s] == best))
 

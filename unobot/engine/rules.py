@@ -19,6 +19,7 @@ from unobot.engine.errors import N_, RuleError
 
 __all__ = [
     "PRESETS",
+    "PRESET_ALIASES",
     "AfterDraw",
     "CatchWindow",
     "Deck",
@@ -28,11 +29,14 @@ __all__ = [
     "Scoring",
     "Stacking",
     "StartCard",
+    "TeamGame",
     "UnoCall",
     "partner",
     "preset",
+    "preset_name",
     "team_of",
     "team_scores",
+    "teammates",
 ]
 
 
@@ -130,11 +134,25 @@ class Scoring(Enum):
     """Each player keeps the points of their own cards; low is good; the lowest total wins."""
 
 
+class TeamGame(Enum):
+    """How a teams game (``HouseRules.teams``) makes its teams (the 1993 Mattel/International
+    Games sheet has both: "partners" for four, and a team game for 4, 6, 8 and 10)."""
+
+    PAIRS = "pairs"
+    """Teams of two, partners sitting opposite: 4 or 6 players (two or three pairs)."""
+    TWO_TEAMS = "two-teams"
+    """Two teams of equal size, seats alternating between them (A B A B ...): 4, 6, 8 or 10
+    players (the sheet: "two teams, seats alternating")."""
+
+
 DECK_SIZE = 108
 """Cards in one deck (``unobot.engine.cards.full_deck``)."""
 
 TEAM_SIZES = (4, 6)
-"""Player counts a teams game is dealt to: two or three pairs."""
+"""Player counts a game in pairs is dealt to: two or three pairs."""
+
+TWO_TEAM_SIZES = (4, 6, 8, 10)
+"""Player counts a game of two teams is dealt to (the 1993 sheet's 4, 6, 8 and 10)."""
 
 _START_REFUSED = {StartCard.OFFICIAL: 4, StartCard.REDRAW_WILDS: 8, StartCard.REDRAW_SPECIALS: 32}
 """Cards of one deck that each start-card rule puts back (Wild Draw Fours are never kept)."""
@@ -222,10 +240,14 @@ class HouseRules:
     ends, so does the match (002: "if the round warning has been given, do not start another
     game"). The table owns the clock and applies this."""
     teams: bool = False
-    """Teams of two: four or six players in fixed pairs, partners sitting opposite (seat ``s``
-    and ``s + players/2``). A player going out wins the hand for the team, which scores the
-    cards in the opponents' hands (a partner's cards don't count); both partners' totals are the
-    team's total, so the match is won by a team (:func:`partner`)."""
+    """Team play, in the teams ``team_game`` makes: a player going out wins the hand for the
+    team, which scores the cards in the opponents' hands (a teammate's cards don't count);
+    every teammate is credited the same, so a seat's total is its team's and the match is won
+    by a team (:func:`team_scores`)."""
+    team_game: TeamGame = TeamGame.PAIRS
+    """With ``teams``: pairs (4 or 6 players, partners opposite: seat ``s`` and
+    ``s + players/2``) or two teams (4, 6, 8 or 10 players, seats alternating: the even seats
+    against the odd). Either way seat ``s`` plays for team ``s % team_count(players)``."""
     seven_o: bool = False
     """Seven-O: a 7 swaps hands with a player of the mover's choice, a 0 passes every hand to
     the next player in the direction of play; a 7 or 0 played as the last card just goes out.
@@ -264,10 +286,26 @@ class HouseRules:
         return self.team_problem(players) or self._cards_problem(players)
 
     def team_problem(self, players: int) -> str:
-        """Why ``players`` can't play teams of two under these rules (empty if they can)."""
-        if self.teams and players not in TEAM_SIZES:
+        """Why ``players`` can't play these rules' teams (empty if they can)."""
+        if self.teams and players not in self.team_sizes:
+            if self.team_game is TeamGame.TWO_TEAMS:
+                return f"two teams are played by 4, 6, 8 or 10 players, not {players}"
             return f"teams of two are played by 4 or 6 players, not {players}"
         return ""
+
+    @property
+    def team_sizes(self) -> tuple[int, ...]:
+        """The player counts these rules' teams are dealt to (every count without teams)."""
+        if not self.teams:
+            return tuple(range(2, 11))
+        return TWO_TEAM_SIZES if self.team_game is TeamGame.TWO_TEAMS else TEAM_SIZES
+
+    def team_count(self, players: int) -> int:
+        """How many teams ``players`` make: seat ``s`` plays for team ``s % team_count``
+        (0: no teams). Pairs: ``players / 2`` teams; two teams: 2."""
+        if not self.teams:
+            return 0
+        return 2 if self.team_game is TeamGame.TWO_TEAMS else players // 2
 
     def _cards_problem(self, players: int) -> str:
         if self.hand_size <= self.max_hand_size(players):
@@ -360,7 +398,11 @@ class HouseRules:
             raise RuleError(N_("the mercy rule is not played with teams or jump_in"))
         if self.deck is Deck.NO_MERCY and self.jump_in:
             raise RuleError(N_("jump_in is not played with the no-mercy deck"))
-        if self.teams and not any(n in TEAM_SIZES for n in counts):
+        if self.teams and not any(n in self.team_sizes for n in counts):
+            if self.team_game is TeamGame.TWO_TEAMS:
+                raise RuleError(
+                    N_("two teams need 4, 6, 8 or 10 players: min_players 4, max_players 10")
+                )
             raise RuleError(N_("teams of two need 4 or 6 players: min_players 4, max_players 6"))
         for name in (
             "uno_penalty",
@@ -421,11 +463,18 @@ PRESETS: dict[str, HouseRules] = {
         time_limit_minutes=60,
         max_players=4,
     ),
-    "teams": HouseRules(
-        name="teams",
+    "pairs": HouseRules(
+        name="pairs",
         teams=True,
         min_players=4,
         max_players=6,
+    ),
+    "two-teams": HouseRules(
+        name="two-teams",
+        teams=True,
+        team_game=TeamGame.TWO_TEAMS,
+        min_players=4,
+        max_players=10,
     ),
     "seven-o": HouseRules(name="seven-o", seven_o=True),
     "jump-in": HouseRules(name="jump-in", jump_in=True),
@@ -451,36 +500,62 @@ PRESETS: dict[str, HouseRules] = {
 }
 
 
+PRESET_ALIASES: dict[str, str] = {"teams": "pairs", "partners": "pairs"}
+"""Other names a preset answers to: ``teams`` was the pairs preset's name before the game of
+two teams came, so channel rules stored under it and ``.uno teams`` still mean pairs."""
+
+
+def preset_name(name: str) -> str | None:
+    """The preset ``name`` stands for (its own name or an alias), or None."""
+    key = name.strip().lower()
+    key = PRESET_ALIASES.get(key, key)
+    return key if key in PRESETS else None
+
+
 def partner(seat: int, players: int) -> int:
-    """The seat of ``seat``'s partner in a teams game of ``players`` (sitting opposite)."""
+    """The seat of ``seat``'s partner in a game of pairs of ``players`` (sitting opposite)."""
     return (seat + players // 2) % players
 
 
 def team_of(seat: int, players: int) -> int:
-    """A team's number (0 .. players/2 - 1): the lower of its two seats."""
+    """A pair's number (0 .. players/2 - 1): the lower of its two seats."""
     return seat % (players // 2)
 
 
-def team_scores(winner: int, points: tuple[int, ...], scoring: Scoring) -> tuple[int, ...]:
-    """What each seat scores for a teams hand that ``winner`` went out of (``points``: the
-    card points left in each seat's hand).
+def teammates(seat: int, players: int, count: int) -> tuple[int, ...]:
+    """The seats of ``seat``'s team, ``seat`` included, of ``count`` teams (seat ``s`` plays
+    for team ``s % count``: :meth:`HouseRules.team_count`)."""
+    return tuple(range(seat % count, players, count))
 
-    Winner collects: the winning team scores the cards in the opponents' hands (the partner's
-    don't count) and both partners are credited the same, so a seat's total is its team's.
-    Own points: each seat scores its team's cards (its own and its partner's).
+
+def team_scores(
+    winner: int, points: tuple[int, ...], scoring: Scoring, count: int = 0
+) -> tuple[int, ...]:
+    """What each seat scores for a teams hand that ``winner`` went out of (``points``: the
+    card points left in each seat's hand; ``count``: how many teams, seat ``s`` in team
+    ``s % count``; 0: pairs, ``len(points) / 2``).
+
+    Winner collects: the winning team scores the cards in the opponents' hands (a teammate's
+    don't count) and every teammate is credited the same, so a seat's total is its team's.
+    Own points: each seat scores its team's cards (its own and its teammates').
     """
     n = len(points)
+    k = count or n // 2
     if scoring is Scoring.WINNER_COLLECTS:
-        mate = partner(winner, n)
-        won = sum(p for s, p in enumerate(points) if s not in (winner, mate))
-        return tuple(won if s in (winner, mate) else 0 for s in range(n))
-    return tuple(p + points[partner(s, n)] for s, p in enumerate(points))
+        team = winner % k
+        won = sum(p for s, p in enumerate(points) if s % k != team)
+        return tuple(won if s % k == team else 0 for s in range(n))
+    sums = [0] * k
+    for s, p in enumerate(points):
+        sums[s % k] += p
+    return tuple(sums[s % k] for s in range(n))
 
 
 def preset(name: str) -> HouseRules:
-    """A named preset; ValueError naming the choices for anything else."""
+    """A named preset (or an alias of one: :data:`PRESET_ALIASES`); ValueError naming the
+    choices for anything else."""
     try:
-        return PRESETS[name.strip().lower()]
+        return PRESETS[preset_name(name) or name.strip().lower()]
     except KeyError:
         raise RuleError(
             N_("no preset '{name}'; presets: {presets}"), name=name[:30], presets=", ".join(PRESETS)
