@@ -18,7 +18,7 @@ from random import Random
 
 from unobot.ai.observation import Observer
 from unobot.ai.strategy import LEVELS, make_strategy
-from unobot.engine import PRESETS, Game, HouseRules, partner, preset
+from unobot.engine import PRESET_ALIASES, PRESETS, Game, HouseRules, preset, teammates
 
 __all__ = ["ArenaResult", "main", "play_hand", "run_arena", "wilson"]
 
@@ -116,11 +116,13 @@ def _chunk(
             seated, rules, seed * 1_000_003 + index, budget_ms=budget_ms, playouts=playouts
         )
         actions += acts
-        # Teams of two: a hand won by either partner is a win for both (the seat opposite).
-        mate = partner(winner, n) if rules.teams and winner >= 0 else winner
+        # Teams: a hand won by a player is a win for every teammate (pairs: the seat
+        # opposite; two teams: every other seat).
+        count = rules.team_count(n)
+        won = teammates(winner, n, count) if count and winner >= 0 else (winner,)
         for seat in range(n):
             entry = (seat + shift) % n
-            if seat in (winner, mate):
+            if seat in won:
                 wins[entry] += 1
             points[entry] += scores[seat]
             points_sq[entry] += scores[seat] ** 2
@@ -180,12 +182,13 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def table(result: ArenaResult, teams: bool = False) -> list[str]:
+def table(result: ArenaResult, team_size: int = 1) -> list[str]:
     """The results per strategy name (entries of the same level pooled), as text lines.
 
-    ``teams``: partners (one level per team) share every result, so a team's hands are the
-    samples and its wins the hands it won: half the seats' counts (else the interval would
-    count each hand twice and come out too narrow)."""
+    ``team_size`` above 1: teammates (one level per team) share every result, so a team's
+    hands are the samples and its wins the hands it won: the seats' counts divided by the
+    team's size (else the interval would count each hand that many times and come out too
+    narrow)."""
     names: list[str] = []
     for level in result.levels:
         if level not in names:
@@ -199,8 +202,8 @@ def table(result: ArenaResult, teams: bool = False) -> list[str]:
         idx = [i for i, level in enumerate(result.levels) if level == name]
         trials = games * len(idx)
         wins = sum(result.wins[i] for i in idx)
-        if teams:
-            trials, wins = trials // 2, wins // 2
+        if team_size > 1:
+            trials, wins = trials // team_size, wins // team_size
         low, high = wilson(wins, trials)
         total = sum(result.points[i] for i in idx)
         total_sq = sum(result.points_sq[i] for i in idx)
@@ -224,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         "normal, hard (e.g. normal,easy,easy,easy)"
     )  # fmt: skip
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--preset", default="official", choices=sorted(PRESETS))
+    parser.add_argument("--preset", default="official", choices=sorted([*PRESETS, *PRESET_ALIASES]))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
@@ -243,11 +246,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{rules.name} is for {rules.min_players} to {rules.max_players} players")
     if rules.team_problem(len(levels)):
         parser.error(rules.team_problem(len(levels)))
-    half = len(levels) // 2
-    if rules.teams and levels[:half] != levels[half:]:
-        # Seats rotate from game to game: partners (seats s and s + n/2) stay of one level
-        # only if the list repeats after its first half.
-        parser.error("teams: partners sit opposite, so list levels like hard,normal,hard,normal")
+    count = rules.team_count(len(levels))
+    if count and levels != [levels[s % count] for s in range(len(levels))]:
+        # Seats rotate from game to game: teammates (seats s, s + count, ...) stay of one
+        # level only if the list repeats every ``count`` seats.
+        parser.error(
+            "teams: teammates sit every {} seats, so list levels like {}".format(
+                count, ",".join((["hard", "normal", "easy"] * 2)[:count] * 2)
+            )
+        )
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     result = run_arena(
@@ -259,10 +266,12 @@ def main(argv: list[str] | None = None) -> int:
         f"arena: {args.games} games, players {','.join(levels)}, preset {args.preset}, "
         f"seed {args.seed}, hard {search}, jobs {args.jobs}"
     )
-    lines = table(result, rules.teams)
-    if rules.teams:  # a win is the team's: the fair share is per team, not per seat
+    size = len(levels) // count if count else 1
+    lines = table(result, size)
+    if count:  # a win is the team's: the fair share is per team, not per seat
+        kind = "teams of two" if size == 2 else f"two teams of {size}"
         lines[-1] = (
-            f"teams of two (a win counts for both partners); fair share per team: {100 / half:.1f}%"
+            f"{kind} (a win counts for every teammate); fair share per team: {100 / count:.1f}%"
         )
     for line in lines:
         print(line)

@@ -41,8 +41,8 @@ from random import Random
 from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
 from unobot.ai.observation import EarlierChoice, LastPlay, Observation
 from unobot.ai.playout import play_out
-from unobot.ai.teams import mate as teams_mate
 from unobot.ai.teams import spares_partner
+from unobot.ai.teams import team as team_seats
 from unobot.engine import (
     Action,
     CallUno,
@@ -525,7 +525,7 @@ class HardStrategy:
             for m in moves
         ]
         dealer = Dealer(obs)
-        mate = teams_mate(obs) if obs.rules.teams else seat  # a playout the partner wins is won
+        mine = team_seats(obs)  # a playout any teammate wins is won
         while True:
             world = determinise(obs, rng, dealer)()
             # Common random numbers: every candidate is played out from the same world with
@@ -539,7 +539,7 @@ class HardStrategy:
                 reshuffle.setstate(state)
                 game.apply(seat, moves[i])
                 won = playout(game, dice, before[i], seat)
-                if won in (seat, mate):
+                if won in mine:
                     results[i] |= bit
             worlds += 1
             played += len(active)
