@@ -25,7 +25,7 @@ from unobot.core.render_irc import (
 from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play, Swap
 from unobot.engine.cards import parse_color, parse_play
 from unobot.engine.errors import UnoError
-from unobot.engine.rules import PRESETS, HouseRules, UnoCall
+from unobot.engine.rules import PRESETS, HouseRules, TeamGame, UnoCall, preset_name
 from unobot.i18n import N_, domain, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
 from unobot.irc.transport import Tag
@@ -119,8 +119,9 @@ def uno(ctx: Context) -> None:
             rules = teams_of(ctx.bot.rules_for(ctx.channel))
             ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, rules)
             return
-        if word in PRESETS:  # ``.uno no-mercy``, ``.uno seven-o``: this game only, in a preset
-            ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, PRESETS[word])
+        name = preset_name(word) if word else None
+        if name is not None:  # ``.uno no-mercy``, ``.uno two-teams``: this game only, a preset
+            ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, PRESETS[name])
             return
         ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident)
         return
@@ -215,9 +216,11 @@ def removebot(ctx: Context) -> None:
 
 
 def teams_of(rules: HouseRules) -> HouseRules:
-    """The rules of ``.uno teams``: the channel's when they are a teams game (chosen with
-    ``.unorules``), else the ``teams`` preset (the official game in pairs, a match to 500)."""
-    return rules if rules.teams else PRESETS["teams"]
+    """The rules of ``.uno teams``: the channel's when they are a teams game of either kind
+    (chosen with ``.unorules``), else the ``pairs`` preset (``teams`` was its name: the
+    official game in pairs, a match to 500). ``.uno pairs`` and ``.uno two-teams`` open those
+    presets."""
+    return rules if rules.teams else PRESETS["pairs"]
 
 
 @command("team")
@@ -225,22 +228,30 @@ def teams_of(rules: HouseRules) -> HouseRules:
 @in_channel
 @in_table
 @example(".team bob")
+@example(".team a")
 def team(ctx: Context) -> None:
-    """In the lobby of a teams game (``.uno teams``), ask a player to be your partner; when
-    they ``.team`` you back (a computer player at once), you are a team. Without a nick: the
-    teams so far. Players left without a partner at the deal are paired in join order."""
+    """In the lobby of a game in pairs (``.uno pairs``), ask a player to be your partner; when
+    they ``.team`` you back (a computer player at once), you are a team. With two teams
+    (``.uno two-teams``), ``.team a`` / ``.team b`` joins a team, ``.team <nick>`` that
+    player's. Without a word: the teams so far. Players left without a team at the deal are
+    paired (dealt to the smaller team) in join order."""
     _not_directed(ctx.table)
     table = ctx.table
     words = ctx.args.split()
     if not words:
-        if not table.config.rules.teams:
+        rules = table.config.rules
+        if not rules.teams:
             raise UnoError(
                 _(
-                    "this game is not played in teams: {prefix}uno teams opens one",
+                    "this game is not played in teams: {prefix}uno pairs or {prefix}uno "
+                    "two-teams opens one",
                     prefix=ctx.prefix,
                 )
             )
-        teams = "; ".join(f"{a} + {b}" for a, b in table.team_names())
+        if rules.team_game is TeamGame.TWO_TEAMS:
+            ctx.reply(_two_teams_text(table.team_names(), ctx.prefix, table.dealt))
+            return
+        teams = "; ".join(" + ".join(t) for t in table.team_names())
         if teams:
             text = _(
                 "Teams: {teams}. {prefix}team <nick> to pair up; the rest are paired in join "
@@ -257,6 +268,21 @@ def team(ctx: Context) -> None:
         ctx.reply(text)
         return
     ctx.publish(table, table.team(ctx.nick, words[0], ctx.now))
+
+
+def _two_teams_text(teams: tuple[tuple[str, ...], ...], prefix: str, dealt: bool) -> str:
+    """``.team`` in a game of two teams: who plays for A and B (before the deal, those who
+    chose), and how to choose."""
+    a, b = (", ".join(t) or _("nobody yet") for t in teams)
+    if dealt:
+        return _("Team A: {a}. Team B: {b}.", a=a, b=b)
+    return _(
+        "Team A: {a}. Team B: {b}. {prefix}team a or {prefix}team b (or {prefix}team <nick>) "
+        "to choose; the rest are dealt to the smaller team in join order at the deal.",
+        a=a,
+        b=b,
+        prefix=prefix,
+    )
 
 
 @command("leave")

@@ -14,7 +14,7 @@ from tests.plugins.test_journal import Clock, move, snapshot
 from unobot.core.journal import Journal, replay_text
 from unobot.core.table import Table, TableConfig
 from unobot.core.updates import EngineEvents, Totals
-from unobot.engine import preset
+from unobot.engine import TeamGame, preset
 from unobot.engine.errors import UnoError
 from unobot.engine.events import HandEnded, HandOutcome
 
@@ -65,7 +65,9 @@ def test_team_refusals_are_clear(who: str, text: str, reply: str) -> None:
 
 def test_team_outside_a_teams_game_or_after_the_deal() -> None:
     plain = lobby("ann", "bob", config=TableConfig(rules=preset("official")))
-    with pytest.raises(UnoError, match=r"not played in teams: open one with \.uno teams"):
+    with pytest.raises(
+        UnoError, match=r"not played in teams: open one with \.uno pairs or \.uno two-teams"
+    ):
         plain.team("ann", "bob", 1.0)
     table = lobby("ann", "bob", "cat", "dan")
     table.deal("ann", 1.0)
@@ -96,12 +98,12 @@ def test_partners_sit_opposite_the_rest_paired_in_join_order() -> None:
     dealt = update.events[0]
     assert dealt.teams == (("ann", "cat"), ("bob", "dan"), ("eve", "fay"))
     h = Harness()
-    h.say("ann", ".uno teams")
+    h.say("ann", ".uno teams")  # the old name of the pairs preset
     for nick in ("bob", "cat", "dan"):
         h.say(nick, ".join")
     lines = channel_lines(h.say("ann", ".deal"))
     assert any(
-        "Uno (teams) [to 500 points]: ann, cat, bob, dan; teams (partners opposite): "
+        "Uno (pairs) [to 500 points]: ann, cat, bob, dan; teams (partners opposite): "
         "ann + bob; cat + dan" in line
         for line in lines
     ), lines
@@ -124,7 +126,9 @@ def test_totals_and_hand_end_by_team() -> None:
     from unobot.core.render_irc import Cards, _engine_fragments
 
     outcome = HandOutcome(0, ((), (), (), ()), (0, 29, 50, 55), (84, 0, 84, 0))
-    text = _engine_fragments(EngineEvents((HandEnded(outcome),), table.names, True), Cards(False))
+    text = _engine_fragments(
+        EngineEvents((HandEnded(outcome),), table.names, TeamGame.PAIRS), Cards(False)
+    )
     assert "ann wins the hand for team ann + bob and 84 points!" in text[0]
 
 

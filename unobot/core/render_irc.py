@@ -31,6 +31,7 @@ from unobot.core.updates import (
     Stopped,
     TableEvent,
     TeamAsked,
+    TeamJoined,
     TeamMade,
     TimedOut,
     TimeUp,
@@ -42,7 +43,7 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color
-from unobot.engine.rules import Deck, HouseRules, NoPlayableCard, Stacking
+from unobot.engine.rules import Deck, HouseRules, NoPlayableCard, Stacking, TeamGame
 from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
@@ -439,11 +440,11 @@ def _engine_fragments(
                 )
                 out.append(_("draw for first player: {draws}", draws=shown))
             case ev.HandEnded(outcome=outcome) if batch.teams:
-                out.append(_NEW_SENTENCE + _team_hand_ended(outcome, names, fmt))
+                out.append(_NEW_SENTENCE + _team_hand_ended(outcome, names, fmt, batch.teams))
             case ev.HandEnded(outcome=outcome):
                 out.append(_NEW_SENTENCE + _hand_ended(outcome, names, fmt))
             case ev.MatchEnded(outcome=outcome) if batch.teams:
-                out.append(_NEW_SENTENCE + _team_match_ended(outcome, names))
+                out.append(_NEW_SENTENCE + _team_match_ended(outcome, names, batch.teams))
             case ev.MatchEnded(outcome=outcome):
                 if outcome.hands > 1 or len(outcome.winners) != 1 or match_line:
                     out.append(_NEW_SENTENCE + _match_ended(outcome, names, timed=match_line))
@@ -573,18 +574,27 @@ def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> st
     return _left(head, rest)
 
 
-def _team(seat: int, names: Sequence[str]) -> str:
-    """A team by its players' names, ``ann + cat`` (partners sit opposite)."""
+def _team(seat: int, names: Sequence[str], kind: TeamGame | None = TeamGame.PAIRS) -> str:
+    """A team: in pairs by its players' names, ``ann + cat`` (partners sit opposite); of two
+    teams by its letter, ``A`` for the even seats and ``B`` for the odd (five names would not
+    fit the line)."""
+    if kind is TeamGame.TWO_TEAMS:
+        return "AB"[seat % 2]
     half = len(names) // 2
     return f"{names[seat % half]} + {names[seat % half + half]}"
 
 
-def _team_hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> str:
+def _team_hand_ended(
+    outcome: ev.HandOutcome,
+    names: Sequence[str],
+    fmt: Cards,
+    kind: TeamGame | None = TeamGame.PAIRS,
+) -> str:
     """A teams hand: the player who went out wins it for the team, which scores the cards
-    left in the opponents' hands (the partner's are shown, and not counted)."""
+    left in the opponents' hands (the teammates' are shown, and not counted)."""
     if outcome.winner < 0:
         return _hand_ended(outcome, names, fmt)
-    team = _team(outcome.winner, names)
+    team = _team(outcome.winner, names, kind)
     winner = names[outcome.winner]
     won = outcome.scores[outcome.winner]
     if won:
@@ -609,19 +619,30 @@ def _totals(shown: str) -> str:
     return _("Totals: {totals}", totals=shown)
 
 
-def _team_match_ended(outcome: ev.MatchOutcome, names: Sequence[str]) -> str:
-    """Partners' totals are their team's: each team is shown once."""
-    half = len(names) // 2
+def _team_match_ended(
+    outcome: ev.MatchOutcome, names: Sequence[str], kind: TeamGame | None = TeamGame.PAIRS
+) -> str:
+    """Teammates' totals are their team's: each team is shown once (two teams: by letter,
+    ``team A 520, team B 310``)."""
     if len(outcome.totals) != len(names) or len(names) % 2:
         return _match_ended(outcome, names)
-    teams = sorted({s % half for s in outcome.winners})
-    who = _and([_team(t, names) for t in teams])
+    count = 2 if kind is TeamGame.TWO_TEAMS else len(names) // 2
+    teams = sorted({s % count for s in outcome.winners})
+    who = _and([_team(t, names, kind) for t in teams])
     if len(teams) == 1:
         head = _("Team {team} wins the match!", team=who)
     else:
         head = _("Teams {teams} win the match!", teams=who)
-    totals = ", ".join(f"{_team(t, names)} {outcome.totals[t]}" for t in range(half))
+    if kind is TeamGame.TWO_TEAMS:
+        totals = ", ".join(_team_total("AB"[t], outcome.totals[t]) for t in range(count))
+    else:
+        totals = ", ".join(f"{_team(t, names)} {outcome.totals[t]}" for t in range(count))
     return f"{head} {_totals(totals)}"
+
+
+def _team_total(letter: str, total: int) -> str:
+    """``team A 520``: a total of a game of two teams."""
+    return _("team {team} {total}", team=letter, total=total)
 
 
 def _match_ended(outcome: ev.MatchOutcome, names: Sequence[str], *, timed: bool = False) -> str:
@@ -657,8 +678,17 @@ def _dealt(event: Dealt) -> str:
         terms.append(_("{duration} time limit", duration=_duration(event.time_limit)))
     head = f"{hand} [{', '.join(terms)}]" if terms else hand
     players = ", ".join(event.players)
+    if event.teams and event.two_teams:
+        a, b = event.teams
+        return _(
+            "{hand}: {players}; two teams, seats alternating: team A {a}; team B {b}",
+            hand=head,
+            players=players,
+            a=", ".join(a),
+            b=", ".join(b),
+        )
     if event.teams:
-        shown = "; ".join(f"{a} + {b}" for a, b in event.teams)
+        shown = "; ".join(" + ".join(team) for team in event.teams)
         return _(
             "{hand}: {players}; teams (partners opposite): {teams}",
             hand=head,
@@ -700,7 +730,9 @@ def rules_note(rules: HouseRules) -> str:
                 rules.mercy_limit,
             )
         )
-    if rules.teams:
+    if rules.teams and rules.team_game is TeamGame.TWO_TEAMS:
+        parts.append(_("Two teams: going out wins the hand for your whole team."))
+    elif rules.teams:
         parts.append(_("Teams of two: going out wins the hand for both partners."))
     if rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE:
         parts.append(_("Nothing to play: draw until you can, then play it."))
@@ -748,8 +780,26 @@ def _table_fragment(event: TableEvent, fmt: Cards, prefix: str) -> str | None:
             )
         case TeamMade(nick=nick, other=other):
             return _("{nick} and {other} are a team", nick=nick, other=other)
-        case Totals(totals=totals, target=target, lowest_wins=low):
-            shown = ", ".join(f"{nick} {n}" for nick, n in totals)
+        case TeamJoined(nicks=nicks, team=team, members=members):
+            if len(nicks) > 1:
+                return _(
+                    "{nick} and {other} join team {team} (now {members})",
+                    nick=nicks[0],
+                    other=nicks[1],
+                    team=team,
+                    members=", ".join(members),
+                )
+            return _(
+                "{nick} joins team {team} (now {members})",
+                nick=nicks[0],
+                team=team,
+                members=", ".join(members),
+            )
+        case Totals(totals=totals, target=target, lowest_wins=low, lettered=lettered):
+            if lettered:
+                shown = ", ".join(_team_total(team, n) for team, n in totals)
+            else:
+                shown = ", ".join(f"{nick} {n}" for nick, n in totals)
             if low and target:
                 goal = _("first to {target}, then lowest wins", target=target)
             elif low:

@@ -42,6 +42,7 @@ from unobot.core.updates import (
     Stopped,
     TableEvent,
     TeamAsked,
+    TeamJoined,
     TeamMade,
     TimedOut,
     TimeUp,
@@ -80,12 +81,12 @@ from unobot.engine.events import (
 )
 from unobot.engine.game import Game
 from unobot.engine.rules import (
-    TEAM_SIZES,
     AfterDraw,
     HouseRules,
     NoPlayableCard,
     Scoring,
     Stacking,
+    TeamGame,
 )
 from unobot.i18n import domain
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -268,6 +269,10 @@ class Table:
         survives a nick change."""
         self._asks: list[tuple[Player, Player]] = []
         """``.team`` requests not answered yet: (who asked, whom)."""
+        self.sides: list[tuple[Player, int]] = []
+        """Two teams: who chose a team in the lobby (``.team a``, ``.team <nick>``) and which
+        (0: A, 1: B), in the order chosen; at the deal the rest are dealt to the smaller team
+        in join order (:meth:`_seat_two_teams`), and after it every player is here."""
 
     def open_update(self) -> Update:
         """What to announce when the table opens."""
@@ -485,24 +490,31 @@ class Table:
             raise UnoError(_("a game needs at least one person"))
         if len(self.players) < need:
             raise UnoError(_("{n} players are needed to deal: others can .join", n=need))
-        if rules.teams and len(self.players) not in TEAM_SIZES:
-            if len(self.players) < 6:
+        two_teams = rules.teams and rules.team_game is TeamGame.TWO_TEAMS
+        if rules.teams and len(self.players) not in rules.team_sizes:
+            n = len(self.players)
+            if two_teams:  # at most 10 can sit: an odd number wants one more
                 raise UnoError(
                     _(
-                        "teams of two are dealt to 4 or 6 players, not {n}: others can .join",
-                        n=len(self.players),
+                        "two teams are dealt to 4, 6, 8 or 10 players, not {n}: others can .join",
+                        n=n,
                     )
                 )
-            raise UnoError(
-                _(
-                    "teams of two are dealt to 4 or 6 players, not {n}: someone must .leave",
-                    n=len(self.players),
+            if n < 6:
+                raise UnoError(
+                    _("teams of two are dealt to 4 or 6 players, not {n}: others can .join", n=n)
                 )
+            raise UnoError(
+                _("teams of two are dealt to 4 or 6 players, not {n}: someone must .leave", n=n)
             )
+        if two_teams:
+            self._check_sides()
         problem = rules.deal_problem(len(self.players))
         if problem:  # rules made before validate() checked this (e.g. stored ones)
             raise UnoError(_("can't deal: {problem}", problem=problem))
-        if rules.teams:
+        if two_teams:
+            self._seat_two_teams()
+        elif rules.teams:
             self._seat_teams()
         limit = rules.time_limit_minutes * 60.0
         if time_limit is not None:
@@ -544,6 +556,7 @@ class Table:
                 self.match.rules.target_score if first else 0,
                 self.team_names() if first else (),
                 self.match.rules if first else None,
+                self._teams is TeamGame.TWO_TEAMS,
             )
         )
         update.events.append(EngineEvents(tuple(events), self.names, self._teams))
@@ -864,6 +877,13 @@ class Table:
         match = self.match
         assert match is not None
         rules = match.rules
+        if rules.teams and rules.team_game is TeamGame.TWO_TEAMS:  # by the team's letter
+            return Totals(
+                (("A", match.totals[0]), ("B", match.totals[1])),
+                rules.target_score,
+                rules.scoring is Scoring.OWN_POINTS,
+                lettered=True,
+            )
         if rules.teams:  # partners' totals are the team's: shown once per team
             teams = self.team_names()
             return Totals(
@@ -1197,17 +1217,23 @@ class Table:
         update.status = self.status()
         return update
 
-    # --- teams of two ----------------------------------------------------------------------
+    # --- teams: pairs, and two teams ------------------------------------------------------
 
     @journaled
     def team(self, nick: str, other: str, now: float) -> Update:
-        """``.team <nick>``: ``nick`` asks ``other`` to be their partner; when both have asked
-        each other (or ``other`` is a computer player, which never refuses) they are a team.
-        Only in the lobby of a teams game; a player is in one team at most."""
+        """``.team <nick>``: in pairs, ``nick`` asks ``other`` to be their partner; when both
+        have asked each other (or ``other`` is a computer player, which never refuses) they
+        are a team. With two teams, ``.team a`` / ``.team b`` or ``.team <nick>`` choose a
+        team (:meth:`_join_team`). Only in the lobby of a teams game; a player is in one team
+        at most."""
         if not self.config.rules.teams:
-            raise UnoError(_("this game is not played in teams: open one with .uno teams"))
+            raise UnoError(
+                _("this game is not played in teams: open one with .uno pairs or .uno two-teams")
+            )
         if self.state is not State.LOBBY:
             raise UnoError(_("teams are made before the deal"))
+        if self.config.rules.team_game is TeamGame.TWO_TEAMS:
+            return self._join_team(nick, other, now)
         me = self.players[self._seat(nick)]
         seat = self.seat_of(other, computer=None) if _NAME.fullmatch(other) else None
         if seat is None:
@@ -1246,23 +1272,111 @@ class Table:
                 return a
         return None
 
-    def team_names(self) -> tuple[tuple[str, str], ...]:
+    def team_names(self) -> tuple[tuple[str, ...], ...]:
         """The teams in seat order of their first member (after the deal: partners sit
-        opposite, seat ``t`` and ``t + players/2``); () when the game is not in teams."""
+        opposite, seat ``t`` and ``t + players/2``); () when the game is not in teams. Two
+        teams: team A, then team B (before the deal only those who chose, maybe nobody; after
+        it the even seats, then the odd)."""
         if not self._teams:
             return ()
+        if self._teams is TeamGame.TWO_TEAMS:
+            if self.state is State.LOBBY:
+                return tuple(
+                    tuple(p.nick for p, side in self.sides if side == team) for team in (0, 1)
+                )
+            return (self.names[0::2], self.names[1::2])
         if self.state is State.LOBBY:
             return tuple((a.nick, b.nick) for a, b in self.pairs)
         half = len(self.players) // 2
         return tuple((self.players[t].nick, self.players[t + half].nick) for t in range(half))
 
     @property
-    def _teams(self) -> bool:
-        return self.config.rules.teams
+    def _teams(self) -> TeamGame | None:
+        """The kind of teams this game is played in; None: not in teams."""
+        rules = self.config.rules
+        return rules.team_game if rules.teams else None
 
     def _unpair(self, player: Player) -> None:
         self.pairs = [p for p in self.pairs if player not in p]
         self._asks = [a for a in self._asks if player not in a]
+        self.sides = [c for c in self.sides if c[0] is not player]
+
+    def side_of(self, player: Player) -> int | None:
+        """Two teams: ``player``'s team (0: A, 1: B), chosen in the lobby or dealt; None."""
+        return next((side for p, side in self.sides if p is player), None)
+
+    def _join_team(self, nick: str, word: str, now: float) -> Update:
+        """Two teams: ``.team a`` / ``.team b`` joins that team; ``.team <nick>`` joins the
+        team of that player, and when they have none yet both join the smaller team (A on a
+        tie). A team holds at most half the table's seats (``max_players / 2``); a player may
+        change team until the deal. The letters win over a player called ``a`` or ``b``."""
+        me = self.players[self._seat(nick)]
+        letter = word.lower()
+        joining = [me]
+        if letter in ("a", "b"):
+            side = "ab".index(letter)
+        else:
+            seat = self.seat_of(word, computer=None) if _NAME.fullmatch(word) else None
+            if seat is None:
+                raise UnoError(_("name a team, .team a or .team b, or a player of this game"))
+            them = self.players[seat]
+            if them is me:
+                raise UnoError(_("name a team, .team a or .team b, or another player"))
+            theirs = self.side_of(them)
+            if theirs is None:
+                joining.append(them)
+                others = [s for p, s in self.sides if p is not me]
+                side = 1 if others.count(1) < others.count(0) else 0
+            else:
+                side = theirs
+        name = "AB"[side]
+        if all(self.side_of(p) == side for p in joining):
+            raise UnoError(_("you already play for team {team}", team=name))
+        most = self.config.rules.max_players // 2
+        staying = [p for p, s in self.sides if s == side and p not in joining]
+        if len(staying) + len(joining) > most:
+            raise UnoError(_("team {team} is full: {n} players at most", team=name, n=most))
+        self.sides = [c for c in self.sides if c[0] not in joining]
+        self.sides += [(p, side) for p in joining]
+        self.last_activity = now
+        members = tuple(p.nick for p, s in self.sides if s == side)
+        return Update([TeamJoined(tuple(p.nick for p in joining), name, members)])
+
+    def _check_sides(self) -> None:
+        """Two teams are even at the deal: a team chosen by more than half the players can't
+        be."""
+        half = len(self.players) // 2
+        for side, name in enumerate("AB"):
+            chosen = sum(1 for _p, s in self.sides if s == side)
+            if chosen > half:
+                raise UnoError(
+                    _(
+                        "team {team} has {k} players, more than half of {n}: someone moves "
+                        "with .team {other}",
+                        team=name,
+                        k=chosen,
+                        n=len(self.players),
+                        other="ba"[side],
+                    )
+                )
+
+    def _seat_two_teams(self) -> None:
+        """Seats alternate between the teams (the sheet: "two teams, seats alternating"):
+        the players who chose no team are dealt, in join order, each to the smaller team (A
+        on a tie), so with no choices the seats are the join order; then team A takes the even
+        seats and team B the odd, each team in join order."""
+        order = {id(p): i for i, p in enumerate(self.players)}
+        teams: list[list[Player]] = [[], []]
+        chosen = {id(p): side for p, side in self.sides}
+        for p in self.players:
+            if id(p) in chosen:
+                teams[chosen[id(p)]].append(p)
+        for p in self.players:
+            if id(p) not in chosen:
+                teams[1 if len(teams[1]) < len(teams[0]) else 0].append(p)
+        a, b = (sorted(t, key=lambda p: order[id(p)]) for t in teams)
+        self.players = [p for pair in zip(a, b, strict=True) for p in pair]
+        self.sides = [(p, s % 2) for s, p in enumerate(self.players)]
 
     def _seat_teams(self) -> None:
         """Seat partners opposite: the players not paired with ``.team`` are paired in join

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from unobot.engine import Phase
 from unobot.engine.cards import Card, Color
 from unobot.engine.events import Event
-from unobot.engine.rules import HouseRules
+from unobot.engine.rules import HouseRules, TeamGame
 
 __all__ = [
     "Away",
@@ -31,6 +31,7 @@ __all__ = [
     "Stopped",
     "TableEvent",
     "TeamAsked",
+    "TeamJoined",
     "TeamMade",
     "TimeUp",
     "TimeWarning",
@@ -72,11 +73,14 @@ class Dealt:
     """Seconds the match lasts (announced with the first hand); 0 = untimed."""
     target: int = 0
     """Points that end the match (announced with the first hand); 0 = no target."""
-    teams: tuple[tuple[str, str], ...] = ()
-    """In a teams game, the pairs (announced with the first hand; partners sit opposite)."""
+    teams: tuple[tuple[str, ...], ...] = ()
+    """In a teams game, the teams (announced with the first hand): the pairs (partners sit
+    opposite), or with ``two_teams`` team A (the even seats) and team B (the odd)."""
     variant: HouseRules | None = None
     """The match's rules, with its first hand only: what they change from the classic game is
     said in a line of its own (``render_irc.rules_note``); later hands leave it out."""
+    two_teams: bool = False
+    """The teams are the two of the game of two teams, seats alternating."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,8 @@ class Totals:
     totals: tuple[tuple[str, int], ...]
     target: int
     lowest_wins: bool
+    lettered: bool = False
+    """The names are team letters (a game of two teams): each is said as ``team A``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +121,10 @@ class EngineEvents:
 
     events: tuple[Event, ...]
     names: tuple[str, ...]
-    teams: bool = False
-    """A teams game: seats ``s`` and ``s + len(names)/2`` are partners, hands and matches are
-    won by a team."""
+    teams: TeamGame | None = None
+    """A teams game, hands and matches won by a team: pairs (seats ``s`` and
+    ``s + len(names)/2`` are partners) or two teams (the even seats, team A, against the odd,
+    team B); None: not in teams."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +189,20 @@ class TeamMade:
     other: str
 
 
+@dataclass(frozen=True, slots=True)
+class TeamJoined:
+    """Two teams: ``nicks`` (one, or two placed together) play for team ``team`` (``A`` or
+    ``B``), whose chosen players are now ``members``."""
+
+    nicks: tuple[str, ...]
+    team: str
+    members: tuple[str, ...]
+
+
 TableEvent = (
     Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
     | Penalized | Stopped | Totals | TimeWarning | TimeUp | RoundOver | TeamAsked | TeamMade
+    | TeamJoined
 )  # fmt: skip
 
 
