@@ -215,7 +215,8 @@ class GameRecorder:
                 left = seat.in_hand
             rows.append((seat, totals[index], left, index in winners and not seat.left))
         rows += [(s, s.total, s.in_hand, False) for s in game.seats if id(s) not in seated]
-        places = _places(rows, own_points)
+        count = rules.team_count(len(table.players))
+        places = _places(rows, own_points, _team_left(rows, len(table.players), count))
         idents, left_out = _idents([r[0] for r in rows])
         for seat in (r[0] for r in rows):
             if id(seat) in left_out:
@@ -355,10 +356,30 @@ def _idents(seats: list[_Seat]) -> tuple[dict[int, str], dict[int, str]]:
     return idents, left_out
 
 
-def _places(rows: list[tuple[_Seat, int, int, bool]], own_points: bool) -> dict[int, int]:
+def _team_left(
+    rows: list[tuple[_Seat, int, int, bool]], players: int, count: int
+) -> dict[int, int]:
+    """In a team game (``count`` teams, seat ``s`` in team ``s % count``; the first
+    ``players`` of ``rows`` are the seats in order), each seat's team's points left in hand,
+    by ``id(seat)``: teammates share their total, and so their place (:func:`_places`).
+    Empty when not in teams."""
+    if not count or players % count:
+        return {}
+    sums = [0] * count
+    for index, row in enumerate(rows[:players]):
+        sums[index % count] += row[2]
+    return {id(row[0]): sums[index % count] for index, row in enumerate(rows[:players])}
+
+
+def _places(
+    rows: list[tuple[_Seat, int, int, bool]],
+    own_points: bool,
+    team_left: dict[int, int] | None = None,
+) -> dict[int, int]:
     """Winners 1; the others who finished by match points (highest first, or lowest with
-    own-points scoring), then by points left in hand, ties sharing a place; those who left
-    come last, the last to leave first."""
+    own-points scoring), then by points left in hand (in a team game the team's, from
+    ``team_left``: a team shares one place), ties sharing a place; those who left come last,
+    the last to leave first."""
     places: dict[int, int] = {}
     winners = [r for r in rows if r[3]]
     for row in winners:
@@ -366,7 +387,8 @@ def _places(rows: list[tuple[_Seat, int, int, bool]], own_points: bool) -> dict[
     stayed = [r for r in rows if not r[3] and not r[0].left]
 
     def key(row: tuple[_Seat, int, int, bool]) -> tuple[int, int]:
-        return (row[1] if own_points else -row[1], row[2])
+        left = team_left.get(id(row[0]), row[2]) if team_left else row[2]
+        return (row[1] if own_points else -row[1], left)
 
     stayed.sort(key=key)
     place = len(winners) + 1
