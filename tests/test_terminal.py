@@ -157,6 +157,24 @@ def test_every_option() -> None:
     assert options == PlayOptions(2, "hard", "official", 7, "Ann", "always", 0.0, "sqlite:///x.db")
 
 
+def test_a_whole_match_of_two_teams_with_computer_teammates() -> None:
+    """``--preset two-teams --bots 5``: seats alternate in join order, so you, NormalBot2 and
+    NormalBot4 are team A; hands and the match to 500 are won by a team."""
+    proc = _start("--bots 5 --level normal --preset two-teams --seed 6 --delay 0 --color never")
+    try:
+        screen = play_to_the_end(proc, seed=6, call_uno=True)
+        dealt = " ".join(screen.lines)
+        assert re.search(
+            r"Uno \(two-teams\) \[to 500 points\]: .*two teams, seats alternating: team A \S+, "
+            r"NormalBot2, NormalBot4; team B NormalBot1, NormalBot3, NormalBot5",
+            dealt,
+        ), dealt[:600]
+        assert any(re.search(r"Team [AB] wins the match!", line) for line in screen.lines)
+        _finish(proc, screen)
+    finally:
+        proc.kill()
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -165,6 +183,10 @@ def test_every_option() -> None:
         (["--preset", "knockout", "--bots", "4"], "knockout is for 2-4 players: --bots 1 to 3"),
         (["--preset", "bac-tournament", "--bots", "1"], "--bots 3 to 4"),
         (["--preset", "teams", "--bots", "4"], "teams is for 4 or 6 players: --bots 3 or 5"),
+        (
+            ["--preset", "two-teams", "--bots", "4"],
+            "two-teams is for 4, 6, 8 or 10 players: --bots 3, 5, 7 or 9",
+        ),
         (["--delay", "61"], "--delay must be 0 to 60"),
         (["--delay", "-1"], "--delay must be 0 to 60"),
         (["--delay", "nan"], "--delay must be 0 to 60"),
@@ -583,12 +605,13 @@ def test_a_whole_match_with_manual_uno_calls() -> None:
 
 
 def test_a_whole_teams_match_with_a_computer_partner() -> None:
-    """``--preset teams``: you and the first computer player are partners (join order), sat
-    opposite; hands are won for the team and the match to 500 by a team."""
+    """``--preset teams`` (the old name of ``pairs``): you and the first computer player are
+    partners (join order), sat opposite; hands are won for the team and the match to 500 by a
+    team."""
     proc = _start("--bots 3 --level normal --preset teams --seed 6 --delay 0 --color never")
     try:
         screen = play_to_the_end(proc, seed=6, call_uno=True)
-        dealt = next(line for line in screen.lines if line.startswith("<unobot> Uno (teams)"))
+        dealt = next(line for line in screen.lines if line.startswith("<unobot> Uno (pairs)"))
         assert re.search(
             r"teams \(partners opposite\): \S+ \+ NormalBot1; NormalBot2 \+ NormalBot3", dealt
         )

@@ -26,7 +26,7 @@ from unobot import config as config_mod
 from unobot.core.admins import AdminCode
 from unobot.core.plugin import PluginError, load_plugins
 from unobot.core.render import describe, hand_text
-from unobot.engine import PRESETS, Game, preset
+from unobot.engine import PRESET_ALIASES, PRESETS, Game, preset
 
 if TYPE_CHECKING:
     from unobot.core.settings import BackgroundSettings
@@ -570,7 +570,9 @@ def _main(args_list: list[str]) -> None:
     if args_list and args_list[0] == "demo":
         parser = argparse.ArgumentParser(prog="unobot demo", description="Play a demo hand.")
         parser.add_argument("--players", type=int, default=4, help="players (2-10)")
-        parser.add_argument("--preset", default="official", choices=sorted(PRESETS))
+        parser.add_argument(
+            "--preset", default="official", choices=sorted([*PRESETS, *PRESET_ALIASES])
+        )
         parser.add_argument("--seed", type=int, default=1)
         args = parser.parse_args(args_list[1:])
         if not 2 <= args.players <= 10:

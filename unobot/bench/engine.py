@@ -10,14 +10,14 @@ import argparse
 import time
 from random import Random
 
-from unobot.engine import PRESETS, Game, HouseRules, preset
+from unobot.engine import PRESET_ALIASES, PRESETS, Game, HouseRules, preset
 from unobot.engine.cards import COMPILED
 
 
 def add_arguments(eng: argparse.ArgumentParser) -> None:
     eng.add_argument("--players", type=int, default=4)
     eng.add_argument("--games", type=int, default=20_000)
-    eng.add_argument("--preset", default="official", choices=sorted(PRESETS))
+    eng.add_argument("--preset", default="official", choices=sorted([*PRESETS, *PRESET_ALIASES]))
     eng.add_argument("--seed", type=int, default=1)
     eng.add_argument(
         "--all-presets", action="store_true", help="also time the other presets (games/10 each)"
@@ -66,8 +66,10 @@ def bench_engine(args: argparse.Namespace) -> None:
         for name in sorted(PRESETS):
             if name != args.preset:
                 other = preset(name)
-                # Teams of two are dealt to 4 or 6 only: the nearest below --players.
-                players = (6 if args.players >= 6 else 4) if other.teams else args.players
+                # Teams are dealt to some sizes only (pairs 4 or 6, two teams 4 to 10,
+                # even): the nearest at or below --players, else the smallest.
+                sizes = [n for n in other.team_sizes if n <= args.players] or [4]
+                players = sizes[-1] if other.teams else args.players
                 secs, acts = _time_games(players, other, games, args.seed)
                 print(f"  {name}: {games / secs:.0f} games/s, {acts / games:.1f} actions/game")
     elapsed, actions = _time_games(args.players, rules, args.games, args.seed)

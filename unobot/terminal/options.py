@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from unobot.engine import PRESETS, preset
+from unobot.engine import PRESET_ALIASES, PRESETS, TeamGame, preset
 from unobot.i18n import DEFAULT, LANGUAGES, domain, normalize, speaking
 from unobot.irc.casemap import irc_eq
 
@@ -133,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--preset",
         default="irc-classic",
-        choices=sorted(PRESETS),
+        choices=sorted([*PRESETS, *PRESET_ALIASES]),  # teams, partners: the old names of pairs
         metavar="NAME",
         help=_("rules: {presets} (default irc-classic)", presets=", ".join(sorted(PRESETS))),
     )
@@ -229,7 +229,12 @@ def _parse(argv: list[str], lang: str) -> PlayOptions:
             )
         )
     if rules.team_problem(args.bots + 1):
-        # Teams of two: you and the first computer player are partners (join order).
+        # Pairs: you and the first computer player are partners (join order). Two teams:
+        # seats alternate in join order, so the second, fourth ... computer players are yours.
+        if rules.team_game is TeamGame.TWO_TEAMS:
+            parser.error(
+                _("{preset} is for 4, 6, 8 or 10 players: --bots 3, 5, 7 or 9", preset=args.preset)
+            )
         parser.error(_("{preset} is for 4 or 6 players: --bots 3 or 5", preset=args.preset))
     if not args.delay >= 0 or args.delay > 60:  # `not >=` also refuses nan
         parser.error(_("--delay must be 0 to 60 seconds"))
