@@ -278,7 +278,7 @@ def _two_teams_text(teams: tuple[tuple[str, ...], ...], prefix: str, dealt: bool
         return _("Team A: {a}. Team B: {b}.", a=a, b=b)
     return _(
         "Team A: {a}. Team B: {b}. {prefix}team a or {prefix}team b (or {prefix}team <nick>) "
-        "to choose; the rest are dealt to the smaller team in join order at the deal.",
+        "to choose; at the deal the others join the smaller team, in join order.",
         a=a,
         b=b,
         prefix=prefix,

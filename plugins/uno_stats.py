@@ -784,7 +784,7 @@ def game_lines(game: StoredGame, hands: int | None, url: str) -> list[str]:
         "length": game_length(game.seconds),
     }
     if game.teams:
-        head = _("Game {id} in {channel} ({preset}, teams of two), {when} UTC, {length}", **known)
+        head = _("Game {id} in {channel} ({preset}, a team game), {when} UTC, {length}", **known)
     else:
         head = _("Game {id} in {channel} ({preset}), {when} UTC, {length}", **known)
     if game.stopped:

@@ -60,7 +60,7 @@ def test_choosing_a_team_by_letter_or_by_a_players_nick() -> None:
     listed = replies(h.say("fay", ".team"), "fay")
     assert listed == [
         "Team A: eve. Team B: bob, cat, dan. .team a or .team b (or .team <nick>) to choose; "
-        "the rest are dealt to the smaller team in join order at the deal."
+        "at the deal the others join the smaller team, in join order."
     ]
 
 

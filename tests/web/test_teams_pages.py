@@ -1,4 +1,4 @@
-"""The site says which games were played in teams of two: the game page (and its JSON) and
+"""The site says which games were played in teams: the game page (and its JSON) and
 the player page's recent games, from the ``game.teams`` flag (schema v8)."""
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ def test_team_games_are_marked_on_game_and_player_pages(tmp_path: Path) -> None:
     db = open_database(url)
     with TestClient(create_app(db, clock=lambda: NOW)) as client:
         page = html.unescape(client.get("/game/7e7e7e7e").text)
-        assert "teams (teams of two)" in page
+        assert "teams (a team game)" in page
         assert client.get("/api/game/7e7e7e7e").json()["teams"] is True
         assert client.get("/api/game/5a5a5a5a").json()["teams"] is False
-        assert "(teams of two)" not in html.unescape(client.get("/game/5a5a5a5a").text)
+        assert "(a team game)" not in html.unescape(client.get("/game/5a5a5a5a").text)
         player = client.get("/player/cat").text
         assert '<span class="teams">(teams)</span>' in player
     db.close()

@@ -120,8 +120,8 @@ class GameRecord:
     the notation), which :func:`unobot.core.journal.replay_text` replays call by call. None
     when the bot kept no journal."""
     teams: bool = False
-    """Played in teams of two (``HouseRules.teams``): partners share their team's result,
-    both winners when it wins (schema v8 keeps the flag on the game)."""
+    """Played in teams (``HouseRules.teams``: pairs, or two teams): teammates share their
+    team's result, all winners when it wins (schema v8 keeps the flag on the game)."""
     stopped: bool = False
     """Ended before its end by the rules: stopped (``.unostop``, or by the table when no
     person was left) after at least one complete hand. It counts as a game for everyone in
@@ -163,7 +163,7 @@ class StoredGame:
     """In place order."""
     moves: str | None = None
     teams: bool = False
-    """A game of teams of two (:attr:`GameRecord.teams`)."""
+    """A team game, in pairs or two teams (:attr:`GameRecord.teams`)."""
     stopped: bool = False
     """Stopped before its end, nobody won it (:attr:`GameRecord.stopped`)."""
 
@@ -218,8 +218,8 @@ class PlayerStats:
     is_bot: bool = False
     """A computer player (never ranked among people unless ``include_bots``)."""
     team_games: int = 0
-    """How many of ``games`` were played in teams of two (:attr:`GameRecord.teams`): the
-    leaderboards say so, since a team game's win is shared with a partner."""
+    """How many of ``games`` were played in teams (:attr:`GameRecord.teams`): the
+    leaderboards say so, since a team game's win is shared with teammates."""
     stopped_games: int = 0
     """How many of ``games`` were stopped before their end (:attr:`GameRecord.stopped`):
     games nobody won, which the player's line counts apart."""

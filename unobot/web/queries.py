@@ -115,7 +115,7 @@ class BoardLine:
     rated_games: int
     is_bot: bool
     team_games: int = 0
-    """Of ``games``, those played in teams of two (``player_summary.team_games``, schema
+    """Of ``games``, those played in teams (``player_summary.team_games``, schema
     v10; 0 on an older store): a team game's win was shared with a partner."""
     stopped_games: int = 0
     """Of ``games``, those stopped before their end, won by nobody (schema v11)."""
@@ -169,7 +169,7 @@ class RecentGame:
     points: int
     finished: bool
     teams: bool = False
-    """Played in teams of two (``game.teams``): a win was the team's."""
+    """Played in teams, pairs or two (``game.teams``): a win was the team's."""
     stopped: bool = False
     """Stopped before its end (``game.stopped``): nobody won it."""
 
