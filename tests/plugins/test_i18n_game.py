@@ -38,6 +38,7 @@ from unobot.core.updates import (
     Status,
     Stopped,
     TeamAsked,
+    TeamJoined,
     TeamMade,
     TimedOut,
     TimeUp,
@@ -46,7 +47,7 @@ from unobot.core.updates import (
     Update,
     Warned,
 )
-from unobot.engine import Phase
+from unobot.engine import Phase, TeamGame
 from unobot.engine import events as ev
 from unobot.engine.actions import (
     CallUno,
@@ -64,7 +65,7 @@ from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
 
 LANGS = ("de", "fr", "es", "pt_BR", "it", "pl")
-PRESETS = ("official", "irc-classic", "teams", "seven-o", "jump-in", "no-mercy")
+PRESETS = ("official", "irc-classic", "teams", "two-teams", "seven-o", "jump-in", "no-mercy")
 LONG = [  # 30 characters each: the longest nicks common networks allow
     "Alexandria_von_Hohenzollern_X1",
     "Bartholomew_Featherstonehaugh2",
@@ -259,8 +260,19 @@ def table_events() -> list[object]:
             ("anna", "bob", "carol", "dave"), "teams", 1, 0, 0, (("anna", "carol"), ("bob", "dave"))
         ),
         Dealt(("anna", "bob"), "official", 2, 0, 0, ()),
+        Dealt(
+            ("anna", "bob", "carol", "dave", "eve", "fay"),
+            "two-teams",
+            1,
+            target=500,
+            teams=(("anna", "carol", "eve"), ("bob", "dave", "fay")),
+            two_teams=True,
+        ),
         TeamAsked("anna", "bob"),
         TeamMade("anna", "bob"),
+        TeamJoined(("anna",), "A", ("carol", "anna")),
+        TeamJoined(("anna", "bob"), "B", ("anna", "bob")),
+        Totals((("A", 30), ("B", 0)), 500, False, True),
         Totals((("anna", 30), ("bob", 0)), 500, False),
         Totals((("anna", 30), ("bob", 0)), 500, True),
         Totals((("anna", 30), ("bob", 0)), 0, True),
@@ -339,6 +351,18 @@ def _engine_updates() -> list[Update]:
         _batch([ev.Eliminated(1, 25)]),
         _batch([ev.SeatRemoved(1, 5)]),
         _batch([ev.Reshuffled(30)]),
+        *_two_team_batches(),
+    ]
+
+
+def _two_team_batches() -> list[Update]:
+    """A hand and a match won by a team of two teams (``team A``, by letter)."""
+    names = ("anna", "bob", "carol", "dave")
+    won = ev.HandOutcome(1, ((), (), (_card("R5"),), ()), (0, 0, 5, 0), (0, 5, 0, 5))
+    ended = ev.MatchOutcome((520, 310, 520, 310), (0, 2), 6)
+    return [
+        Update([EngineEvents((ev.HandEnded(won),), names, TeamGame.TWO_TEAMS)]),
+        Update([EngineEvents((ev.MatchEnded(ended),), names, TeamGame.TWO_TEAMS)]),
     ]
 
 

@@ -34,7 +34,16 @@ from unobot.irc.transport import Kind
 
 LONG = "Zbigniew_Brzeczyszczykiewicz30"  # 30 characters, a common NICKLEN
 NICKS = ["ann", "Bob", "carol[m]", LONG]
-PRESETS = ["irc-classic", "official", "seven-o", "jump-in", "no-mercy", "house", "teams"]
+PRESETS = [
+    "irc-classic",
+    "official",
+    "seven-o",
+    "jump-in",
+    "no-mercy",
+    "house",
+    "teams",
+    "two-teams",
+]
 AROUND = [
     ".cards", ".top", ".unohelp", ".unorules", ".unorules list", ".unolang", ".unostats",
     ".unotop10", ".unorecords", ".p zz", ".p r 5", ".draw", ".catch ann", ".swap nobody",
@@ -55,7 +64,7 @@ def play(lang: str, preset: str, seed: int) -> list[Sent]:
     h = StatsHarness(seed, BotConfig(network="testnet", bots=FAST))
     h.settings.set_language("#uno", lang)
     rng = Random(seed)
-    nicks = NICKS[:3] if preset != "teams" else NICKS
+    nicks = NICKS[:3] if preset not in ("teams", "two-teams") else NICKS
     h.say(nicks[0], f".uno {preset}")
     for nick in nicks[1:]:
         h.say(nick, ".join")
@@ -63,6 +72,11 @@ def play(lang: str, preset: str, seed: int) -> list[Sent]:
     if preset == "teams":
         h.say(nicks[0], f".team {nicks[1]}")
         h.say(nicks[1], f".team {nicks[0]}")
+        h.say(nicks[0], ".addbot easy")
+    if preset == "two-teams":  # a team by letter, another player's team, and six seats
+        h.say(nicks[0], ".team b")
+        h.say(nicks[1], f".team {nicks[0]}")
+        h.say(nicks[2], ".team")
         h.say(nicks[0], ".addbot easy")
     h.say(nicks[0], ".deal")
     key = irc_lower("#uno")
