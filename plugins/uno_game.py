@@ -115,11 +115,11 @@ def uno(ctx: Context) -> None:
     if table is None:
         assert ctx.channel is not None
         word = ctx.args.split()[0].lower() if ctx.args.split() else ""
-        if word == "teams":
-            rules = teams_of(ctx.bot.rules_for(ctx.channel))
+        name = preset_name(word) if word else None
+        if word == "teams" or (name is not None and PRESETS[name].teams):
+            rules = teams_of(ctx.bot.rules_for(ctx.channel), word)
             ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, rules)
             return
-        name = preset_name(word) if word else None
         if name is not None:  # ``.uno no-mercy``, ``.uno two-teams``: this game only, a preset
             ctx.bot.open_table(ctx.channel, ctx.nick, ctx.ident, PRESETS[name])
             return
@@ -215,12 +215,16 @@ def removebot(ctx: Context) -> None:
     ctx.publish(table, table.remove_computer(words[0] if words else None, ctx.now))
 
 
-def teams_of(rules: HouseRules) -> HouseRules:
-    """The rules of ``.uno teams``: the channel's when they are a teams game of either kind
+def teams_of(rules: HouseRules, word: str = "teams") -> HouseRules:
+    """The rules of ``.uno teams``: the channel's when they are a team game of either kind
     (chosen with ``.unorules``), else the ``pairs`` preset (``teams`` was its name: the
-    official game in pairs, a match to 500). ``.uno pairs`` and ``.uno two-teams`` open those
-    presets."""
-    return rules if rules.teams else PRESETS["pairs"]
+    official game in pairs, a match to 500). ``.uno pairs`` (``partners``) and ``.uno
+    two-teams``: the channel's when they are a team game of that kind (a channel's own target
+    score, say), else that preset."""
+    if word == "teams":
+        return rules if rules.teams else PRESETS["pairs"]
+    wanted = PRESETS[preset_name(word) or "pairs"]
+    return rules if rules.teams and rules.team_game is wanted.team_game else wanted
 
 
 @command("team")

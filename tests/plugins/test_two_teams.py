@@ -47,6 +47,18 @@ def test_uno_two_teams_opens_the_preset_and_pairs_keeps_its_names() -> None:
         assert h.bot.tables["#uno"].config.rules.name == name
 
 
+def test_uno_with_a_team_preset_keeps_the_channels_own_team_rules() -> None:
+    """A channel whose rules are a game of two teams to 300: ``.uno two-teams`` and ``.uno
+    teams`` open those; ``.uno pairs`` opens the pairs preset."""
+    own = dataclasses.replace(preset("two-teams"), target_score=300)
+    for word, target, name in (("two-teams", 300, "two-teams"), ("teams", 300, "two-teams"),
+                               ("pairs", 500, "pairs")):  # fmt: skip
+        h = Harness(config=BotConfig(table=TableConfig(rules=own)))
+        h.say("ann", f".uno {word}")
+        rules = h.bot.tables["#uno"].config.rules
+        assert (rules.name, rules.target_score) == (name, target), word
+
+
 def test_choosing_a_team_by_letter_or_by_a_players_nick() -> None:
     h = Harness()
     h.say("ann", ".uno two-teams")
