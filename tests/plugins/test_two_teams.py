@@ -255,3 +255,30 @@ def test_team_joined_is_an_update_event() -> None:
     table = lobby(4)
     update = table.team("bob", "a", 1.0)
     assert update.events == [TeamJoined(("bob",), "A", ("bob",))]
+
+
+def test_channel_rules_stored_under_the_old_name_teams_still_load() -> None:
+    """The settings store (and a table's journal) keep a preset's name and the options changed
+    from it: rules stored as ``teams`` load as the pairs preset, and are stored again under
+    its name, ``pairs``; a game of two teams round-trips as ``two-teams``."""
+    from unobot.core.settings import rules_as_text, rules_from_text
+
+    old = rules_from_text("teams", {"target_score": "300"})
+    assert (old.name, old.team_game, old.target_score) == ("pairs", TeamGame.PAIRS, 300)
+    assert rules_as_text(old) == ("pairs", {"target_score": "300"})
+    two = dataclasses.replace(preset("two-teams"), target_score=250)
+    assert rules_from_text(*rules_as_text(two)) == two
+    # the option on another preset: official with teams on and two teams
+    own = preset("official").with_option("teams", "on").with_option("team_game", "two-teams")
+    assert rules_as_text(own) == ("official", {"teams": "on", "team_game": "two-teams"})
+    assert rules_from_text(*rules_as_text(own)) == own
+
+
+def test_unorules_takes_the_old_and_new_names() -> None:
+    h = Harness()
+    said = replies(h.say("ann", ".unorules preset teams", is_op=True), "ann")
+    assert any("pairs" in line for line in said), said
+    said = replies(h.say("ann", ".unorules preset two-teams", is_op=True), "ann")
+    assert any("two-teams" in line for line in said), said
+    h.say("ann", ".uno")
+    assert h.bot.tables["#uno"].config.rules.team_game is TeamGame.TWO_TEAMS

@@ -145,3 +145,42 @@ def test_a_v9_store_gets_its_team_games_counted(
     assert new.player("Cat", min_games=1).team_games == 2
     assert new.summary_mismatches() == []
     new.close()
+
+
+def test_a_game_of_two_teams_of_five_in_every_store(make_store: StoreFactory) -> None:
+    """The 1993 sheet's team game at ten: all five of the winning team won (place 1, the
+    team's total), the other five lost, tied on the team's place (6); read back, counted as a
+    team game for all ten, rated with teammates tied (in memory, SQLite and PostgreSQL)."""
+    from unobot.stats import Ranking
+
+    winners = ["Ann", "Cat", "Eve", "Gus", "Ivy"]
+    losers = ["Bob", "Dan", "Fay", "Hal", "Jon"]
+    record = dataclasses.replace(
+        game(
+            *(res(n, True, 530, place=1, left=i * 4) for i, n in enumerate(winners)),
+            *(res(n, False, 210, place=6, left=10 + i) for i, n in enumerate(losers)),
+            game_id="2ea0" * 8,
+        ),
+        preset="two-teams",
+        teams=True,
+    )
+    store = make_store(network="testnet")
+    store.record_game(record)
+    got = store.game("2ea02e")
+    assert got is not None and got.teams and got.preset == "two-teams"
+    assert [(r.nick, r.place, r.won, r.points_won) for r in got.results] == [
+        *((n, 1, True, 530) for n in winners),
+        *((n, 6, False, 210) for n in losers),
+    ]
+    for nick in winners + losers:
+        stats = store.player(nick, min_games=1)
+        assert stats is not None and (stats.games, stats.team_games) == (1, 1)
+        assert stats.wins == (nick in winners) and stats.points == (530 if nick in winners else 210)
+    board = store.leaderboard(Ranking.PERCENT_WINS, 10, min_games=1)
+    assert [p.nick for p in board[:5]] == winners and len(board) == 10
+    ratings = {r.nick: (r.mu, r.sigma) for r in got.results}
+    # teammates tied on one place and starting equal: one team's ratings move as one
+    assert len({ratings[n] for n in winners}) == 1 and len({ratings[n] for n in losers}) == 1
+    assert ratings["Ann"][0] > ratings["Bob"][0]
+    if hasattr(store, "summary_mismatches"):
+        assert store.summary_mismatches() == []
