@@ -36,8 +36,8 @@ BLURBS: dict[str, str] = {
     "ocuk-tournament": N_("+2/+4 stacking, 251 points"),
     "bac-tournament": N_("low wins"),
     "knockout": N_("60 minutes"),
-    "pairs": N_("pairs, 500 by team"),
-    "two-teams": N_("two teams, 4-10 players"),
+    "pairs": N_("4 or 6"),  # players: the name says the rest
+    "two-teams": N_("4-10"),
     "seven-o": N_("7 swaps, 0 passes"),
     "jump-in": N_("same card out of turn"),
     "house": N_("Seven-O, Jump-In, stacking"),
