@@ -69,9 +69,13 @@ def test_choosing_a_team_by_letter_or_by_a_players_nick() -> None:
     # dan names eve, who has no team: both join the smaller team, A
     assert channel_lines(h.say("dan", ".team eve")) == ["dan and eve join team A (now dan, eve)."]
     assert channel_lines(h.say("dan", ".team b")) == ["dan joins team B (now bob, cat, dan)."]
+    # ann chooses A, then names fay, who has no team yet: fay comes to ann's team
+    h.say("ann", ".team a")
+    assert channel_lines(h.say("ann", ".team fay")) == ["fay joins team A (now eve, ann, fay)."]
     listed = replies(h.say("fay", ".team"), "fay")
     assert listed == [
-        "Team A: eve. Team B: bob, cat, dan. .team a or .team b (or .team <nick>) to choose; "
+        "Team A: eve, ann, fay. Team B: bob, cat, dan. .team a or .team b (or .team <nick>) to "
+        "choose; "
         "at the deal the others join the smaller team, in join order."
     ]
 

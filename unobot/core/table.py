@@ -1307,9 +1307,10 @@ class Table:
 
     def _join_team(self, nick: str, word: str, now: float) -> Update:
         """Two teams: ``.team a`` / ``.team b`` joins that team; ``.team <nick>`` joins the
-        team of that player, and when they have none yet both join the smaller team (A on a
-        tie). A team holds at most half the table's seats (``max_players / 2``); a player may
-        change team until the deal. The letters win over a player called ``a`` or ``b``."""
+        team of that player; when they have none yet, they come to ours, and when neither of
+        us has one both join the smaller team (A on a tie). A team holds at most half the
+        table's seats (``max_players / 2``); a player may change team until the deal. The
+        letters win over a player called ``a`` or ``b``."""
         me = self.players[self._seat(nick)]
         letter = word.lower()
         joining = [me]
@@ -1322,18 +1323,21 @@ class Table:
             them = self.players[seat]
             if them is me:
                 raise UnoError(_("name a team, .team a or .team b, or another player"))
-            theirs = self.side_of(them)
-            if theirs is None:
-                joining.append(them)
-                others = [s for p, s in self.sides if p is not me]
-                side = 1 if others.count(1) < others.count(0) else 0
-            else:
+            theirs, mine = self.side_of(them), self.side_of(me)
+            if theirs is not None:
                 side = theirs
+            elif mine is not None:  # they come to our team
+                joining, side = [them], mine
+            else:
+                joining.append(them)
+                others = [s for _p, s in self.sides]
+                side = 1 if others.count(1) < others.count(0) else 0
         name = "AB"[side]
-        if all(self.side_of(p) == side for p in joining):
+        joining = [p for p in joining if self.side_of(p) != side]
+        if not joining:
             raise UnoError(_("you already play for team {team}", team=name))
         most = self.config.rules.max_players // 2
-        staying = [p for p, s in self.sides if s == side and p not in joining]
+        staying = [p for p, s in self.sides if s == side]
         if len(staying) + len(joining) > most:
             raise UnoError(_("team {team} is full: {n} players at most", team=name, n=most))
         self.sides = [c for c in self.sides if c[0] not in joining]
