@@ -135,3 +135,19 @@ def test_the_arena_wants_each_team_of_one_level(capsys) -> None:  # type: ignore
     with pytest.raises(SystemExit):
         arena_main(["--preset", "two-teams", "--players", "hard,hard,normal,normal"])
     assert "teammates sit every 2 seats" in capsys.readouterr().err
+
+
+def test_the_arena_counts_a_teams_points_once() -> None:
+    """Every teammate is credited the team's points: the table reports the team's points per
+    hand, not that times the team's size. Two hands: hard's team won 30, normal's 50."""
+    from unobot.ai.arena import ArenaResult, table
+
+    result = ArenaResult(
+        ("hard", "normal", "hard", "normal", "hard", "normal"), 2, [1] * 6,
+        [30.0, 50.0] * 3, [900.0, 2500.0] * 3, 100, 1.0,
+    )  # fmt: skip
+    lines = table(result, team_size=3)
+    hard = next(line for line in lines if line.startswith("hard")).split()
+    normal = next(line for line in lines if line.startswith("normal")).split()
+    assert (hard[2], hard[3], hard[6]) == ("2", "1", "15.0")
+    assert (normal[2], normal[3], normal[6]) == ("2", "1", "25.0")

@@ -186,9 +186,10 @@ def table(result: ArenaResult, team_size: int = 1) -> list[str]:
     """The results per strategy name (entries of the same level pooled), as text lines.
 
     ``team_size`` above 1: teammates (one level per team) share every result, so a team's
-    hands are the samples and its wins the hands it won: the seats' counts divided by the
-    team's size (else the interval would count each hand that many times and come out too
-    narrow)."""
+    hands are the samples, its wins the hands it won and its points the team's: the seats'
+    counts and points divided by the team's size (else the interval would count each hand
+    that many times and come out too narrow, and the points would be the team's that many
+    times over)."""
     names: list[str] = []
     for level in result.levels:
         if level not in names:
@@ -202,11 +203,12 @@ def table(result: ArenaResult, team_size: int = 1) -> list[str]:
         idx = [i for i, level in enumerate(result.levels) if level == name]
         trials = games * len(idx)
         wins = sum(result.wins[i] for i in idx)
-        if team_size > 1:
-            trials, wins = trials // team_size, wins // team_size
-        low, high = wilson(wins, trials)
         total = sum(result.points[i] for i in idx)
         total_sq = sum(result.points_sq[i] for i in idx)
+        if team_size > 1:  # every teammate was credited the team's points: count them once
+            trials, wins = trials // team_size, wins // team_size
+            total, total_sq = total / team_size, total_sq / team_size
+        low, high = wilson(wins, trials)
         mean = total / trials if trials else 0.0
         var = max(0.0, total_sq / trials - mean * mean) if trials else 0.0
         half = 1.96 * math.sqrt(var / trials) if trials > 1 else 0.0
