@@ -518,3 +518,13 @@ def test_games_journaled_before_version_4_replay_as_they_were_played() -> None:
 
 def cards_of(text: str) -> tuple[Card, ...]:
     return tuple(map(card, text.split()))
+
+
+def test_the_roulette_lapses_when_its_victim_leaves() -> None:
+    """The next player's turn begins with their colour; if they leave before naming it, the
+    Roulette lapses (as a pending total does) and the next player plays on the colour before."""
+    game = position("top=R5 | a*: WCR G1 G2 | b: G3 G4 | c: Y1 R2 | d: B1 B2 | pile=R1 G7", NM)
+    game.apply(0, Play(card("WCR")))
+    game.remove_seat(1)
+    assert game.current == 1 and game.phase is Phase.PLAY and game.color is R
+    assert Play(card("R2")) in game.legal_actions()
