@@ -828,9 +828,10 @@ class Game:
             if kind is Play and self._jump_by >= 0:
                 return self._jump_in(seat, action)  # type: ignore[arg-type]
             raise errors.NotYourTurn()
-        if self.phase is _SWAP and kind is not Swap:
+        phase = self.phase
+        if phase is _SWAP and kind is not Swap:
             raise errors.MustSwap()
-        if self.phase is _ROUL and kind is not ChooseColor:
+        if phase is _ROUL and kind is not ChooseColor:
             raise errors.MustNameRouletteColor()
         events: list[Event] = []
         handler(self, seat, action, events)
@@ -960,7 +961,7 @@ class Game:
         elif rank is _REVERSE:
             self.direction = -self.direction
             events.append(Reversed(self.direction))
-            if self._two_left():
+            if self.n == 2 or (self._out and self._two_left()):
                 events.append(Skipped(self.next_seat(1)))
                 self._advance(2)
             else:
