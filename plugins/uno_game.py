@@ -376,7 +376,8 @@ def pass_(ctx: Context) -> None:
 @example(".color g")
 @in_game
 def color(ctx: Context) -> None:
-    """Name the colour when the first card turned up is a Wild."""
+    """Name the colour when the first card turned up is a Wild, or (No Mercy) when a Wild
+    Colour Roulette is played on you."""
     ctx.publish(ctx.table, ctx.table.choose_color(ctx.nick, parse_color(ctx.args), ctx.now))
 
 

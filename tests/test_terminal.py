@@ -236,6 +236,21 @@ def test_the_humans_turn_is_said_to_them() -> None:
     assert second_person("Top: RD2. me must draw 2 (.draw).", "me") == (
         "Top: RD2. You must draw 2 (.draw)."
     )
+    roulette = (
+        "Top: WCR. me: name a colour for the roulette (.color r/y/g/b), then draw until it comes."
+    )
+    assert second_person(roulette, "me") == (
+        "Top: WCR. Name a colour for the roulette (.color r/y/g/b), then draw until it comes."
+    )
+    assert (
+        second_person(
+            "Top: WCR. me: nenn eine Farbe für das Roulette (.color r/y/g/b) und zieh, bis sie "
+            "kommt.",
+            "me",
+            "de",
+        )
+        == "Top: WCR. Nenn eine Farbe für das Roulette (.color r/y/g/b) und zieh, bis sie kommt."
+    )
     assert second_person("\x02Top:\x0f me's turn.", "me") == "\x02Top:\x0f Your turn."
     # What the human did, and other players' turns (even with a nick that ends in theirs),
     # read as on IRC.

@@ -9,7 +9,7 @@ import pytest
 from unobot.ai.normal import NormalStrategy
 from unobot.ai.playout import normal_move, normal_playout
 from unobot.bench.dealer import normal_turns
-from unobot.engine import PRESETS, Action, Game, Play, preset
+from unobot.engine import PRESETS, Action, Game, Phase, Play, preset
 from unobot.engine.cards import Rank
 
 
@@ -59,3 +59,15 @@ def test_playouts_finish_with_a_winner(name: str) -> None:
         game, _ = Game.deal(players, rules, Random(seed))
         winner = normal_playout(game, Random(seed))
         assert winner == game.outcome.winner  # type: ignore[union-attr]
+
+
+def test_playouts_answer_the_no_mercy_roulette_as_normal_does() -> None:
+    """The next player names the Roulette's colour: the playouts of ``hard`` answer as
+    ``normal`` does, every time (the search then judges its own answer on them)."""
+    normal = NormalStrategy(Random(0))
+    answered = 0
+    for game, seat, obs in normal_turns(preset("no-mercy"), range(30)):
+        if obs.phase is Phase.ROULETTE:
+            answered += 1
+            assert normal.act(obs) == normal_move(game, seat, game.legal_actions(seat), -1, 0.5)
+    assert answered > 50

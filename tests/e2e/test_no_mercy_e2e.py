@@ -1,13 +1,17 @@
 """No Mercy over a real IRC server with real client connections: ``.uno no-mercy`` opens the
 table, a player holding 20 cards is made to draw a Wild Draw Six and the mercy rule puts them
 out (the channel says so), their commands are refused with one clear reply while the others
-play the hand to its end, and the stats store records the game with a win for the winner."""
+play the hand to its end, and the stats store records the game with a win for the winner.
+The Wild Colour Roulette's colour is named by the next player, with ``.color`` or, when they
+let their turn clock run out, by the bot for them."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from random import Random
 
 import pytest
 
@@ -18,6 +22,7 @@ from tests.e2e.test_seven_jump_e2e import rig
 from tests.plugins.fakes import strip_codes
 from tests.plugins.test_stats_recording import RecordingStore
 from unobot.core.table import TableConfig
+from unobot.engine.notation import parse_position
 from unobot.irc.casemap import irc_lower
 from unobot.stats.sql import SqlStatsStore
 
@@ -81,3 +86,95 @@ def test_a_mercy_elimination_over_irc_is_announced_refused_and_recorded(
     assert results[names[0]].won and results[names[0]].place == 1
     assert not results[names[1]].won and not results[names[2]].won
     assert sum(r.won for r in record.results) == 1
+
+
+def rig_pile(bot: RunningBot, hands: list[str], top: str, pile: str) -> list[str]:
+    """``rig`` with a draw pile of our own (first card drawn first); seat 0 is to move."""
+    table = bot.table()
+    assert table is not None and table.match is not None
+    names = list(table.names)
+    seats = " | ".join(
+        f"{n}{'*' if i == 0 else ''}: {h}"
+        for i, (n, h) in enumerate(zip(names, hands, strict=True))
+    )
+    position = f"top={top} | {seats} | pile={pile}"
+    done = threading.Event()
+
+    def swap_in() -> None:
+        game, seated = parse_position(position, table.config.rules, Random(1))
+        assert seated == names
+        table.match.game = game  # type: ignore[union-attr]
+        table._new_turn(bot.adapter.now())
+        done.set()
+
+    bot.adapter.call_soon_threadsafe(swap_in)
+    assert done.wait(5)
+    return names
+
+
+def test_the_next_player_names_the_roulettes_colour_over_irc(
+    server: IrcServer,  # noqa: F811
+) -> None:
+    """ "The next player chooses a color": three real clients at a person's pace. ``.p wcr r``
+    is refused; ``.p wcr`` asks the next player in the channel; the Roulette's player can't
+    answer for them; the next player's ``.color g`` turns up cards to the first green one,
+    which reach their hand by NOTICE, and skips them. A second Roulette on the same player,
+    who lets the (shortened) turn clock run out, is answered for them with the colour they
+    hold most."""
+    bot = RunningBot(
+        server,  # type: ignore[arg-type]
+        "#" + unique("roulette"),
+        TableConfig(turn_timeout=6.0, turn_warning=0.0),
+        seed=3,
+    )
+    players = make_players(server, 3, bot.channel)  # type: ignore[arg-type]
+    try:
+        game = NetGame(bot, players)
+        first, *rest = players
+        game.command(first, ".uno no-mercy")
+        for p in rest:
+            game.command(p, ".join")
+        game.command(first, ".deal")
+        pile = "R1 B2 G7 Y5 R9 G8 " + " ".join(["B9"] * 12)
+        names = rig_pile(bot, ["WCR WCR R1 R2", "G3 Y4", "G1 Y2 R3"], "R5", pile)
+        by_nick = {irc_lower(p.client.nick): p for p in players}
+        a, b, c = (by_nick[irc_lower(n)] for n in names)
+        assert game.command(a, ".p wcr r") == [
+            "the next player names the roulette's colour: play it without one (.play wcr)"
+        ]
+        time.sleep(1.0)
+        game.command(a, ".p wcr")
+        said = game.channel_text()[-1]
+        assert f"{names[0]} plays WCR" in said, said
+        assert (
+            f"Top: WCR. {names[1]}: name a colour for the roulette (.color r/y/g/b), then draw "
+            "until it comes."
+        ) in said, said
+        time.sleep(1.0)
+        assert game.command(a, ".color r") == [f"{names[1]} names the roulette's colour, not you"]
+        time.sleep(1.5)
+        notes = game.command(b, ".color g")
+        said = game.channel_text()[-1]
+        assert f"{names[1]} picks green for the roulette, draws 3 cards and is skipped" in said
+        assert f"Top: WCR (green). {names[2]}'s turn." in said, said
+        assert any("You drew R1 G7 B2" in n and "Your cards (5)" in n for n in notes), notes
+        time.sleep(1.0)
+        game.command(c, ".p g1")
+        time.sleep(1.0)
+        game.command(a, ".p wcr")
+        assert f"{names[1]}: name a colour for the roulette" in game.channel_text()[-1]
+        # b lets the clock run: green (G3 G7) is named for them, and Y5 R9 G8 come up.
+        line = f"{names[1]} picks green for the roulette, draws 3 cards and is skipped"
+        deadline = time.monotonic() + 20
+        while not any(line in t for t in game.channel_text()[-2:]):
+            assert time.monotonic() < deadline, game.channel_text()[-3:]
+            time.sleep(0.05)
+        text = " ".join(game.channel_text()[-2:])
+        assert f"{names[1]} ran out of time" in text, text
+        table = bot.table()
+        assert table is not None and table.game is not None
+        assert table.game.hand_size(1) == 8 and table.game.current == 2
+    finally:
+        for p in players:
+            p.client.close()
+        bot.stop()

@@ -8,17 +8,22 @@ from random import Random
 
 import pytest
 
-from tests.engine.helpers import PRESETS, B, G, R, Y, card, hand, position, rules
+from tests.engine.helpers import PRESETS, B, G, R, Y, card, hand, position, refuse, rules
 from unobot.engine import (
     CardPlayed,
     CardsDrawn,
+    ChooseColor,
+    ColorChosen,
     Draw,
     DrawPending,
     HandEnded,
     HandsRotated,
     HandsSwapped,
+    Pass,
     Phase,
     Play,
+    RoulettePending,
+    Scoring,
     Skipped,
     errors,
 )
@@ -130,12 +135,159 @@ def test_wild_draw_ten_and_reverse_draw_four() -> None:
     assert game.direction == -1 and game.color is Y
 
 
-def test_colour_roulette_draws_until_the_named_colour() -> None:
-    game = position("top=R5 | a*: WCR G1 | b: G3 G4 | c: Y1 Y2 | pile=R1 WD6 B2 G7 Y9", NM)
-    events = game.apply(0, Play(card("WCR"), G))
-    assert CardsDrawn(1, tuple(map(card, ["R1", "WD6", "B2", "G7"])), DrawReason.ROULETTE) in events
-    assert Skipped(1) in events
-    assert game.current == 2 and game.color is G
+def test_the_next_player_names_the_roulettes_colour_and_turns_cards_until_it_comes() -> None:
+    """Wild Colour Roulette: "The next player chooses a color. After that, they must reveal
+    cards one at a time from the Draw Pile until they get a card of that color (Wild Cards do
+    NOT count). Then they add all the revealed cards to their hand and lose their turn." (the sheet)
+    """
+    game = position("top=R5 | a*: WCR G1 G2 | b: G3 G4 | c: Y1 Y2 | pile=R1 WD6 B2 G7 Y9", NM)
+    assert Play(card("WCR")) in game.legal_actions()
+    assert not any(type(a) is Play and a.color is not None for a in game.legal_actions())
+    events = game.apply(0, Play(card("WCR")))
+    assert events == [CardPlayed(0, card("WCR"), R, 2), RoulettePending(1)]
+    assert game.current == 1 and game.phase is Phase.ROULETTE
+    assert game.color is R  # in force until b names one
+    assert game.legal_actions(1) == tuple(ChooseColor(c) for c in (R, Y, G, B))
+    events = game.apply(1, ChooseColor(G))
+    assert events == [
+        ColorChosen(1, G),
+        CardsDrawn(1, tuple(map(card, ["R1", "WD6", "B2", "G7"])), DrawReason.ROULETTE),
+        Skipped(1),
+    ]
+    assert hand(game, 1) == "R1 G3 G4 G7 B2 WD6"
+    assert game.current == 2 and game.phase is Phase.PLAY and game.color is G
+
+
+def test_the_roulettes_player_names_no_colour() -> None:
+    """The sheet: "The next player chooses a color": ``.p wcr r`` is refused, changing nothing."""
+    game = position("top=R5 | a*: WCR G1 | b: G3 G4 | pile=R1 G7", NM)
+    refuse(game, 0, Play(card("WCR"), G), errors.RouletteColorNotYours, "the next player names")
+
+
+def test_while_the_roulettes_colour_is_awaited_only_the_next_player_names_it() -> None:
+    """The Roulette's victim must name the colour before anything else; its player can't."""
+    game = position("top=R5 | a*: WCR G1 | b: G3 R4 | c: Y1 Y2 | pile=R1 G7", NM)
+    game.apply(0, Play(card("WCR")))
+    for action in (Play(card("R4")), Draw(), Pass()):
+        refuse(game, 1, action, errors.MustNameRouletteColor, "name a colour for the roulette")
+    refuse(game, 0, ChooseColor(G), errors.NotYourTurn, "not your turn")
+    game.apply(1, ChooseColor(G))
+    assert game.current == 2
+
+
+def test_an_idle_roulette_victim_names_the_colour_they_hold_most_and_draws_nothing_more() -> None:
+    game = position("top=R5 | a*: WCR G1 | b: Y3 Y4 B1 | c: Y1 Y2 | pile=R1 G7 Y9 B2", NM)
+    game.apply(0, Play(card("WCR")))
+    events = game.force_pass(1)
+    assert events == [
+        ColorChosen(1, Y),
+        CardsDrawn(1, tuple(map(card, ["R1", "G7", "Y9"])), DrawReason.ROULETTE),
+        Skipped(1),
+    ]
+    assert game.current == 2 and game.hand_size(1) == 6
+
+
+def test_the_roulette_stops_at_the_mercy_limit_and_puts_the_victim_out() -> None:
+    many = " ".join(["G1"] * 22)
+    game = position(f"top=R5 | a*: WCR R1 | b: {many} | c: Y1 Y2 | pile=G2 G3 G4 G5 B9 B9", NM)
+    game.apply(0, Play(card("WCR")))
+    events = game.apply(1, ChooseColor(B))
+    drawn = next(e for e in events if type(e) is CardsDrawn)
+    assert len(drawn.cards) == 3  # 22 + 3 = 25: the limit
+    assert Eliminated(1, 25) in events and game.current == 2
+
+
+def test_the_catch_window_of_the_roulettes_player_closes_when_the_colour_is_named() -> None:
+    game = position("top=R5 | a*: WCR G1 | b: G3 G4 | c: Y1 Y2 | pile=R1 G7", NM)
+    game.apply(0, Play(card("WCR")))  # down to one card, UNO not called
+    assert game.exposed == 0 and Catch(0) in game.legal_actions(2)
+    game.apply(1, ChooseColor(G))
+    assert game.exposed == -1
+
+
+def test_a_reverse_with_two_players_left_after_a_knock_out_skips_the_other() -> None:
+    """Reverse: "With just two players a Reverse skips the other player, letting you take
+    another turn": also when two are left of more, the mercy rule having put the rest out."""
+    game = position("top=R5 out=b | a*: RR R1 R2 | b: | c: G1 G2", NM)
+    events = game.apply(0, Play(card("RR")))
+    assert events == [CardPlayed(0, card("RR"), R, 2), Reversed(-1), Skipped(2)]
+    assert game.current == 0
+
+
+def test_a_reverse_with_three_players_left_only_turns_play() -> None:
+    game = position("top=R5 out=b | a*: RR R1 R2 | b: | c: G1 G2 | d: Y1 Y2", NM)
+    events = game.apply(0, Play(card("RR")))
+    assert events == [CardPlayed(0, card("RR"), R, 2), Reversed(-1)]
+    assert game.current == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "top=R5 | a*: WRD4 R1 R2 | b: G1 G2 | pile=B1 B2 B3 B4 B5",
+        "top=R5 out=c | a*: WRD4 R1 R2 | b: G1 G2 | c: | pile=B1 B2 B3 B4 B5",
+    ],
+)
+def test_a_wild_reverse_draw_four_with_two_players_makes_its_player_draw(text: str) -> None:
+    """Wild Reverse Draw 4: "With just two players this card skips the other player and makes
+    YOU draw 4 cards!" (two dealt, or two left after knock-outs)."""
+    game = position(text, NM)
+    events = game.apply(0, Play(card("WRD4"), B))
+    assert events == [
+        CardPlayed(0, card("WRD4"), B, 2),
+        Reversed(-1),
+        Skipped(1),
+        DrawPending(0, 4),
+    ]
+    assert game.current == 0 and game.phase is Phase.PENDING and game.pending == 4
+    events = game.apply(0, Draw())
+    assert events == [
+        CardsDrawn(0, tuple(map(card, ["B1", "B2", "B3", "B4"])), DrawReason.PENALTY_CARD),
+        Skipped(0),
+    ]
+    assert game.current == 1 and game.hand_size(0) == 6
+
+
+def test_the_wild_reverse_draw_fours_penalty_is_sent_back_by_stacking() -> None:
+    """The sheet: "You may use the stacking rule to send the penalty back to the other
+    player."
+    """
+    game = position("top=R5 | a*: WRD4 WD6 R2 | b: G1 G2 | pile=" + "B9 " * 12, NM)
+    game.apply(0, Play(card("WRD4"), B))
+    assert Play(card("WD6"), G) in game.legal_actions(0)
+    events = game.apply(0, Play(card("WD6"), G))
+    assert events[-1] == DrawPending(1, 10)
+    game.apply(1, Draw())
+    assert game.hand_size(1) == 12 and game.current == 0
+
+
+def test_a_wild_reverse_draw_four_with_three_players_hits_the_previous_one() -> None:
+    game = position("top=R5 | a*: WRD4 R1 | b: G1 G2 | c: Y1 Y2", NM)
+    events = game.apply(0, Play(card("WRD4"), B))
+    assert events[-1] == DrawPending(2, 4) and game.current == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        ("top=R5 | a*: WD10 | b: R1 R2 | pile=" + "B9 " * 12, Play(card("WD10"), B)),
+        ("top=R5 | a*: RD4 | b: R1 R2 | pile=" + "B9 " * 12, Play(card("RD4"))),
+        ("top=R5 | a*: WRD4 | b: R1 R2 | c: Y1 | pile=" + "B9 " * 12, Play(card("WRD4"), B)),
+        ("top=R5 | a*: WCR | b: R1 R2 | pile=" + "B9 " * 12, Play(card("WCR"))),
+        ("top=RD2 pending=2 | a*: WD6 | b: R1 R2 | pile=" + "B9 " * 12, Play(card("WD6"), G)),
+    ],
+)
+def test_the_final_card_wins_at_once_and_its_penalty_is_not_taken(text: str, last: Play) -> None:
+    """Winning: "When a player plays their final card, they win." A final draw card (stacked
+    on a total or not) makes nobody draw, and its cards are not counted (the hand that held
+    R1 R2 scores 3, not 93 after a Wild Draw Ten)."""
+    game = position(text, NM)
+    events = game.apply(0, last)
+    assert not any(type(e) in (CardsDrawn, DrawPending, RoulettePending) for e in events)
+    end = events[-1]
+    assert isinstance(end, HandEnded) and end.outcome.winner == 0
+    assert end.outcome.points[1] == 3 and hand(game, 1) == "R1 R2"
+    assert end.outcome.scores[0] == sum(end.outcome.points) and end.outcome.bonus == 0
 
 
 def test_draw_until_playable_then_must_play_it() -> None:
@@ -163,16 +315,66 @@ def test_mercy_rule_puts_a_player_out_and_play_passes_them() -> None:
     assert game.current == 0  # after d comes a: b is passed over
 
 
-def test_last_player_standing_wins() -> None:
+def test_last_player_standing_wins_and_scores_250_for_each_player_knocked_out() -> None:
+    """The sheet: "Alternatively, if all other players are knocked out of the game, you win", and
+    "250 Points for each player knocked out of the game during the hand (ignore the cards in
+    their hand at the time they were knocked out)". Their own cards are not theirs to
+    collect: a last one standing holding R1 R2 scores the bonus alone."""
     many = " ".join(["G1"] * 22)
-    game = position(f"top=R5 | a*: RD4 R1 R2 | b: {many} | pile={' '.join(['B9'] * 8)}", NM)
+    game = position(
+        f"top=R5 out=c | a*: RD4 R1 R2 | b: {many} | c: | pile={' '.join(['B9'] * 8)}", NM
+    )
     game.apply(0, Play(card("RD4")))
     events = game.apply(1, Draw())
     assert Eliminated(1, 26) in events
     end = events[-1]
     assert isinstance(end, HandEnded) and end.outcome.winner == 0
-    assert end.outcome.scores == (0, 0)
+    assert end.outcome.scores == (500, 0, 0) and end.outcome.bonus == 500
+    assert end.outcome.points == (3, 0, 0)
     assert game.over
+
+
+def test_going_out_scores_the_cards_left_and_the_bonus() -> None:
+    game = position("top=R5 out=c | a*: R9 | b: G1 WD6 | c: ", NM)
+    end = game.apply(0, Play(card("R9")))[-1]
+    assert isinstance(end, HandEnded)
+    assert end.outcome.scores == (301, 0, 0) and end.outcome.bonus == 250
+
+
+def test_the_bonus_goes_only_where_the_winner_collects() -> None:
+    own = rules(NM, scoring=Scoring.OWN_POINTS)
+    game = position("top=R5 out=c | a*: R9 | b: G1 WD6 | c: ", own)
+    end = game.apply(0, Play(card("R9")))[-1]
+    assert isinstance(end, HandEnded)
+    assert end.outcome.scores == (0, 51, 0) and end.outcome.bonus == 0
+
+
+def test_no_mercy_is_for_two_to_six_players() -> None:
+    """The sheet: "2-6 players": the preset deals no more (a channel may still raise
+    max_players)."""
+    assert (PRESETS["no-mercy"].min_players, PRESETS["no-mercy"].max_players) == (2, 6)
+    Game.deal(6, PRESETS["no-mercy"], Random(0))
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        Game.deal(7, PRESETS["no-mercy"], Random(0))
+
+
+def test_no_mercy_1000_plays_hands_until_someone_reaches_1000() -> None:
+    """Keeping score: "When a player reaches 1000 points, they are the winner." (the sheet)"""
+    scored = PRESETS["no-mercy-1000"]
+    assert scored.target_score == 1000 and scored.mercy_bonus == 250
+    assert scored.differences(PRESETS["no-mercy"]) == {"target_score": 1000}
+    match = Match(3, scored, Random(0))
+    match.start_hand()
+    match.game = position("top=R5 out=c | a*: R9 | b: G1 WD6 | c: ", scored)
+    match.apply(0, Play(card("R9")))  # 301 points
+    assert not match.over and match.totals == [301, 0, 0]
+    match.start_hand()
+    wilds = " ".join(["WD10"] * 14)
+    match.game = position(f"top=R5 out=b | a*: R9 | b: | c: {wilds}", scored)
+    events = match.apply(0, Play(card("R9")))  # 700 + 250 = 950: 1251
+    assert isinstance(events[-1], MatchEnded) and match.over
+    assert match.totals == [1251, 0, 0] and match.outcome is not None
+    assert match.outcome.winners == (0,) and match.outcome.hands == 2
 
 
 def test_seven_swaps_and_zero_rotates_skipping_the_eliminated() -> None:
@@ -216,7 +418,8 @@ def test_random_no_mercy_games_conserve_cards_and_end() -> None:
         assert game.over
         out = game.outcome
         assert out is not None
-        assert out.scores[out.winner] == sum(out.points) - out.points[out.winner]
+        bonus = 250 * bin(game._out).count("1")
+        assert out.scores[out.winner] == sum(out.points) - out.points[out.winner] + bonus
         eliminations += bin(game._out).count("1")
     assert eliminations > 0
 
@@ -252,7 +455,8 @@ def test_a_timed_out_turn_that_breaks_the_mercy_limit_ends_the_hand_in_the_match
     events = match.force_pass(0)
     assert Eliminated(0, 25) in events and isinstance(events[-1], HandEnded)
     assert not match.hand_in_progress and len(match.hands) == 1
-    assert match.hands[0].winner == 1 and match.totals == [0, 0]  # a's cards: under the pile
+    # a's cards go under the pile and don't count; b scores 250 for knocking a out
+    assert match.hands[0].winner == 1 and match.totals == [0, 250]
     match.start_hand()  # the next hand can be dealt
 
 
@@ -283,3 +487,44 @@ def test_without_a_target_that_hand_ends_the_match() -> None:
     events = match.force_pass(0)
     assert isinstance(events[-1], MatchEnded) and match.over
     assert match.outcome is not None and match.outcome.winners == (1,)
+
+
+def test_games_journaled_before_version_4_replay_as_they_were_played() -> None:
+    """``legacy_no_mercy`` (set by the journal for older games, never by players) keeps the
+    bot's earlier readings: the Roulette's player names its colour and it is turned up at
+    once, two players left of more play a Reverse as with more, a Wild Reverse Draw Four
+    with two hits the other player, and a final draw card is still drawn."""
+    old = rules(NM, legacy_no_mercy=True, max_players=10)
+    assert "legacy_no_mercy" not in old.differences(NM)
+    with pytest.raises(errors.RuleError):
+        NM.with_option("legacy_no_mercy", "on")
+    game = position("top=R5 | a*: WCR G1 | b: G3 G4 | c: Y1 Y2 | pile=R1 WD6 B2 G7 Y9", old)
+    assert (
+        Play(card("WCR"), G) in game.legal_actions()
+        and Play(card("WCR")) not in game.legal_actions()
+    )
+    events = game.apply(0, Play(card("WCR"), G))
+    assert CardsDrawn(1, cards_of("R1 WD6 B2 G7"), DrawReason.ROULETTE) in events
+    assert game.current == 2 and game.color is G
+    game = position("top=R5 out=b | a*: RR R1 R2 | b: | c: G1 G2", old)
+    game.apply(0, Play(card("RR")))
+    assert game.current == 2
+    game = position("top=R5 | a*: WRD4 R1 R2 | b: G1 G2", old)
+    assert game.apply(0, Play(card("WRD4"), B))[-1] == DrawPending(1, 4)
+    game = position("top=R5 | a*: WD10 | b: R1 R2 | pile=" + "B9 " * 12, old)
+    end = game.apply(0, Play(card("WD10"), B))[-1]
+    assert isinstance(end, HandEnded) and end.outcome.points[1] == 93
+
+
+def cards_of(text: str) -> tuple[Card, ...]:
+    return tuple(map(card, text.split()))
+
+
+def test_the_roulette_lapses_when_its_victim_leaves() -> None:
+    """The next player's turn begins with their colour; if they leave before naming it, the
+    Roulette lapses (as a pending total does) and the next player plays on the colour before."""
+    game = position("top=R5 | a*: WCR G1 G2 | b: G3 G4 | c: Y1 R2 | d: B1 B2 | pile=R1 G7", NM)
+    game.apply(0, Play(card("WCR")))
+    game.remove_seat(1)
+    assert game.current == 1 and game.phase is Phase.PLAY and game.color is R
+    assert Play(card("R2")) in game.legal_actions()

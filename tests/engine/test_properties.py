@@ -206,8 +206,11 @@ def check_outcome(game: Game) -> None:
         assert out.points[seat] == sum(c.points for c in game.hand(seat))
         assert out.remaining[seat] == tuple(game.hand(seat))
     if game.rules.scoring is Scoring.WINNER_COLLECTS:
-        assert out.scores[out.winner] == sum(out.points) - out.points[out.winner]
-        assert sum(out.scores) == sum(out.points) - out.points[out.winner]
+        # No Mercy's bonus: mercy_bonus for each player knocked out during the hand.
+        knocked = sum(game.eliminated(s) for s in range(game.n))
+        assert out.bonus == game.rules.mercy_bonus * knocked
+        assert out.scores[out.winner] == sum(out.points) - out.points[out.winner] + out.bonus
+        assert sum(out.scores) == out.scores[out.winner]
     else:
         assert out.scores == out.points
     assert game.legal_actions() == ()

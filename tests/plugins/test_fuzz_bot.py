@@ -355,9 +355,10 @@ def command_text(action: object, names: tuple[str, ...], rng: Random) -> str:
     """What a person types for an engine action (several of the accepted spellings)."""
     if isinstance(action, Play):
         card = action.card.text.lower()
-        if action.card.is_wild:
-            assert action.color is not None
+        if action.card.is_wild and action.color is not None:
             text = f".play {card} {action.color.letter.lower()}"
+        elif action.card.is_wild:  # No Mercy's Roulette: the next player names the colour
+            text = f".play {card}"
         elif len(card) == 2 and rng.random() < 0.5:
             text = f".p {card[0]} {card[1]}"
         else:

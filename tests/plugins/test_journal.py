@@ -4,6 +4,7 @@ state), and plays on identically."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -15,10 +16,11 @@ from hypothesis import strategies as st
 
 from tests.engine.test_properties import snapshot as game_state
 from unobot.bench.soak import play_random_move
-from unobot.core.journal import Journal, replay_text
+from unobot.core.journal import VERSION, Journal, replay_text
 from unobot.core.table import Table, TableConfig
 from unobot.engine import PRESETS, preset
 from unobot.engine.cards import Card, parse_color
+from unobot.engine.notation import format_position
 
 
 class Clock:
@@ -218,7 +220,7 @@ def test_an_older_journal_still_replays(tmp_path: Path, version: int) -> None:
     for line in path.read_text().splitlines():
         method, args = json.loads(line)
         if method == "open":
-            assert args["version"] == 3
+            assert args["version"] == VERSION
             args["version"] = version
         if args.get("card") is not None:
             code = Card.parse(args["card"]).code
@@ -359,3 +361,60 @@ def test_the_variants_replay_exactly(tmp_path: Path, rules: str) -> None:
         "no-mercy": {HandsSwapped, Eliminated},
     }
     assert wanted.get(rules, {HandsSwapped, JumpedIn}) <= kinds, kinds
+
+
+JOURNALS = Path(__file__).parent / "journals"
+
+
+def _state(table: Table) -> dict[str, object]:
+    """What ``journals/*.expected.json`` holds: the table and its game as the previous code
+    (journal version 3) left them after replaying the journal (the ``out=`` of the position,
+    which the notation learnt since, added)."""
+    game, match = table.game, table.match
+    assert game is not None and match is not None
+    return {
+        "state": table.state.value,
+        "hand_number": table.hand_number,
+        "totals": list(match.totals),
+        "hands": [list(h.scores) for h in match.hands],
+        "position": format_position(game, list(table.names)),
+        "discard": " ".join(map(str, game.discard)),
+        "phase": game.phase.name,
+        "current": game.current,
+        "direction": game.direction,
+        "pending": game.pending,
+        "rng": hashlib.sha256(repr(table.rng.getstate()).encode()).hexdigest()[:16],
+        "deadlines": table.deadlines(),
+    }
+
+
+@pytest.mark.parametrize("name", ["no-mercy-v3-two", "no-mercy-v3-match"])
+def test_a_no_mercy_game_journaled_before_version_4_restores_as_it_was_played(
+    tmp_path: Path, name: str
+) -> None:
+    """Journals written by the code before issue 38 (version 3), of No Mercy games in
+    progress: the Roulette played with its player's colour (``"card":"WCR","color":"y"``), a
+    Wild Reverse Draw Four with two players, a Reverse with two left of three, a final draw
+    card in a match to 500. They restore to the very state the previous code had (its
+    expected.json), under the rules of then (the preset's 10 players, no knock-out bonus,
+    ``legacy_no_mercy``), and play on to the end; read as version 4 the same calls fail."""
+    text = (JOURNALS / f"{name}.jsonl").read_text()
+    expected = json.loads((JOURNALS / f"{name}.expected.json").read_text())
+    (tmp_path / "a1.jsonl").write_text(text)
+    clock = Clock()
+    (restored,) = Journal(tmp_path, clock, wall=lambda: clock.t).restore()
+    table = restored.table
+    assert _state(table) == expected
+    rules = table.config.rules
+    assert rules.legacy_no_mercy and rules.max_players == 10 and rules.mercy_bonus == 0
+    rng = Random(5)
+    for _ in range(3000):
+        if table.finished:
+            break
+        clock.t += 1
+        move(table, rng, clock)
+    assert table.finished
+    # The same calls under this version's reading: refused, so the file is set aside.
+    (tmp_path / "b2.jsonl").write_text(text.replace('"version":3', '"version":4', 1))
+    assert all(r.table.game_id != "b2" for r in Journal(tmp_path, clock).restore())
+    assert (tmp_path / "b2.bad").exists()

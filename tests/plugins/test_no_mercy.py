@@ -5,10 +5,13 @@ timer passing over it, its player leaving, the last one standing winning, ``.uno
 from __future__ import annotations
 
 import dataclasses
+import re
+from random import Random
 
 from tests.plugins.fakes import Harness, Sent, channel_lines, notices
 from tests.plugins.test_presence_timers import rigged
 from unobot.core.table import Table
+from unobot.engine.notation import parse_position
 
 MANY = " ".join(["G1"] * 20)
 PILE = " pile=" + "B9 " * 30
@@ -146,3 +149,120 @@ def test_a_leaver_beside_the_last_one_standing_ends_a_one_hand_game() -> None:
     h.say("bob", ".draw")
     out = said(h.say("alice", ".leave"))
     assert "carol wins" in out and t.finished
+
+
+# --- the sheet's rules at the table (issue 38) ------------------------------------------------
+
+ROULETTE = "top=R5 | alice*: WCR R1 R2 | bob: G3 Y4 | carol: Y1 Y2 | pile=R1 WD6 B2 G7 Y9" + (
+    " B9" * 30
+)
+
+
+def test_the_roulettes_colour_is_named_by_the_next_player_with_color() -> None:
+    """ "The next player chooses a color": ``.p wcr`` asks bob in the channel; ``.p wcr r``
+    is refused saying why; only bob may answer, and nothing else first; his ``.color g``
+    turns cards up until a green one and skips him."""
+    h, t = rigged(ROULETTE, "no-mercy")
+    assert told(h.say("alice", ".p wcr r"), "alice") == (
+        "the next player names the roulette's colour: play it without one (.play wcr)"
+    )
+    out = said(h.say("alice", ".p wcr"))
+    assert (
+        "alice plays WCR (2 cards left). Top: WCR. bob: name a colour for the roulette "
+        "(.color r/y/g/b), "
+        "then draw until it comes."
+    ) in out, out
+    assert "picks" not in out
+    assert told(h.say("alice", ".color r"), "alice") == "bob names the roulette's colour, not you"
+    assert told(h.say("bob", ".p y4"), "bob") == (
+        "name a colour for the roulette first (e.g. .color g)"
+    )
+    assert told(h.say("carol", ".color b"), "carol") == "bob names the roulette's colour, not you"
+    out = h.say("bob", ".color g")
+    text = said(out)
+    assert "bob picks green for the roulette, draws 4 cards and is skipped." in text, text
+    assert "Top: WCR (green). carol's turn." in text
+    assert "You drew R1 G7 B2 WD6" in told(out, "bob")
+    assert t.game is not None and t.game.hand_size(1) == 6
+
+
+def test_the_roulettes_victim_has_the_turn_timer_and_names_the_colour_they_hold_most() -> None:
+    h, _t = rigged(ROULETTE, "no-mercy")
+    h.say("alice", ".p wcr")
+    text = said(h.advance(121))
+    assert "bob ran out of time" in text
+    # bob holds G3 Y4: yellow comes first of the colours held most
+    assert "bob picks yellow for the roulette, draws 5 cards and is skipped" in text, text
+
+
+def test_a_computer_player_answers_the_roulette() -> None:
+    from unobot.core.bot_config import BotConfig
+    from unobot.core.computers import ComputerConfig
+    from unobot.core.table import TableConfig
+    from unobot.engine import preset
+
+    for level in ("easy", "normal", "hard"):
+        config = BotConfig(
+            table=TableConfig(rules=preset("no-mercy")),
+            bots=ComputerConfig(delay=0.0, playouts=16),
+        )
+        h = Harness(3, config)
+        h.say("alice", ".uno")
+        h.say("alice", f".addbot {level} Zed")
+        h.say("alice", ".addbot normal Yan")
+        h.say("alice", ".deal")
+        h.advance(0)
+        t = h.bot.tables["#uno"]
+        assert t.names == ("alice", "Zed", "Yan")
+        text = ROULETTE.replace("bob:", "Zed:").replace("carol:", "Yan:")
+        game, _names = parse_position(text, t.config.rules, Random(3))
+        assert t.match is not None
+        t.match.game = game
+        t._new_turn(h.clock.now())
+        out = said(h.say("alice", ".p wcr")) + said(h.advance(0))
+        assert re.search(
+            r"Zed picks (red|yellow|green|blue) for the roulette, draws \d+ cards? "
+            r"and is skipped",
+            out,
+        ), (level, out)
+
+
+def test_a_final_draw_card_wins_at_once_and_nobody_draws() -> None:
+    """ "When a player plays their final card, they win": bob does not draw the ten, and
+    alice scores the 3 points he holds."""
+    h, t = rigged("top=R5 | alice*: WD10 | bob: R1 R2 | carol: Y1 |" + PILE, "no-mercy")
+    text = said(h.say("alice", ".p wd10 b"))
+    assert "alice plays WD10 and picks blue." in text, text
+    assert "draws" not in text and "must draw" not in text
+    assert "alice wins the hand and 4 points!" in text
+    assert t.finished
+
+
+def test_a_wild_reverse_draw_four_with_two_players_comes_back_to_its_player() -> None:
+    """ "With just two players this card skips the other player and makes YOU draw 4 cards!
+    You may use the stacking rule to send the penalty back to the other player.\""""
+    h, _t = rigged("top=R5 | alice*: WRD4 WD6 R2 | bob: G1 G2 |" + PILE, "no-mercy")
+    text = said(h.say("alice", ".p wrd4 b"))
+    assert (
+        "alice plays WRD4 and picks blue (2 cards left), play goes the other way, bob is "
+        "skipped, alice must draw 4. Top: WRD4 (blue). alice must draw 4 (.draw or stack a "
+        "+4/+6/+10)."
+    ) in text, text
+    text = said(h.say("alice", ".p wd6 g"))
+    assert "bob must draw 10" in text, text
+
+
+def test_the_winner_scores_250_for_each_player_knocked_out() -> None:
+    many = " ".join(["G1"] * 22)
+    h, _t = rigged(f"top=R5 | alice*: RD4 R1 R2 | bob: {many} |" + PILE, "no-mercy")
+    h.say("alice", ".p r d4")
+    text = said(h.say("bob", ".draw"))
+    assert "alice wins the hand and 250 points, 250 of them for players knocked out!" in text
+
+
+def test_uno_no_mercy_1000_plays_to_1000_points() -> None:
+    h = Harness(5)
+    h.say("alice", ".uno no-mercy-1000")
+    h.say("bob", ".join")
+    out = said(h.say("alice", ".deal"))
+    assert "Uno (no-mercy-1000) [to 1000 points]: alice, bob" in out, out

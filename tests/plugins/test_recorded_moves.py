@@ -10,7 +10,7 @@ from random import Random
 from tests.plugins.fakes import Harness
 from tests.plugins.test_restore import journaled
 from unobot.bench.soak import command_for
-from unobot.core.journal import replay_text
+from unobot.core.journal import VERSION, replay_text
 from unobot.stats.memory import MemoryStatsStore
 from unobot.stats.recorder import GameRecorder
 
@@ -35,7 +35,7 @@ def test_a_recorded_game_keeps_its_journal_as_its_move_list(tmp_path: Path) -> N
     (record,) = store._games.values()
     assert record.moves is not None
     lines = [json.loads(line) for line in record.moves.splitlines()]
-    assert lines[0][0] == "open" and lines[0][1]["version"] == 3
+    assert lines[0][0] == "open" and lines[0][1]["version"] == VERSION
     played = [args["card"] for method, args in lines if method == "play"]
     assert played and all(isinstance(card, str) for card in played)
     replayed = replay_text(record.moves)

@@ -75,6 +75,9 @@ def determinise(obs: Observation, rng: Random, dealer: Dealer | None = None) -> 
         guilty = any(c.color is last.color_before for c in hands[last.seat])
     discard = list(obs.discard[:-1])
     seed = rng.random()
+    # No Mercy: the seats the mercy rule put out hold nothing and are passed over (a world
+    # without them would count "two players left" wrong, and deal them turns).
+    out = tuple(s for s, n in enumerate(obs.counts) if not n) if obs.rules.mercy_limit else ()
 
     def build() -> Game:
         # from_position copies the lists it is given, so every call starts from the same world.
@@ -92,6 +95,7 @@ def determinise(obs: Observation, rng: Random, dealer: Dealer | None = None) -> 
             phase=obs.phase,
             drawn=obs.drawn,
             wd4_guilty=guilty,
+            out=out,
         )
 
     return build
@@ -418,7 +422,7 @@ def greedy_rollout(game: Game, rng: Random, color_before: int = -1) -> int:
             if score > best_score:
                 best_score = score
                 best = action
-        if type(best) is Play and best.card.is_wild:
+        if type(best) is Play and game.names_color(best.card):
             color = best_color(game.hand(seat), skip=best.card)
             best = Play(best.card, color, best.uno)
         game.apply(seat, best)

@@ -9,6 +9,11 @@
 - Challenges a Wild Draw Four when the previous player probably held the colour, judged from
   the cards it can't see (hypergeometric odds) and from seeing them draw on that colour.
 - Never bluffs a Wild Draw Four and never draws voluntarily.
+- No Mercy: names the Roulette's colour, when it is played on it, as the colour of most cards
+  it can't see (the likeliest to come soon); with two players left it plays a Wild Reverse
+  Draw Four (which then makes its player draw) only with another draw card of +4 or more (not
+  a second one: it would come back too) to send the total back, and counts a Reverse as a
+  Skip.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from unobot.engine import (
 from unobot.engine.cards import CARDS, Card, Color, Rank, full_deck, no_mercy_deck
 from unobot.engine.rules import Deck
 
-__all__ = ["NormalStrategy", "best_color", "guilty_odds", "unseen_cards"]
+__all__ = ["NormalStrategy", "best_color", "guilty_odds", "roulette_answer", "unseen_cards"]
 
 CHALLENGE_THRESHOLD = 0.7
 """Challenge when the odds that the WD4 was a bluff exceed this. A wrong challenge costs two
@@ -120,6 +125,8 @@ class NormalStrategy:
             return None
         if obs.phase is Phase.CHOOSE_COLOR:
             return ChooseColor(best_color(obs.hand))
+        if obs.phase is Phase.ROULETTE:
+            return ChooseColor(roulette_answer(obs))
         if obs.phase is Phase.CHOOSE_SWAP:
             return Swap(swap_target(obs))
         plays = [a for a in legal if type(a) is Play]
@@ -167,6 +174,11 @@ class NormalStrategy:
                 colors[card.color] += 1
         threatened = obs.counts[obs.next_seat(1)] <= 2
         holds_color = colors[obs.color] > 0
+        two_left = obs.players_left() == 2
+        # No Mercy, two left: a Wild Reverse Draw Four makes its own player draw, unless
+        # another draw card of +4 or more sends the total back (docs/rules.md).
+        own_wrd4 = two_left and not obs.rules.legacy_no_mercy
+        sends_back = any(c.draw >= 4 and c.rank is not Rank.WILD_REVERSE_DRAW_FOUR for c in hand)
         best: Play | None = None
         best_score = -1e9
         for card, options in _uno_variant(plays).items():
@@ -183,9 +195,11 @@ class NormalStrategy:
                     Rank.DRAW_TWO: 100.0,
                     Rank.WILD_DRAW_FOUR: 160.0,
                     Rank.SKIP: 90.0,
-                    Rank.REVERSE: 60.0 if obs.players > 2 else 90.0,
+                    Rank.REVERSE: 90.0 if two_left else 60.0,
                     **NO_MERCY_STOPS,
                 }.get(rank, 0.0)
+            if own_wrd4 and rank is Rank.WILD_REVERSE_DRAW_FOUR and not sends_back:
+                score -= WRD4_ON_SELF
             if rank is Rank.DISCARD_ALL:
                 # No Mercy: it sheds every other card of its colour too; the nearer the mercy
                 # limit, the more each card shed is worth.
@@ -223,10 +237,33 @@ NO_MERCY_STOPS: dict[Rank, float] = {
 """No Mercy: what stopping a player close to going out is worth with each new card."""
 
 
+WRD4_ON_SELF = 200.0
+"""No Mercy with two players left: what a Wild Reverse Draw Four that makes its own player
+draw four costs (played then only when nothing else goes)."""
+
+
+def roulette_answer(obs: Observation) -> Color:
+    """No Mercy's Roulette played on this seat: the colour of most cards it can't see (in the
+    draw pile or others' hands: the likeliest to come up soon, so the fewest cards drawn); on
+    a tie the one it holds most (it is in force afterwards), then the first. ``hard``'s
+    playouts answer the same (``unobot.ai.playout``)."""
+    unseen = [0, 0, 0, 0]
+    for card in unseen_cards(obs):
+        if card.color is not None:
+            unseen[card.color] += 1
+    held = [0, 0, 0, 0]
+    for card in obs.hand:
+        if card.color is not None:
+            held[card.color] += 1
+    best = max(range(4), key=lambda c: (unseen[c], held[c], -c))
+    return Color(best)
+
+
 def roulette_color(obs: Observation, hand: tuple[Card, ...], card: Card, own: Color) -> Color:
-    """No Mercy's Colour Roulette: name a colour the next player is known to lack (they drew
-    on it), so they turn up more cards looking for it; of those, the one this hand holds most
-    (it is the colour to play on next). Else this hand's own best colour."""
+    """No Mercy's Colour Roulette in a game journaled before version 4, when its player named
+    the colour (``HouseRules.legacy_no_mercy``): a colour the next player is known to lack
+    (they drew on it), so they turn up more cards looking for it; of those, the one this hand
+    holds most (it is the colour to play on next). Else this hand's own best colour."""
     lacking = obs.voids[obs.next_seat(1)] if obs.voids else frozenset()
     if not lacking:
         return own

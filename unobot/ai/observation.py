@@ -169,6 +169,13 @@ class Observation:
     def my_turn(self) -> bool:
         return self.current == self.seat
 
+    def players_left(self) -> int:
+        """Players still in the hand: No Mercy's mercy rule puts some out (they hold no cards;
+        anyone else with none has won, and the hand is over)."""
+        if not self.rules.mercy_limit:
+            return self.players
+        return sum(1 for n in self.counts if n)
+
     def next_seat(self, steps: int = 1) -> int:
         """The seat ``steps`` turns on; No Mercy: passing over the seats the mercy rule put
         out (they hold no cards; anyone else with none has won, and the hand is over)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from random import Random
 from typing import Final
 
-from unobot.ai.normal import NO_MERCY_STOPS
+from unobot.ai.normal import NO_MERCY_STOPS, WRD4_ON_SELF
 from unobot.engine import (
     Action,
     CallUno,
@@ -54,6 +54,7 @@ _PLAY_PHASE: Final = Phase.PLAY
 _DRAWN: Final = Phase.DRAWN
 _PENDING: Final = Phase.PENDING
 _CHOOSE: Final = Phase.CHOOSE_COLOR
+_ROUL: Final = Phase.ROULETTE
 _WD4: Final = Rank.WILD_DRAW_FOUR
 _COLORS: Final = tuple(Color)
 _CHOOSE_ACTS: Final = tuple(ChooseColor(c) for c in Color)
@@ -77,6 +78,35 @@ _THREAT: Final = tuple(
 _DISCARD_ALL: Final = tuple(1.0 if c.rank is Rank.DISCARD_ALL else 0.0 for c in CARDS)
 _REVERSE_THREAT: Final = tuple(1.0 if c.rank is Rank.REVERSE else 0.0 for c in CARDS)
 _POINT_WEIGHT: Final = tuple(c.points / 100.0 for c in CARDS)
+_CODE_COLOR: Final = tuple(-1 if c.color is None else int(c.color) for c in CARDS)
+_WRD4_CODE: Final = Card.of(None, Rank.WILD_REVERSE_DRAW_FOUR).code
+_SENDS_BACK: Final = tuple(
+    c.code for c in CARDS if c.draw >= 4 and c.rank is not Rank.WILD_REVERSE_DRAW_FOUR
+)
+"""No Mercy: cards that send a Wild Reverse Draw Four's total on (two players left)."""
+_NO_MERCY_PER_COLOR: Final = 36
+"""Cards of each colour in the No Mercy deck (the Roulette is only played with it)."""
+
+
+def roulette_answer(game: Game, seat: int) -> Color:
+    """``normal``'s answer to a Roulette played on ``seat`` (``unobot.ai.normal.
+    roulette_answer``): the colour of most cards it can't see (the deck's less its own and the
+    discard pile's), then the one it holds most, then the first."""
+    unseen = [_NO_MERCY_PER_COLOR] * 4
+    held = [0, 0, 0, 0]
+    for code, count in enumerate(game._counts[seat]):
+        color = _CODE_COLOR[code]
+        if count and color >= 0:
+            unseen[color] -= count
+            held[color] += count
+    for card in game.discard:
+        if card.color is not None:
+            unseen[card.color] -= 1
+    best = 0
+    for color in range(1, 4):
+        if (unseen[color], held[color]) > (unseen[best], held[best]):
+            best = color
+    return _COLORS[best]
 
 
 def playout_color(counts: list[int]) -> Color:
@@ -147,6 +177,8 @@ def normal_move(
     phase = game.phase
     if phase is _CHOOSE:
         return _CHOOSE_ACTS[playout_color(game._counts[seat])]
+    if phase is _ROUL:
+        return _CHOOSE_ACTS[roulette_answer(game, seat)]
     if phase is _SWAP_PHASE:  # Seven-O: swap with whoever holds fewest cards
         return Swap(game.default_swap_target(seat))
     if not plays:
@@ -168,7 +200,13 @@ def normal_move(
     n = game.n
     # No Mercy: the next seat still in the hand (an eliminated one holds no cards).
     threatened = game._sizes[game.next_seat(1)] <= 2
-    reverse_bonus = 60.0 if n > 2 else 90.0
+    two_left = game.players_left() == 2
+    reverse_bonus = 90.0 if two_left else 60.0
+    # No Mercy, two left: a Wild Reverse Draw Four makes its own player draw, unless another
+    # draw card of +4 or more sends the total back (as ``normal`` scores it).
+    own_wrd4 = two_left and game._nm and not game._legacy
+    if own_wrd4:
+        own_wrd4 = not any(counts[code] for code in _SENDS_BACK if code < len(counts))
     holds_color = colors[game.color] > 0
     bluff_matters = game.rules.wd4_challenge
     best: Play | None = None
@@ -191,6 +229,8 @@ def normal_move(
             score = point_weight * _POINTS[code] + 3.0 * (colors[card.color] - 1)  # type: ignore[index]
         if threatened:
             score += _THREAT[code] + reverse_bonus * _REVERSE_THREAT[code]
+        if own_wrd4 and code == _WRD4_CODE:
+            score -= WRD4_ON_SELF
         if _DISCARD_ALL[code]:
             # No Mercy: it sheds the other cards of its colour (``colors`` counts the classic
             # codes only, so not this card itself, nor the colour's other No Mercy cards).
@@ -199,7 +239,7 @@ def normal_move(
         tie = (tie * 7.31 + 0.137) % 1.0
         if score > best_score:
             best_score = score
-            if card.is_wild:
+            if game.names_color(card):
                 best = _variant(legal, card, playout_color(counts), uno)
             elif uno:
                 best = _variant(legal, card, -1, True)
@@ -218,11 +258,12 @@ def normal_move(
 
 
 def _variant(legal: tuple[Action, ...], card: Card, color: int, uno: bool) -> Play:
-    """The legal play of ``card`` naming ``color`` (wilds), with the UNO call when offered."""
+    """The legal play of ``card`` naming ``color`` (wilds; -1: none named), with the UNO call
+    when offered."""
     found: Play | None = None
     for action in legal:
         if type(action) is Play and action.card is card:
-            if card.is_wild and action.color != color:
+            if color >= 0 and action.color != color:
                 continue
             if found is None or (uno and action.uno):
                 found = action

@@ -44,6 +44,7 @@ from unobot.core.settings import rules_as_text, rules_from_text
 from unobot.core.table import Table, TableConfig
 from unobot.core.updates import Update
 from unobot.engine.cards import CARDS, Color
+from unobot.engine.rules import Deck, HouseRules
 
 __all__ = [
     "LOCK_NAME",
@@ -60,13 +61,21 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-VERSION = 3
+VERSION = 4
 """Version 3 writes a card in the card notation (``"B9"``, ``"WD4"``) and a colour as its
 letter (``"g"``), so the stored move list of a recorded game reads as the players typed it;
 version 2 wrote a card as its code and a colour as its number, version 1 tagged objects
-(``{"$card": 5}``): both still read."""
+(``{"$card": 5}``): both still read. Version 4 writes the same lines; it marks the games
+played by No Mercy's sheet as the engine reads it since (issue 38: the Roulette's colour named
+by the next player, a ``choose_color`` call of theirs; two players left of more; the final
+card; the knock-out bonus; 2-6 players). An older journal of a game with the No Mercy deck or
+the mercy rule replays, and plays on, as it was played then (:func:`_rules_before_4`)."""
 
-_READS = frozenset({1, 2, VERSION})
+_READS = frozenset({1, 2, 3, VERSION})
+
+_NO_MERCY_BEFORE_4 = {"max_players": "10", "mercy_bonus": "0"}
+"""The ``no-mercy`` preset's values that changed in version 4: a journal stores its rules as
+the preset's name and the options changed from the preset as it was then."""
 
 _TIME_ARGS = frozenset({"now", "since"})
 """Arguments that are scheduler times (moved onto the new clock when replayed)."""
@@ -122,10 +131,27 @@ def config_to_json(config: TableConfig) -> dict[str, Any]:
     return {"rules": [preset, options], **fields}
 
 
-def config_from_json(data: dict[str, Any]) -> TableConfig:
+def config_from_json(data: dict[str, Any], version: int = VERSION) -> TableConfig:
+    """The table configuration a journal of ``version`` stored (:func:`config_to_json`)."""
     data = dict(data)
     preset, options = data.pop("rules")
+    if version < 4:
+        return TableConfig(rules=_rules_before_4(preset, options), **data)
     return TableConfig(rules=rules_from_text(preset, options), **data)
+
+
+def _rules_before_4(preset: str, options: dict[str, str]) -> HouseRules:
+    """The rules a journal older than version 4 was played by: the ``no-mercy`` preset as it
+    was then, and, for a game with the No Mercy deck or the mercy rule, the engine's readings
+    of then (``HouseRules.legacy_no_mercy``), so that its calls replay to the very same game
+    (a Roulette played with a colour; a Wild Reverse Draw Four with two players hitting the
+    other one; a final draw card drawn) and it goes on as it began."""
+    if preset.strip().lower() == "no-mercy":
+        options = {**_NO_MERCY_BEFORE_4, **options}
+    rules = rules_from_text(preset, options)
+    if rules.deck is Deck.NO_MERCY or rules.mercy_limit:
+        rules = dataclasses.replace(rules, legacy_no_mercy=True)
+    return rules
 
 
 class TableLog:
@@ -572,7 +598,7 @@ def _rebuild(
         head["starter"],
         head["ident"],
         head["now"] + shift,
-        config_from_json(head["config"]),
+        config_from_json(head["config"], head["version"]),
         Random(head["seed"]),
         head.get("level", ""),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unobot.engine import events as ev
-from unobot.engine.cards import Card, Color
+from unobot.engine.cards import Card, Color, Rank
 from unobot.i18n import N_, domain
 
 _, ngettext = domain("game")
@@ -50,7 +50,8 @@ def describe(event: ev.Event, names: Sequence[str]) -> str | None:
         case ev.StartCardReplaced(card=card):
             return _("{card} can't start the pile: it goes back in the deck.", card=str(card))
         case ev.CardPlayed(seat=seat, card=card, color=color, cards_left=left):
-            if card.is_wild:
+            # (No Mercy's Roulette names no colour: the next player's ColorChosen follows.)
+            if card.is_wild and card.rank is not Rank.WILD_COLOR_ROULETTE:
                 return ngettext(
                     "{nick} plays {card} and chooses {color} ({n} left).",
                     "{nick} plays {card} and chooses {color} ({n} left).",

@@ -42,7 +42,7 @@ from unobot.core.updates import (
 )
 from unobot.engine import Phase
 from unobot.engine import events as ev
-from unobot.engine.cards import Card, Color
+from unobot.engine.cards import Card, Color, Rank
 from unobot.engine.rules import Deck, HouseRules, NoPlayableCard, Stacking, TeamGame
 from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
@@ -357,7 +357,7 @@ def _engine_fragments(
                     _Play(
                         names[seat],
                         fmt.card(card),
-                        fmt.color(color) if card.is_wild else "",
+                        fmt.color(color) if _named_color(card, events, i) else "",
                         jump=seat == jumper,
                         two_left=left == 2,
                     )
@@ -393,7 +393,27 @@ def _engine_fragments(
             case ev.Reversed():
                 out.append(_("play goes the other way"))
             case ev.ColorChosen(seat=seat, color=color):
-                out.append(_("{nick} picks {color}", nick=names[seat], color=fmt.color(color)))
+                after = events[i + 1] if i + 1 < len(events) else None
+                if (
+                    type(nxt) is ev.CardsDrawn
+                    and nxt.reason is ev.DrawReason.ROULETTE
+                    and nxt.seat == seat
+                    and type(after) is ev.Skipped
+                    and after.seat == seat
+                ):
+                    # No Mercy's Roulette, named by the player it was played on.
+                    out.append(
+                        ngettext(
+                            "{nick} picks {color} for the roulette, draws {n} card and is skipped",
+                            "{nick} picks {color} for the roulette, draws {n} cards and is skipped",
+                            len(nxt.cards),
+                            nick=names[seat],
+                            color=fmt.color(color),
+                        )
+                    )
+                    i += 2
+                else:
+                    out.append(_("{nick} picks {color}", nick=names[seat], color=fmt.color(color)))
             case ev.TurnPassed(seat=seat):
                 out.append(_Pass(names[seat]))
             case ev.DrawPending(seat=seat, total=total):
@@ -523,6 +543,23 @@ def _engine_fragments(
 _FIRST_CARD_EFFECTS = (ev.Skipped, ev.Reversed, ev.CardsDrawn)
 
 
+def _named_color(card: Card, events: Sequence[ev.Event], after: int) -> bool:
+    """Did the play of ``card`` (whose events follow from index ``after``) name a colour: a
+    wild does, but not No Mercy's Roulette, whose colour the next player names later; only in
+    a game journaled before version 4 (replayed) did its player name it, and its cards were
+    turned up in the same action."""
+    if not card.is_wild:
+        return False
+    if card.rank is not Rank.WILD_COLOR_ROULETTE:
+        return True
+    for e in events[after:]:
+        if type(e) is ev.RoulettePending:
+            return False
+        if type(e) is ev.CardsDrawn and e.reason is ev.DrawReason.ROULETTE:
+            return True
+    return False
+
+
 def _hand_row(nick: str, cards: Sequence[Card], points: int, fmt: Cards) -> str:
     """``bob 3 cards (25 pts): R1 G5 WD4``: what one player held at the end of a hand."""
     return ngettext(
@@ -547,7 +584,15 @@ def _hand_ended(outcome: ev.HandOutcome, names: Sequence[str], fmt: Cards) -> st
     if outcome.winner >= 0:
         winner = names[outcome.winner]
         won = outcome.scores[outcome.winner]
-        if won and max(outcome.scores) == sum(outcome.scores):
+        if won and outcome.bonus and max(outcome.scores) == sum(outcome.scores):
+            head = ngettext(
+                "{nick} wins the hand and {n} points, {bonus} of them for players knocked out!",
+                "{nick} wins the hand and {n} points, {bonus} of them for players knocked out!",
+                won,
+                nick=winner,
+                bonus=outcome.bonus,
+            )
+        elif won and max(outcome.scores) == sum(outcome.scores):
             head = ngettext(
                 "{nick} wins the hand and {n} points!",
                 "{nick} wins the hand and {n} points!",
@@ -936,9 +981,21 @@ def status_text(
     card B7.``); ``announced``: folded nicks whose UNO the line already called out (``ann plays
     R1 (UNO!)``), not repeated in ``UNO: ...``."""
     parts: list[str] = []
+    roulette = status.phase is Phase.ROULETTE
     if top:
-        parts.append(_("Top: {card}.", card=fmt.top(status.top, status.color)))
-    if status.phase is Phase.CHOOSE_COLOR:
+        # While the Roulette's colour is awaited, the colour before it is of no use to anyone.
+        shown = fmt.card(status.top) if roulette else fmt.top(status.top, status.color)
+        parts.append(_("Top: {card}.", card=shown))
+    if roulette:
+        parts.append(
+            _(
+                "{nick}: name a colour for the roulette ({prefix}color r/y/g/b), then draw "
+                "until it comes.",
+                nick=status.current,
+                prefix=prefix,
+            )
+        )
+    elif status.phase is Phase.CHOOSE_COLOR:
         parts.append(
             _(
                 "{nick} picks the colour ({prefix}color r/y/g/b).",

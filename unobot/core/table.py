@@ -708,6 +708,19 @@ class Table:
     def choose_color(
         self, nick: str, color: Color, now: float, *, computer: bool = False
     ) -> Update:
+        """Name the colour: of a Wild turned up first, or (No Mercy) of the Wild Colour
+        Roulette just played on this player, who then turns cards up until it comes."""
+        game = self._running()
+        if game.phase is Phase.ROULETTE:
+            seat = self.seat_of(nick, computer=computer)
+            if seat is not None and seat != game.current and not game.eliminated(seat):
+                # "The next player chooses a color": say so to whoever played it.
+                raise UnoError(
+                    _(
+                        "{nick} names the roulette's colour, not you",
+                        nick=self.players[game.current].nick,
+                    )
+                )
         return self._act(nick, ChooseColor(color), now, computer=computer)
 
     @journaled
@@ -927,7 +940,7 @@ class Table:
         card = game.drawn
         text = card.text
         how = _("{card} with {command} <colour>", card=text, command=f".play {text.lower()}")
-        how = how if card.is_wild else text
+        how = how if game.names_color(card) else text
         rules = game.rules
         if (
             rules.no_playable is NoPlayableCard.DRAW_UNTIL_PLAYABLE

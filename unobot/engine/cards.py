@@ -427,8 +427,8 @@ def parse_play(text: str) -> tuple[Card, Color | None]:
                 card, color = _parse_card(" ".join(words[:k]))
             except CardParseError:
                 continue
-            if not card.is_wild or color is not None:
-                return card, color
+            if not card.is_wild or color is not None or card.rank is Rank.WILD_COLOR_ROULETTE:
+                return card, color  # (No Mercy's Roulette is played without a colour)
         raise
 
 

@@ -39,12 +39,14 @@ __all__ = [
     "JumpTooLate",
     "MustAnswerDraw",
     "MustChooseColor",
+    "MustNameRouletteColor",
     "MustPlayDrawnCard",
     "MustSwap",
     "NotAPlayer",
     "NotYourTurn",
     "OnlyDrawnCard",
     "OutOfHand",
+    "RouletteColorNotYours",
     "RuleError",
     "UnoError",
     "UnoNotNeeded",
@@ -277,6 +279,23 @@ class MustAnswerDraw(UnoError):
 class MustChooseColor(UnoError):
     def __init__(self) -> None:
         super().__init__(N_("the first card is a Wild: name the colour first (e.g. .color g)"))
+
+
+class MustNameRouletteColor(UnoError):
+    """No Mercy: a Wild Colour Roulette was played on this player, who names its colour."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("name a colour for the roulette first (e.g. .color g)"))
+
+
+class RouletteColorNotYours(UnoError):
+    """No Mercy: the Roulette's colour is named by the next player, not by whoever plays it
+    (the sheet: "The next player chooses a color")."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_("the next player names the roulette's colour: play it without one (.play wcr)")
+        )
 
 
 class CannotChallenge(UnoError):

@@ -35,6 +35,7 @@ __all__ = [
     "MatchOutcome",
     "Reshuffled",
     "Reversed",
+    "RoulettePending",
     "SeatRemoved",
     "Skipped",
     "StartCardReplaced",
@@ -218,6 +219,9 @@ class HandOutcome:
     """What each seat scores for this hand under the rules' scoring."""
     complete: bool = True
     """False when a timed match cut the hand short (no winner: ``winner`` is -1)."""
+    bonus: int = 0
+    """The part of the winner's score that is no card: No Mercy's points for the players the
+    mercy rule knocked out during the hand (``HouseRules.mercy_bonus``)."""
 
 
 @dataclass(slots=True)
@@ -292,6 +296,14 @@ class EveryoneSkipped:
 
 
 @dataclass(slots=True)
+class RoulettePending:
+    """No Mercy's Wild Colour Roulette was played: ``seat`` (the next player) must name a
+    colour (``ChooseColor``), then turns cards up until one of it comes and loses the turn."""
+
+    seat: int
+
+
+@dataclass(slots=True)
 class Eliminated:
     """The mercy rule: ``seat`` held ``cards`` cards (at least the limit) and is out of the
     hand; the cards went under the discard pile. Seats keep their numbers: an eliminated seat
@@ -327,4 +339,5 @@ Event = (
     | CardsDiscarded
     | EveryoneSkipped
     | Eliminated
+    | RoulettePending
 )

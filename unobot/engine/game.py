@@ -61,6 +61,7 @@ from unobot.engine.events import (
     JumpedIn,
     Reshuffled,
     Reversed,
+    RoulettePending,
     SeatRemoved,
     Skipped,
     StartCardReplaced,
@@ -101,6 +102,9 @@ class Phase(IntEnum):
     OVER = 4
     CHOOSE_SWAP = 5
     """Seven-O: the player to move played a 7 without a target: name whom to swap with."""
+    ROULETTE = 6
+    """No Mercy: a Wild Colour Roulette was played on the player to move: they name a colour
+    (``ChooseColor``), turn cards up until one of it comes, keep them and lose the turn."""
 
 
 # Module constants are Final so that mypyc (setup.py) compiles them to C statics rather than a
@@ -111,6 +115,7 @@ _PENDING: Final = Phase.PENDING
 _CHOOSE: Final = Phase.CHOOSE_COLOR
 _OVER: Final = Phase.OVER
 _SWAP: Final = Phase.CHOOSE_SWAP
+_ROUL: Final = Phase.ROULETTE
 _SKIP: Final = Rank.SKIP
 _REVERSE: Final = Rank.REVERSE
 _DRAW_TWO: Final = Rank.DRAW_TWO
@@ -136,6 +141,10 @@ _CALL: Final = CallUno()
 _CATCH: Final = tuple(Catch(i) for i in range(10))
 _CHOOSE_ACTS: Final = tuple(ChooseColor(col) for col in _COLORS)
 _SWAP_ACTS: Final = tuple(Swap(i) for i in range(10))
+_WCR: Final = Card.of(None, Rank.WILD_COLOR_ROULETTE)
+_ROULETTE_ACTS: Final = (Play(_WCR),)
+"""No Mercy's Roulette is played without a colour: the next player names it."""
+_ROULETTE_UNO: Final = (Play(_WCR, uno=True),)
 _SEVEN_BITS: Final = sum(c.bit for c in CARDS if c.rank == 7)
 
 
@@ -252,7 +261,9 @@ _FIELDS: Final = (
     "_higher",
     "_jump_by",
     "_key",
+    "_knocked",
     "_late_call",
+    "_legacy",
     "_manual",
     "_masks",
     "_mercy",
@@ -388,6 +399,10 @@ class Game:
         self._higher = rules.stacking is Stacking.HIGHER
         self._mercy = rules.mercy_limit
         self._out = 0
+        self._knocked = 0
+        """No Mercy: players the mercy rule put out this hand (the winner's bonus counts them,
+        also one who left since)."""
+        self._legacy = rules.legacy_no_mercy
         self._jump_by = -1
         """Jump-In: the seat whose play put the top card down while jumping on it is still
         allowed (until the next turn action); -1 when the window is closed."""
@@ -518,11 +533,13 @@ class Game:
         drawn: Card | None = None,
         dealer: int | None = None,
         wd4_guilty: bool = False,
+        out: tuple[int, ...] = (),
     ) -> Game:
         """A hand in an exact position (tests, puzzles, computer players' determinisations).
 
         ``draw_pile`` is given in drawing order (its first card is drawn first); ``discard`` holds
-        the cards under ``top``, bottom first.
+        the cards under ``top``, bottom first. ``out``: seats the mercy rule has put out of the
+        hand (No Mercy; their hands must be empty), counted as knocked out this hand.
         """
         game = cls(len(hands), rules, rng if rng is not None else Random(0), in_play=True)
         for seat, hand in enumerate(hands):
@@ -542,6 +559,11 @@ class Game:
         if phase is Phase.PENDING and top.rank is _WD4:
             game.wd4_offender = (current - direction) % game.n
             game.wd4_guilty = wd4_guilty
+        for seat in out:
+            if game._sizes[seat]:
+                raise ValueError("a seat out of the hand holds no cards")
+            game._out |= 1 << seat
+            game._knocked += 1
         return game
 
     def copy(self) -> Game:
@@ -603,6 +625,21 @@ class Game:
     def active_seats(self) -> list[int]:
         """The seats still in the hand (all of them but those the mercy rule put out)."""
         return [s for s in range(self.n) if not self._out >> s & 1]
+
+    def players_left(self) -> int:
+        """How many players are still in the hand (No Mercy's mercy rule puts some out)."""
+        return self.n - bin(self._out).count("1") if self._out else self.n
+
+    def _two_left(self) -> bool:
+        """Do "with just two players" rules apply: two dealt, or (No Mercy, the sheet's
+        rules) two left after knock-outs? Before journal version 4 (``_legacy``) the bot
+        counted the players dealt only."""
+        return self.n == 2 or (bool(self._out) and not self._legacy and self.players_left() == 2)
+
+    def names_color(self, card: Card) -> bool:
+        """Does a play of ``card`` name a colour: a wild, but not No Mercy's Roulette, whose
+        colour the next player names (``Phase.ROULETTE``)."""
+        return card.is_wild and (card.rank is not _ROULETTE or self._legacy)
 
     def _step(self, seat: int, steps: int) -> int:
         """The seat ``steps`` turns after ``seat``, passing over eliminated seats."""
@@ -791,8 +828,11 @@ class Game:
             if kind is Play and self._jump_by >= 0:
                 return self._jump_in(seat, action)  # type: ignore[arg-type]
             raise errors.NotYourTurn()
-        if self.phase is _SWAP and kind is not Swap:
+        phase = self.phase
+        if phase is _SWAP and kind is not Swap:
             raise errors.MustSwap()
+        if phase is _ROUL and kind is not ChooseColor:
+            raise errors.MustNameRouletteColor()
         events: list[Event] = []
         handler(self, seat, action, events)
         if self.rules.jump_in:
@@ -802,6 +842,9 @@ class Game:
         return events
 
     def _choose_color(self, seat: int, action: ChooseColor, events: list[Event]) -> None:
+        if self.phase is _ROUL:
+            self._roulette(seat, action.color, events)
+            return
         if self.phase is not _CHOOSE:
             raise errors.UnoError(errors.N_("the colour is already set"))
         color = action.color
@@ -820,7 +863,10 @@ class Game:
             raise errors.CardNotInHand(card)
         chosen = action.color
         if card.is_wild:
-            if chosen is None:
+            if card is _WCR and not self._legacy:
+                if chosen is not None:
+                    raise errors.RouletteColorNotYours()
+            elif chosen is None:
                 raise errors.ColorRequired(card)
         elif chosen is not None:
             raise errors.ColorNotNeeded(card)
@@ -866,7 +912,11 @@ class Game:
         if extra:
             discarded = self._take_color(seat, card.color)  # type: ignore[arg-type]
         self.discard.append(card)
-        color = chosen if chosen is not None else card.color  # type: ignore[assignment]
+        if chosen is not None:
+            color = chosen
+        elif card.color is not None:
+            color = card.color
+        # else the Roulette: the colour in force stays until the next player names one
         self.color = color
         self._key = color * 32 + rank
         events.append(CardPlayed(seat, card, color, left))
@@ -882,6 +932,11 @@ class Game:
             else:
                 self.exposed = seat
         elif left == 0:
+            if self._nm and not self._legacy:
+                # No Mercy: "When a player plays their final card, they win": at once, the
+                # card's draw (and any total stacked before it) not taken.
+                self._finish(seat, None, events)
+                return
             if rank is _WRD4:
                 self.direction = -self.direction
             self._finish(seat, card, events)
@@ -906,7 +961,7 @@ class Game:
         elif rank is _REVERSE:
             self.direction = -self.direction
             events.append(Reversed(self.direction))
-            if self.n == 2:
+            if self.n == 2 or (self._out and self._two_left()):
                 events.append(Skipped(self.next_seat(1)))
                 self._advance(2)
             else:
@@ -1106,8 +1161,9 @@ class Game:
     def force_pass(self, seat: int) -> list[Event]:
         """End an idle player's turn (turn timer): they draw one card and the turn moves on.
 
-        Whatever the phase: a colour still to choose is the one they hold most, a pending draw
-        is taken, a drawn card is kept. Unlike ``Draw`` this works while they hold a playable
+        Whatever the phase: a colour still to choose is the one they hold most (No Mercy's
+        Roulette: then turned up, which ends the turn), a pending draw is taken, a drawn card
+        is kept. Unlike ``Draw`` this works while they hold a playable
         card, and unlike ``Pass`` it works when the rules say the drawn card must be played.
         """
         if self.phase is _OVER:
@@ -1122,12 +1178,19 @@ class Game:
             if self._mercy:
                 self._mercy_check(events)
             return events
-        if self.phase is _CHOOSE:
+        if self.phase is _CHOOSE or self.phase is _ROUL:
+            # The colour they hold most (No Mercy's Roulette: then turned up, and the turn is
+            # over: no card drawn on top of it).
             held = [0, 0, 0, 0]
             for card in self.hand(seat):
                 if card.color is not None:
                     held[card.color] += 1
+            roulette = self.phase is _ROUL
             self._choose_color(seat, _CHOOSE_ACTS[held.index(max(held))], events)
+            if roulette:
+                if self._mercy:
+                    self._mercy_check(events)
+                return events
         if self._next_turn_window:
             self.exposed = -1  # like any action that begins their turn
         if self.phase is _PENDING:
@@ -1276,16 +1339,20 @@ class Game:
         self.exposed = -1
         remaining = tuple(tuple(self.hand(s)) for s in range(self.n))
         points = tuple(sum(c.points for c in h) for h in remaining)
+        bonus = 0
         if self.rules.teams:
             scores = team_scores(seat, points, self.rules.scoring, self.rules.team_count(self.n))
         elif self.rules.scoring is Scoring.WINNER_COLLECTS:
             # The winner's own points are 0 when they went out; a No Mercy winner left standing
-            # by the mercy rule may still hold cards, which are not theirs to collect.
-            won = sum(points) - points[seat]
+            # by the mercy rule may still hold cards, which are not theirs to collect. "250
+            # Points for each player knocked out of the game during the hand (ignore the cards
+            # in their hand at the time they were knocked out)": their hands are empty.
+            bonus = self.rules.mercy_bonus * self._knocked
+            won = sum(points) - points[seat] + bonus
             scores = tuple(won if s == seat else 0 for s in range(self.n))
         else:
             scores = points
-        self.outcome = HandOutcome(seat, remaining, points, scores)
+        self.outcome = HandOutcome(seat, remaining, points, scores, bonus=bonus)
         events.append(HandEnded(self.outcome))
 
     # --- Seven-O and Jump-In ------------------------------------------------------------------
@@ -1389,7 +1456,7 @@ class Game:
         if phase is _SWAP:
             gone = self._out
             out.extend(_SWAP_ACTS[t] for t in range(self.n) if t != seat and not gone >> t & 1)
-        elif phase is _CHOOSE:
+        elif phase is _CHOOSE or phase is _ROUL:
             out.extend(_CHOOSE_ACTS)
         else:
             mask = self._masks[seat]
@@ -1419,7 +1486,11 @@ class Game:
                 left = size - 1
                 if card.rank is _DISCARD_ALL:
                     left -= self._discard_all_count(seat, card)
-                if card.is_wild:
+                if card is _WCR and not self._legacy:
+                    out.extend(_ROULETTE_ACTS)
+                    if manual and left == 1:
+                        out.extend(_ROULETTE_UNO)
+                elif card.is_wild:
                     out.extend(_WILD_ACTS[code])
                     if manual and left == 1:
                         out.extend(_WILD_UNO[code])
@@ -1464,28 +1535,61 @@ class Game:
         elif rank is _DISCARD_ALL:
             self._advance(1)
         elif rank is _ROULETTE:
-            victim = self.next_seat(1)
-            color = self.color
-            got: list[Card] = []
-            limit = self._mercy
-            while not limit or self._sizes[victim] < limit:
-                one = self._draw(victim, 1, events)
-                if not one:
-                    break
-                got.append(one[0])
-                if one[0].color is color:
-                    break
-            events.append(CardsDrawn(victim, tuple(got), DrawReason.ROULETTE))
-            events.append(Skipped(victim))
-            self._advance(2)
+            if self._legacy:  # named by its player, turned up at once (before version 4)
+                victim = self.next_seat(1)
+                self._reveal(victim, self.color, events)
+                events.append(Skipped(victim))
+                self._advance(2)
+                return
+            # "The next player chooses a color": their turn begins with naming it.
+            self._advance(1)
+            self.phase = _ROUL
+            events.append(RoulettePending(self.current))
         else:  # Draw Four, Wild Draw Six / Ten, Wild Reverse Draw Four
             if rank is _WRD4:
                 self.direction = -self.direction
                 events.append(Reversed(self.direction))
+                if not self._legacy and self._two_left():
+                    # "With just two players this card skips the other player and makes YOU
+                    # draw 4 cards! You may use the stacking rule to send the penalty back."
+                    events.append(Skipped(self.next_seat(1)))
+                    self.pending += card.draw
+                    self.phase = _PENDING
+                    self.drawn = None
+                    self._armed = -1
+                    events.append(DrawPending(seat, self.pending))
+                    return
             self.pending += card.draw
             self._advance(1)
             self.phase = _PENDING
             events.append(DrawPending(self.current, self.pending))
+
+    def _roulette(self, seat: int, color: Color, events: list[Event]) -> None:
+        """``seat`` names the Roulette's colour (it is then the colour in force), turns cards
+        up until one of it comes, keeps them and loses the turn. Naming it begins their turn:
+        a missed UNO call of the Roulette's player can no longer be caught (next-turn)."""
+        self.color = color
+        self._key = _key(color, _ROULETTE)
+        events.append(ColorChosen(seat, color))
+        if self._next_turn_window:
+            self.exposed = -1
+        self._reveal(seat, color, events)
+        events.append(Skipped(seat))
+        self._advance(1)
+
+    def _reveal(self, seat: int, color: Color, events: list[Event]) -> None:
+        """The Roulette's draw: "reveal cards one at a time from the Draw Pile until they get a
+        card of that color (Wild Cards do NOT count)"; it stops at the mercy limit."""
+        got: list[Card] = []
+        limit = self._mercy
+        while not limit or self._sizes[seat] < limit:
+            one = self._draw(seat, 1, events)
+            if not one:
+                break
+            got.append(one[0])
+            if one[0].color is color:
+                break
+        events.append(CardsDrawn(seat, tuple(got), DrawReason.ROULETTE))
 
     def _mercy_check(self, events: list[Event]) -> None:
         """The mercy rule: anyone holding ``mercy_limit`` cards or more is out of the hand,
@@ -1508,6 +1612,7 @@ class Game:
         self._masks[seat] = 0
         self._sizes[seat] = 0
         self._out |= 1 << seat
+        self._knocked += 1
         if self.exposed == seat:
             self.exposed = -1
         if self._armed == seat:

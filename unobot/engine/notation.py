@@ -9,7 +9,8 @@ Segments are separated by ``|`` or new lines::
 - ``top=CARD`` is the discard top; ``color=g`` the colour in force (required after a wild).
 - ``pile=CARDS`` is the draw pile, first card drawn first; ``discard=CARDS`` the cards under the
   top, bottom first; ``dir=ccw`` reverses play; ``pending=N`` a Draw Two / WD4 total waiting to be
-  answered (``phase=pending`` is implied).
+  answered (``phase=pending`` is implied); ``out=bob,cat`` the players the mercy rule has put
+  out of the hand (No Mercy: their hands are empty).
 
 :func:`format_position` writes a game back in the same notation.
 """
@@ -75,6 +76,7 @@ def parse_position(
         pending=pending,
         phase=phase,
         wd4_guilty=options.get("guilty", "no").lower() in ("yes", "true", "1"),
+        out=tuple(names.index(n.strip()) for n in options.get("out", "").split(",") if n.strip()),
     )
     return game, names
 
@@ -100,6 +102,9 @@ def format_position(game: Game, names: list[str] | None = None) -> str:
         parts.append("dir=ccw")
     if game.pending:
         parts.append(f"pending={game.pending}")
+    gone = [names[s] for s in range(game.n) if game.eliminated(s)]
+    if gone:
+        parts.append("out=" + ",".join(gone))
     segs = [" ".join(parts)]
     for seat, name in enumerate(names):
         mark = "*" if seat == game.current and not game.over else ""

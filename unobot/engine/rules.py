@@ -18,6 +18,7 @@ from typing import Any
 from unobot.engine.errors import N_, RuleError
 
 __all__ = [
+    "HIDDEN",
     "PRESETS",
     "PRESET_ALIASES",
     "AfterDraw",
@@ -145,6 +146,9 @@ class TeamGame(Enum):
     players (the sheet: "two teams, seats alternating")."""
 
 
+HIDDEN = frozenset({"name", "legacy_no_mercy"})
+"""``HouseRules`` fields that are no rule option: never set by text, stored or listed."""
+
 DECK_SIZE = 108
 """Cards in one deck (``unobot.engine.cards.full_deck``)."""
 
@@ -262,6 +266,16 @@ class HouseRules:
     mercy_limit: int = 0
     """No Mercy's mercy rule: a player holding this many cards or more is out of the hand at
     once (their cards go under the discard pile); the last one standing wins it. 0 = off."""
+    mercy_bonus: int = 0
+    """Points the hand's winner scores for each player the mercy rule knocked out during the
+    hand (No Mercy's sheet: "250 Points for each player knocked out of the game during the
+    hand"), on top of the cards left in the others' hands; winner-collects scoring only."""
+    legacy_no_mercy: bool = False
+    """Not an option players set: No Mercy as this bot played it before journal version 4
+    (the Roulette's colour named by its player, a Reverse or Wild Reverse Draw Four acting as
+    with more players when two are left of more, a final draw card still drawn). The journal
+    sets it to replay a game journaled then (``unobot.core.journal``); never stored, listed
+    or compared as a difference (:data:`HIDDEN`)."""
 
     @property
     def deck_size(self) -> int:
@@ -328,13 +342,13 @@ class HouseRules:
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+            if f.name not in HIDDEN and getattr(self, f.name) != getattr(base, f.name)
         }
 
     def with_option(self, option: str, value: str) -> HouseRules:
         """A copy with one option set from text (``stacking same``, ``target_score 251``)."""
         key = option.strip().lower().replace("-", "_")
-        fields = {f.name: f for f in dataclasses.fields(self) if f.name != "name"}
+        fields = {f.name: f for f in dataclasses.fields(self) if f.name not in HIDDEN}
         if key not in fields:
             close = difflib.get_close_matches(key, fields, 1)
             if close:
@@ -392,6 +406,8 @@ class HouseRules:
                 "max_players": players - 1,
             }
             raise RuleError(_TOO_FEW[most >= 1, smaller], **facts)
+        if not 0 <= self.mercy_bonus <= 1000:
+            raise RuleError(N_("mercy_bonus is 0 to 1000"))
         if self.mercy_limit and not self.hand_size < self.mercy_limit <= 200:
             raise RuleError(N_("mercy_limit is 0 (off) or more than hand_size, up to 200"))
         if self.mercy_limit and (self.teams or self.jump_in):
@@ -488,7 +504,23 @@ PRESETS: dict[str, HouseRules] = {
         wd4_challenge=False,
         seven_o=True,
         mercy_limit=25,
+        mercy_bonus=250,
         target_score=0,
+        max_players=6,
+    ),
+    "no-mercy-1000": HouseRules(
+        name="no-mercy-1000",
+        deck=Deck.NO_MERCY,
+        start_card=StartCard.REDRAW_SPECIALS,
+        no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
+        after_draw=AfterDraw.DRAWN_CARD_MUST,
+        stacking=Stacking.HIGHER,
+        wd4_challenge=False,
+        seven_o=True,
+        mercy_limit=25,
+        mercy_bonus=250,
+        target_score=1000,
+        max_players=6,
     ),
     "house": HouseRules(
         name="house",

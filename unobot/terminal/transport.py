@@ -27,10 +27,14 @@ N_YOUR_TURN = N_("Your turn.")
 """The turn said to the human, in place of the channel's ``NICK's turn.`` (not English)."""
 N_YOU_PICK = N_("You pick the colour (.color r/y/g/b).")
 """In place of ``NICK picks the colour (.color r/y/g/b).`` (not English)."""
+N_YOU_ROULETTE = N_("Name a colour for the roulette (.color r/y/g/b), then draw until it comes.")
+"""No Mercy: in place of ``NICK: name a colour for the roulette (...), then draw until it
+comes.`` (not English)."""
 _AFTER_NICK = {
     "'s turn": "your turn",
     " picks the colour": "you pick the colour",
     ": swap with whom?": "swap with whom?",  # Seven-O: the 7 just played
+    ": name a colour for the roulette": "name a colour for the roulette",  # No Mercy
 }
 
 
@@ -50,7 +54,9 @@ def second_person(text: str, nick: str, lang: str = DEFAULT) -> str:
     second-person form for stay as the channel says them."""
     if lang != DEFAULT:
         return _second_person_in(text, nick, lang)
-    phrases = "'s turn| picks the colour| must draw|: swap with whom\\?"
+    phrases = (
+        "'s turn| picks the colour| must draw|: swap with whom\\?|: name a colour for the roulette"
+    )
     pattern = re.compile(rf"(?<!{_NICK_CHAR}){re.escape(nick)}({phrases})(?!{_NICK_CHAR})")
 
     def say(m: re.Match[str]) -> str:
@@ -84,6 +90,7 @@ def _status_sentences(lang: str) -> tuple[tuple[str, str, str], ...]:
     shapes = (
         (Phase.PLAY, N_YOUR_TURN),
         (Phase.CHOOSE_COLOR, N_YOU_PICK),
+        (Phase.ROULETTE, N_YOU_ROULETTE),
     )
     found: list[tuple[str, str, str]] = []
     with speaking(lang):
