@@ -401,15 +401,35 @@ def test_challenge_draw_counts_are_options() -> None:
     [
         ("top=R5 | alice*: R1 G1 | bob: B1", OFFICIAL),
         ("top=WD4 color=g | alice*: R1 G1 | bob: B1", OFFICIAL),
-        ("top=RD2 pending=2 | alice*: R1 G1 | bob: B1", SAME),
-        ("top=WD4 color=g pending=4 | alice*: R1 G1 | bob: B1", SAME),
+        ("top=RD2 pending=2 | alice*: R1 G1 | bob: B1", rules(SAME, wd4_challenge=True)),
     ],
-    ids=["no-wd4", "wd4-answered", "draw-two-pending", "challenge-off"],
+    ids=["no-wd4", "wd4-answered", "draw-two-pending"],
 )
 def test_challenge_refused_when_there_is_nothing_to_challenge(text: str, rule_set: object) -> None:
     game = position(text, rule_set)  # type: ignore[arg-type]
     assert Challenge() not in game.legal_actions(0)
-    refuse(game, 0, Challenge(), errors.CannotChallenge, "no Wild Draw Four to challenge")
+    refuse(game, 0, Challenge(), errors.CannotChallenge, "there is no Wild Draw Four to challenge")
+
+
+@pytest.mark.parametrize("name", ["house", "ocuk-tournament", "irc-classic", "bac-tournament"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "top=RD2 pending=2 | alice*: R1 G1 | bob: B1 | carol: B2 | dave: B3",
+        "top=WD4 color=g pending=4 | alice*: R1 G1 | bob: B1 | carol: B2 | dave: B3",
+        "top=R5 | alice*: R1 G1 | bob: B1 | carol: B2 | dave: B3",
+    ],
+    ids=["draw-two-pending", "wd4-pending", "no-draw-card"],
+)
+def test_challenge_where_the_rules_have_none(name: str, text: str) -> None:
+    """Issue 38: ``.challenge`` against a pending +2 in house or ocuk-tournament (stacking, no
+    challenge: 000 "we will NOT be playing the CHALLENGE rule") is the engine's own refusal,
+    which names the rule, not a table's guess about a player who left."""
+    game = position(text, PRESETS[name])
+    assert Challenge() not in game.legal_actions(0)
+    refuse(
+        game, 0, Challenge(), errors.CannotChallenge, "these rules have no Wild Draw Four challenge"
+    )
 
 
 def test_challenge_not_your_turn() -> None:

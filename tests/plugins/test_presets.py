@@ -147,6 +147,19 @@ def test_irc_classic_calls_uno_by_itself_and_lets_any_card_follow_a_draw() -> No
 # --- ocuk-tournament ---------------------------------------------------------------------------
 
 
+def test_ocuk_and_house_challenge_of_a_pending_draw_two_names_the_rule() -> None:
+    """Issue 38: ``.challenge`` against a pending +2 got a table-level guess ("whoever played
+    that WD4 has left"); the engine's own answer names the rule (000: "we will NOT be playing
+    the CHALLENGE rule"; house: no challenge, stacking)."""
+    for name in ("ocuk-tournament", "house"):
+        h, t = rigged("top=R5 | alice*: RD2 R8 | bob: B1 G2 | carol: Y1 Y2 |" + PILE, name)
+        assert "bob must draw 2" in said(h.say("alice", ".p r d2"))
+        out = h.say("bob", ".challenge")
+        assert said(out) == ""
+        assert told(out, "bob") == "these rules have no Wild Draw Four challenge"
+        assert size(t, "bob") == 2
+
+
 def test_ocuk_first_player_by_highest_card_is_announced() -> None:
     h = Harness(5, BotConfig(table=TableConfig(rules=preset("ocuk-tournament"))))
     out = h.start(["alice", "bob", "carol"])
