@@ -896,9 +896,13 @@ class Table:
 
     def _draw_hint(self, game: Game) -> str:
         """What the player who just drew may do now, as the rules say (empty: turn over)."""
-        if game.phase is not Phase.DRAWN or game.drawn is None:
+        if game.phase is not Phase.DRAWN:
             return ""
         card = game.drawn
+        if card is None:
+            # Only with any-card (irc-classic): the drawn card can't be played, but a card
+            # held back (a draw while holding a playable card) still may.
+            return _("You may play any playable card, or .pass")
         text = card.text
         how = _("{card} with {command} <colour>", card=text, command=f".play {text.lower()}")
         how = how if card.is_wild else text
@@ -909,10 +913,7 @@ class Table:
         ):
             return _("You must play {card}", card=how)
         if rules.after_draw is AfterDraw.ANY_CARD:
-            # The engine also lands here when only another card of the hand can be played.
-            if game.is_playable(card, game.current):
-                return _("You may play {card} or any playable card, or .pass", card=how)
-            return _("You may play any playable card, or .pass")
+            return _("You may play {card} or any playable card, or .pass", card=how)
         return _("Play {card} or .pass (only the card you drew)", card=how)
 
     # --- timers ----------------------------------------------------------------------------
