@@ -15,7 +15,7 @@ import time
 from random import Random
 
 from unobot.ai.legal import without_voluntary_draw
-from unobot.engine import PRESETS, Draw, Game, HouseRules, Play, preset
+from unobot.engine import PRESETS, Deck, Draw, Game, HouseRules, Play, preset
 from unobot.engine.cards import COMPILED
 
 
@@ -50,18 +50,34 @@ def play_random_game(players: int, rules: HouseRules, rng: Random) -> int:
     game, _ = Game.deal(players, rules, rng)
     rand = rng.random
     actions = 0
-    free_draw = rules.voluntary_draw
+    if not rules.voluntary_draw:
+        while game.outcome is None:
+            seat = game.current
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[int(rand() * len(legal))])
+            actions += 1
+        return actions
+    # The draw a player may take instead of a card is left out of the choice, without building
+    # a new tuple: it follows the cards, last or before an UNO call and a catch (``Game``'s
+    # order), so one random number picks among the others exactly as from the tuple without it.
+    draw, play = Draw, Play
+    general = rules.deck is Deck.NO_MERCY  # its legal actions put the draw first
     while game.outcome is None:
         seat = game.current
         legal = game.legal_actions(seat)
         n = len(legal)
-        if free_draw:
-            if type(legal[-1]) is Draw:
-                # The common case: the draw comes after the cards (alone, n = 0 still picks it).
-                n -= 1
-            elif type(legal[0]) is Play:  # an UNO call or a catch after the draw
-                legal = without_voluntary_draw(legal, game.phase)
-                n = len(legal)
+        if general:
+            legal = without_voluntary_draw(legal, game.phase)
+            n = len(legal)
+        elif type(legal[-1]) is draw:
+            n -= 1  # the common case (alone, the draw is still index 0)
+        elif n > 2 and type(legal[0]) is play:
+            d = n - 2 if type(legal[n - 2]) is draw else n - 3
+            if d > 0 and type(legal[d]) is draw:
+                i = int(rand() * (n - 1))
+                game.apply(seat, legal[i + 1 if i >= d else i])
+                actions += 1
+                continue
         game.apply(seat, legal[int(rand() * n)])
         actions += 1
     return actions
