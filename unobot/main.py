@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unobot import config as config_mod
+from unobot.ai.legal import without_voluntary_draw
 from unobot.core.admins import AdminCode
 from unobot.core.plugin import PluginError, load_plugins
 from unobot.core.render import describe, hand_text
@@ -39,7 +40,8 @@ UPKEEP_SECONDS = 30.0
 
 
 def demo(players: int, preset_name: str, seed: int) -> int:
-    """Play one hand between uniformly random players and print it; return the action count."""
+    """Play one hand between random players and print it; return the action count. They choose
+    uniformly among their legal moves, a card rather than a draw the rules offer beside it."""
     rules = preset(preset_name)
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
     names = names[:players]
@@ -58,7 +60,7 @@ def demo(players: int, preset_name: str, seed: int) -> int:
         if game.over:
             return actions
         seat = game.current
-        legal = game.legal_actions(seat)
+        legal = without_voluntary_draw(game.legal_actions(seat), game.phase)
         events = game.apply(seat, agent.choice(legal))
         actions += 1
 

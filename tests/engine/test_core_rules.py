@@ -40,6 +40,9 @@ from unobot.engine import (
 NO_CHALLENGE = rules(wd4_challenge=False)
 WILD_PLAYS = {Play(card("W"), c) for c in (R, Y, G, B)}
 WD4_PLAYS = {Play(card("WD4"), c) for c in (R, Y, G, B)}
+DRAW = {Draw()}
+"""Official play lets a player draw instead of playing a playable card (Mattel's sheet: "You may
+also choose NOT to play a playable card from your hand"): the draw is among the legal moves."""
 
 
 # --- matching ---------------------------------------------------------------------------------
@@ -49,7 +52,7 @@ def test_colour_number_and_wilds_match_a_number_card() -> None:
     game = position("top=R5 | alice*: R7 G2 B5 YS W WD4 | bob: Y1 Y2")
     legal = game.legal_actions(0)
     assert len(legal) == len(set(legal))
-    assert set(legal) == {Play(card("R7")), Play(card("B5"))} | WILD_PLAYS | WD4_PLAYS
+    assert set(legal) == {Play(card("R7")), Play(card("B5"))} | WILD_PLAYS | WD4_PLAYS | DRAW
     assert game.is_playable(card("R7"), 0)
     assert game.is_playable(card("B5"), 0)
     assert not game.is_playable(card("G2"), 0)
@@ -62,7 +65,7 @@ def test_colour_number_and_wilds_match_a_number_card() -> None:
 )
 def test_symbols_and_numbers_match_across_colours(top: str, same_symbol: str, other: str) -> None:
     game = position(f"top={top} | alice*: {same_symbol} {other} {other} | bob: Y1 Y2 Y3")
-    assert game.legal_actions(0) == (Play(card(same_symbol)),)
+    assert game.legal_actions(0) == (Play(card(same_symbol)), Draw())
     refuse(game, 0, Play(card(other)), errors.CardNotPlayable, f"{other} does not match {top}")
     events = game.apply(0, Play(card(same_symbol)))
     assert events[0] == CardPlayed(0, card(same_symbol), card(same_symbol).color, 2)
@@ -72,7 +75,7 @@ def test_symbols_and_numbers_match_across_colours(top: str, same_symbol: str, ot
 
 def test_after_a_wild_only_the_chosen_colour_and_wilds_match() -> None:
     game = position("top=W color=g | alice*: G3 R3 W | bob: Y1 Y2 Y3")
-    assert set(game.legal_actions(0)) == {Play(card("G3"))} | WILD_PLAYS
+    assert set(game.legal_actions(0)) == {Play(card("G3"))} | WILD_PLAYS | DRAW
     refuse(game, 0, Play(card("R3")), errors.CardNotPlayable, "does not match W (green)")
 
 
@@ -95,7 +98,7 @@ def test_wild_names_any_colour_including_the_current_one(chosen: object) -> None
 
 def test_wd4_without_challenge_is_refused_while_holding_the_current_colour() -> None:
     game = position("top=R5 | alice*: R7 WD4 G1 | bob: Y1 Y2", NO_CHALLENGE)
-    assert set(game.legal_actions(0)) == {Play(card("R7"))}
+    assert set(game.legal_actions(0)) == {Play(card("R7"))} | DRAW
     assert not game.is_playable(card("WD4"), 0)
     refuse(game, 0, Play(card("WD4"), G), errors.WildDrawFourNotAllowed, "hold no red card")
 
@@ -110,7 +113,7 @@ def test_wd4_allowed_when_only_numbers_or_symbols_of_other_colours_match() -> No
         "top=RS | alice*: G5 GS WD4 | bob: Y1 Y2 | carol: Y3 | pile=B1 B2 B3 B4 B5", NO_CHALLENGE
     )
     # GS matches the symbol, but only a red card forbids the WD4.
-    assert set(game.legal_actions(0)) == {Play(card("GS"))} | WD4_PLAYS
+    assert set(game.legal_actions(0)) == {Play(card("GS"))} | WD4_PLAYS | DRAW
     events = game.apply(0, Play(card("WD4"), B))
     assert events == [
         CardPlayed(0, card("WD4"), B, 2),

@@ -44,6 +44,23 @@ def test_force_pass_takes_a_pending_draw() -> None:
     assert game.current == 1 and game.pending == 0
 
 
+def test_force_pass_on_a_pending_draw_is_the_draw_it_stands_for() -> None:
+    """Taking a pending draw begins the turn, which ends the catch (004: "If you fail to say
+    "UNO" and another player catches you before the next player starts their turn"): the
+    timer's ``force_pass`` closes it as the ``Draw`` it stands for does (issue 38: the table
+    no longer works around it)."""
+    text = "top=R5 | alice*: WD4 R1 | bob: B2 | carol: Y1 | pile=G1 G2 G3 G4 G5"
+    timed_out = position(text)
+    drew = position(text)
+    for game in (timed_out, drew):
+        game.apply(0, Play(card("WD4"), G))  # down to one card, UNO not called
+        assert game.exposed == 0 and game.phase is Phase.PENDING
+    events = timed_out.force_pass(1)
+    assert events == drew.apply(1, Draw())
+    assert timed_out.exposed == drew.exposed == -1
+    assert timed_out.current == drew.current == 2
+
+
 def test_force_pass_chooses_the_colour_held_most_first() -> None:
     game = position("top=W color=r | alice*: G1 G2 B3 | bob: Y1 | pile=R9", OFFICIAL)
     game.phase = Phase.CHOOSE_COLOR
@@ -114,6 +131,23 @@ def test_match_remove_player_goes_on_with_three() -> None:
     while not game.over:
         match.apply(game.current, game.legal_actions()[0])
     assert len(match.totals) == 3
+
+
+def test_a_hand_gone_below_the_rules_minimum_ends_the_match_when_it_ends() -> None:
+    """ocuk-tournament's tables are "of at least 3 people" (000): a leaver takes a table of three
+    down to two; the hand in play goes on, and when it ends the match ends on the totals, as
+    a timed match does (issue 38: the match decides this, not the table)."""
+    ocuk = PRESETS["ocuk-tournament"]
+    match = Match(3, ocuk, Random(3))
+    match.start_hand()
+    match.game = position("top=R5 | alice*: R7 | bob: G1 G2 | carol: Y1 Y2", ocuk)
+    match.totals[:] = [10, 200, 30]
+    assert not [e for e in match.remove_player(1) if isinstance(e, MatchEnded)]
+    assert match.players == 2 and match.hand_in_progress
+    events = match.apply(0, Play(card("R7")))  # alice goes out: 10 + 3 (carol's Y1 Y2)
+    assert isinstance(events[-2], HandEnded) and isinstance(events[-1], MatchEnded)
+    assert match.over and match.totals == [13, 30]
+    assert match.outcome is not None and match.outcome.winners == (1,)  # the highest total
 
 
 def test_no_challenge_once_the_wd4_player_has_left() -> None:

@@ -192,7 +192,8 @@ def test_end_by_time_between_hands() -> None:
 
 @pytest.mark.parametrize("first_dealer", [0, 2])
 def test_dealer_moves_on_each_hand(first_dealer: int) -> None:
-    match = Match(3, rules(target_score=100), Random(5), dealer=first_dealer)
+    # (Random players who draw at will hoard cards until one hand reaches any target.)
+    match = Match(3, rules(target_score=100, voluntary_draw=False), Random(5), dealer=first_dealer)
     policy = Random(6)
     dealers = []
     for _ in range(4):

@@ -528,3 +528,18 @@ def test_the_roulette_lapses_when_its_victim_leaves() -> None:
     game.remove_seat(1)
     assert game.current == 1 and game.phase is Phase.PLAY and game.color is R
     assert Play(card("R2")) in game.legal_actions()
+
+
+def test_a_timed_out_pending_draw_that_breaks_the_mercy_limit_puts_the_idler_out() -> None:
+    """The turn timer takes a pending draw through ``force_pass`` (issue 38: the table no longer
+    stands in with a ``Draw``): the mercy rule is checked there too, as after a ``Draw`` (No
+    Mercy's sheet: 25 or more cards and you are out)."""
+    many = " ".join(["G1"] * 20)
+    game = position(
+        f"top=R5 | a*: WD6 R1 | b: {many} | c: R3 Y2 | d: R4 B3 | pile={' '.join(['B9'] * 8)}",
+        NM,
+    )
+    game.apply(0, Play(card("WD6"), R))
+    events = game.force_pass(1)  # 20 + 6 = 26 cards: out, as with .draw
+    assert Eliminated(1, 26) in events
+    assert game.eliminated(1) and game.current == 2

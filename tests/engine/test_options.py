@@ -133,7 +133,11 @@ def test_draw_one_end_turn_even_a_playable_card_waits() -> None:
 
 
 def test_drawn_card_may_only_the_drawn_card_or_pass() -> None:
-    game = position("top=R5 | alice*: R7 G1 G2 | bob: B3 | pile=R9", rules(voluntary_draw=True))
+    """Mattel's sheet (T8231): "You may also choose NOT to play a playable card from your hand.
+    If so, you must draw a card from the DRAW pile. If playable, that card can be put down in
+    the same turn, however you may not play any other card from your hand after the draw."
+    """
+    game = position("top=R5 | alice*: R7 G1 G2 | bob: B3 | pile=R9", OFFICIAL)
     assert set(game.legal_actions(0)) == {Play(card("R7")), Draw()}
     game.apply(0, Draw())
     assert game.legal_actions(0) == (Play(card("R9")), Pass())
@@ -167,9 +171,11 @@ def test_drawn_card_must_unplayable_card_still_ends_the_turn() -> None:
 
 
 def test_any_card_after_drawing() -> None:
-    game = position(
-        "top=R5 | alice*: R7 G1 | bob: B3 | pile=G9", rules(ANY_CARD, voluntary_draw=True)
-    )
+    """irc-classic: the original bot (003) takes ``.draw`` on your turn whatever you hold (its
+    ``draw`` checks only whose turn it is and whether you drew already), and after it any card
+    you hold may be played, or ``.pass``."""
+    game = position("top=R5 | alice*: R7 G1 | bob: B3 | pile=G9", PRESETS["irc-classic"])
+    assert set(game.legal_actions(0)) == {Play(card("R7")), Draw()}
     assert game.apply(0, Draw()) == [CardsDrawn(0, (card("G9"),), DrawReason.DRAW)]
     assert game.phase is Phase.DRAWN
     assert game.legal_actions(0) == (Play(card("R7")), Pass())
@@ -193,15 +199,52 @@ def test_any_card_nothing_playable_after_drawing_ends_the_turn() -> None:
 # --- voluntary draw ---------------------------------------------------------------------------
 
 
+NO_FREE_DRAW = rules(voluntary_draw=False)
+
+
 def test_voluntary_draw_refused() -> None:
-    game = position("top=R5 | alice*: R7 G1 | bob: B3 | pile=R9")
+    """The option off (``.unorules set voluntary_draw off``; ocuk-tournament, knockout,
+    no-mercy): a player holding a card they can play may not draw."""
+    game = position("top=R5 | alice*: R7 G1 | bob: B3 | pile=R9", NO_FREE_DRAW)
     assert Draw() not in game.legal_actions(0)
     refuse(game, 0, Draw(), errors.DrawNotAllowed, "you have a card you can play")
 
 
 def test_voluntary_draw_refused_when_only_a_wild_is_playable() -> None:
-    game = position("top=R5 | alice*: W G1 | bob: B3 | pile=R9")
+    game = position("top=R5 | alice*: W G1 | bob: B3 | pile=R9", NO_FREE_DRAW)
     refuse(game, 0, Draw(), errors.DrawNotAllowed, "may not draw")
+
+
+@pytest.mark.parametrize("name", ["official", "irc-classic", "bac-tournament"])
+def test_voluntary_draw_of_an_unplayable_card_ends_the_turn(name: str) -> None:
+    """Mattel's sheet: "If playable, that card can be put down in the same turn": a drawn card
+    that can't go ends the turn, the playable card held back stays in hand (with
+    ``any-card``, irc-classic's, the turn goes on only when a card in hand may be played:
+    here R7 still can, see ``test_any_card_after_drawing``)."""
+    game = position(
+        "top=R5 | alice*: G7 G1 W | bob: B3 | carol: B4 | dave: B5 | pile=B9", PRESETS[name]
+    )
+    assert Draw() in game.legal_actions(0)
+    events = game.apply(0, Draw())
+    if name == "irc-classic":  # W is still playable: any card, or .pass
+        assert events == [CardsDrawn(0, (card("B9"),), DrawReason.DRAW)]
+        assert game.phase is Phase.DRAWN and game.drawn is None
+        assert set(game.legal_actions(0)) == {Play(card("W"), c) for c in (R, Y, G, B)} | {Pass()}
+        return
+    assert events == [CardsDrawn(0, (card("B9"),), DrawReason.DRAW), TurnPassed(0)]
+    assert game.current == 1
+    assert hand(game, 0) == "G1 G7 B9 W"
+
+
+def test_which_presets_let_a_player_draw_instead_of_playing() -> None:
+    """Mattel's sheet for official and the presets built on it, the original bot's ``.draw``
+    (003) for irc-classic, 002 for bac-tournament; the sheets of 000 (draw until playable),
+    001 and No Mercy speak only of drawing for want of a match."""
+    allowed = {name for name, preset in PRESETS.items() if preset.voluntary_draw}
+    assert allowed == {
+        "official", "irc-classic", "bac-tournament", "pairs", "two-teams", "seven-o",
+        "jump-in", "house",
+    }  # fmt: skip
 
 
 def test_voluntary_draw_allowed() -> None:
@@ -371,7 +414,7 @@ def test_challenge_from_real_play_guilty_when_holding_the_colour() -> None:
     ]
     assert game.current == 1
     assert game.color is Y
-    assert game.legal_actions(1) == (Play(card("Y5")),)
+    assert game.legal_actions(1) == (Play(card("Y5")), Draw())
 
 
 def test_challenge_innocent_when_only_numbers_of_other_colours_matched() -> None:
@@ -401,15 +444,35 @@ def test_challenge_draw_counts_are_options() -> None:
     [
         ("top=R5 | alice*: R1 G1 | bob: B1", OFFICIAL),
         ("top=WD4 color=g | alice*: R1 G1 | bob: B1", OFFICIAL),
-        ("top=RD2 pending=2 | alice*: R1 G1 | bob: B1", SAME),
-        ("top=WD4 color=g pending=4 | alice*: R1 G1 | bob: B1", SAME),
+        ("top=RD2 pending=2 | alice*: R1 G1 | bob: B1", rules(SAME, wd4_challenge=True)),
     ],
-    ids=["no-wd4", "wd4-answered", "draw-two-pending", "challenge-off"],
+    ids=["no-wd4", "wd4-answered", "draw-two-pending"],
 )
 def test_challenge_refused_when_there_is_nothing_to_challenge(text: str, rule_set: object) -> None:
     game = position(text, rule_set)  # type: ignore[arg-type]
     assert Challenge() not in game.legal_actions(0)
-    refuse(game, 0, Challenge(), errors.CannotChallenge, "no Wild Draw Four to challenge")
+    refuse(game, 0, Challenge(), errors.CannotChallenge, "there is no Wild Draw Four to challenge")
+
+
+@pytest.mark.parametrize("name", ["house", "ocuk-tournament", "irc-classic", "bac-tournament"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "top=RD2 pending=2 | alice*: R1 G1 | bob: B1 | carol: B2 | dave: B3",
+        "top=WD4 color=g pending=4 | alice*: R1 G1 | bob: B1 | carol: B2 | dave: B3",
+        "top=R5 | alice*: R1 G1 | bob: B1 | carol: B2 | dave: B3",
+    ],
+    ids=["draw-two-pending", "wd4-pending", "no-draw-card"],
+)
+def test_challenge_where_the_rules_have_none(name: str, text: str) -> None:
+    """Issue 38: ``.challenge`` against a pending +2 in house or ocuk-tournament (stacking, no
+    challenge: 000 "we will NOT be playing the CHALLENGE rule") is the engine's own refusal,
+    which names the rule, not a table's guess about a player who left."""
+    game = position(text, PRESETS[name])
+    assert Challenge() not in game.legal_actions(0)
+    refuse(
+        game, 0, Challenge(), errors.CannotChallenge, "these rules have no Wild Draw Four challenge"
+    )
 
 
 def test_challenge_not_your_turn() -> None:

@@ -34,7 +34,7 @@ NEXT_CARD = rules(catch_window=CatchWindow.NEXT_CARD, uno_penalty=4)
 
 def test_auto_uno_is_called_by_the_engine() -> None:
     game = position(TABLE, PRESETS["irc-classic"])
-    assert set(game.legal_actions(0)) == {Play(card("R7")), Play(card("R2"))}
+    assert set(game.legal_actions(0)) == {Play(card("R7")), Play(card("R2")), Draw()}
     assert game.apply(0, Play(card("R7"))) == [
         CardPlayed(0, card("R7"), R, 1),
         UnoCalled(0, automatic=True),
@@ -57,6 +57,7 @@ def test_manual_play_offers_the_call_with_the_next_to_last_card() -> None:
         Play(card("R2")),
         Play(card("R2"), uno=True),
         CallUno(),
+        Draw(),  # drawing instead of playing (Mattel's sheet)
     }
 
 
@@ -293,8 +294,7 @@ def test_uno_can_be_called_before_stacking_down_to_one_card() -> None:
 
 
 def test_drawn_names_the_drawn_card_only_when_it_can_be_played() -> None:
-    classic = rules(PRESETS["irc-classic"], voluntary_draw=True)
-    game = position("top=R5 | alice*: R7 | bob: G1 | pile=B9", classic)
+    game = position("top=R5 | alice*: R7 | bob: G1 | pile=B9", PRESETS["irc-classic"])
     game.apply(0, Draw())
     assert game.phase is Phase.DRAWN and game.drawn is None  # B9 can't go, R7 still can
     assert Play(card("R7")) in game.legal_actions(0)

@@ -90,6 +90,39 @@ def test_official_draw_one_then_only_that_card_or_pass() -> None:
     assert "alice draws a card and passes" in said(h.say("alice", ".pass"))
 
 
+def test_official_draw_while_holding_a_playable_card_then_only_the_drawn_card() -> None:
+    """Issue 38, Mattel's sheet: "You may also choose NOT to play a playable card from your
+    hand. If so, you must draw a card from the DRAW pile. If playable, that card can be put
+    down in the same turn, however you may not play any other card from your hand after the
+    draw."
+    """
+    h, t = rigged("top=R5 | alice*: R7 G2 | bob: B3 | carol: Y1 | pile=R9 B9 B9")
+    out = h.say("alice", ".draw")  # R7 could be played: held back
+    assert "You drew R9 | Play R9 or .pass (only the card you drew)" in told(out, "alice")
+    refused = told(h.say("alice", ".p r 7"), "alice")
+    assert refused == "after drawing you may only play the card you drew (R9) or pass"
+    assert size(t, "alice") == 3
+    assert "alice draws a card and plays R9" in said(h.say("alice", ".p r 9"))
+    # A drawn card that can't go ends the turn; the card held back stays in hand.
+    h, t = rigged("top=R5 | alice*: R7 G2 | bob: B3 | carol: Y1 | pile=B9 B9 B9")
+    assert "alice draws a card and passes" in said(h.say("alice", ".draw"))
+    assert size(t, "alice") == 3 and t.game is not None and t.game.current == 1
+
+
+def test_official_with_voluntary_draw_off_refuses_the_draw() -> None:
+    """Today's reading stays an option: ``.unorules set voluntary_draw off``."""
+    rules = preset("official").with_option("voluntary_draw", "off")
+    h = Harness(1, BotConfig(table=TableConfig(rules=rules)))
+    game, names = parse_position("top=R5 | alice*: R7 G2 | bob: B3 | carol: Y1", rules, Random(1))
+    h.start(names)
+    t = h.bot.tables["#uno"]
+    assert t.match is not None
+    t.match.game = game
+    out = h.say("alice", ".draw")
+    assert told(out, "alice") == "you have a card you can play: you may not draw"
+    assert size(t, "alice") == 2
+
+
 def test_official_match_runs_to_500_with_totals_after_each_hand() -> None:
     h, t = rigged("top=R5 | alice*: R7 | bob: B1 WD4 | carol: Y1 |" + PILE)
     text = said(h.say("alice", ".p r 7"))
@@ -144,7 +177,34 @@ def test_irc_classic_calls_uno_by_itself_and_lets_any_card_follow_a_draw() -> No
     assert "alice draws a card and plays R9" in said(h.say("alice", ".p r 9"))
 
 
+def test_irc_classic_draw_whatever_you_hold_then_any_card_or_pass() -> None:
+    """Issue 38: the original bot's ``.draw`` (003) checks only whose turn it is and whether
+    you drew already; after it ``.play`` takes any card you hold, or ``.pass``."""
+    h, t = rigged("top=R5 | alice*: R7 G2 | bob: B3 | carol: Y1 | pile=B9 B9", "irc-classic")
+    out = h.say("alice", ".draw")  # R7 could be played: held back; B9 can't go
+    assert "You drew B9 | You may play any playable card, or .pass" in told(out, "alice")
+    assert "alice draws a card and plays R7" in said(h.say("alice", ".p r 7"))
+    assert size(t, "alice") == 2
+    h, t = rigged("top=R5 | alice*: R7 G2 | bob: B3 | carol: Y1 | pile=B9 B9", "irc-classic")
+    h.say("alice", ".draw")
+    assert "alice draws a card and passes" in said(h.say("alice", ".pass"))
+    assert size(t, "alice") == 3
+
+
 # --- ocuk-tournament ---------------------------------------------------------------------------
+
+
+def test_ocuk_and_house_challenge_of_a_pending_draw_two_names_the_rule() -> None:
+    """Issue 38: ``.challenge`` against a pending +2 got a table-level guess ("whoever played
+    that WD4 has left"); the engine's own answer names the rule (000: "we will NOT be playing
+    the CHALLENGE rule"; house: no challenge, stacking)."""
+    for name in ("ocuk-tournament", "house"):
+        h, t = rigged("top=R5 | alice*: RD2 R8 | bob: B1 G2 | carol: Y1 Y2 |" + PILE, name)
+        assert "bob must draw 2" in said(h.say("alice", ".p r d2"))
+        out = h.say("bob", ".challenge")
+        assert said(out) == ""
+        assert told(out, "bob") == "these rules have no Wild Draw Four challenge"
+        assert size(t, "bob") == 2
 
 
 def test_ocuk_first_player_by_highest_card_is_announced() -> None:

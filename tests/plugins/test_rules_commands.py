@@ -86,7 +86,7 @@ def test_show_fits_two_lines_however_much_changed() -> None:
         preset("official"),
         first_player=FirstPlayer.RANDOM,
         start_card=StartCard.REDRAW_SPECIALS,
-        voluntary_draw=True,
+        voluntary_draw=False,
         stacking=Stacking.ANY,
         challenge_guilty_draw=5,
         challenge_innocent_extra=3,
@@ -107,7 +107,7 @@ def test_show_fits_two_lines_however_much_changed() -> None:
     assert all(len(s.text.encode()) <= LIMIT for s in out)
     assert strip_codes(out[-1].text) == "Stacking: any draw card on another."
     text = " ".join(strip_codes(s.text) for s in out[:-1])
-    assert "voluntary_draw: on" in text and "stacking: any" in text
+    assert "voluntary_draw: off" in text and "stacking: any" in text
     assert h.bot.rules_for("#uno") == rules
 
 

@@ -1,5 +1,6 @@
-"""``easy``: a uniformly random legal move on its turn; out of turn it only jumps in (Jump-In,
-half the time it can).
+"""``easy``: a uniformly random legal move on its turn, a card whenever it has one to play (it
+draws for want of a card, never to hold one back: :func:`without_voluntary_draw`); out of turn
+it only jumps in (Jump-In, half the time it can).
 
 It still calls UNO half the time (a play with and without the call are both legal moves), so
 it is catchable, like a beginner.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from random import Random
 
+from unobot.ai.legal import without_voluntary_draw
 from unobot.ai.observation import Observation
 from unobot.engine import Action, Play
 
@@ -28,4 +30,4 @@ class EasyStrategy:
             return self.rng.choice(plays) if plays and self.rng.random() < 0.5 else None
         if not obs.legal:
             return None
-        return self.rng.choice(obs.legal)
+        return self.rng.choice(without_voluntary_draw(obs.legal, obs.phase))

@@ -2,7 +2,9 @@
 the other players.
 
 On each turn with more than one distinct move (which card, which colour for a wild, play or
-keep a drawn card, challenge or not, the colour of a starting Wild) it repeatedly:
+keep a drawn card, challenge or not, the colour of a starting Wild, and, where the rules let a
+player draw instead of playing, holding back a wild that is its only card to play: such a
+draw must win clearly, ``FREE_DRAW_Z``) it repeatedly:
 
 1. samples a world consistent with what its seat has seen (:class:`Dealer`): the cards it can't
    see dealt to the other hands, by their public counts, and to the draw pile, each hand avoiding
@@ -446,7 +448,7 @@ randomness, the colour under a Wild Draw Four just played (-1: none) and the sea
 def candidates(obs: Observation) -> list[Action]:
     """The distinct moves worth searching: one play per card and colour named (UNO called where
     the rules offer it), then draw / pass / challenge, or the colours a starting Wild may be
-    given."""
+    given. A draw the rules offer beside a card to play only when every such card is a wild."""
     by_card: dict[tuple[Card, Color | None], Play] = {}
     others: list[Action] = []
     for action in obs.legal:
@@ -457,6 +459,12 @@ def candidates(obs: Observation) -> list[Action]:
                 by_card[key] = action
         elif type(action) in (Draw, Pass, Challenge, ChooseColor):
             others.append(action)
+    if by_card and obs.phase is Phase.PLAY and any(not card.is_wild for card, _ in by_card):
+        # A draw while a card could be played (``voluntary_draw``) is searched only when every
+        # such card is a wild, the card worth holding back. Elsewhere it is almost never right,
+        # and searching it took playouts from the real choices (docs/benchmarks.md: 18.5% of
+        # 200 hands won against three ``normal`` at 20 ms a move, searched at every turn).
+        others = [a for a in others if type(a) is not Draw]
     return [*by_card.values(), *others]
 
 
@@ -500,9 +508,24 @@ class HardStrategy:
             ):
                 prior = i
                 break
-        return moves[self.search(obs, moves, prior)]
+        # A draw where a card could be played (the rules let a player hold one back) must
+        # clearly beat the usual move: it is seldom right, and a search of a few dozen worlds
+        # would otherwise take it on noise alone.
+        margins = [
+            max(self.margin, FREE_DRAW_Z)
+            if type(move) is Draw and obs.phase is Phase.PLAY
+            else self.margin
+            for move in moves
+        ]
+        return moves[self.search(obs, moves, prior, margins)]
 
-    def search(self, obs: Observation, moves: list[Action], prior: int = -1) -> int:
+    def search(
+        self,
+        obs: Observation,
+        moves: list[Action],
+        prior: int = -1,
+        margins: list[float] | None = None,
+    ) -> int:
         """Index of the move that won the most playouts.
 
         Every candidate is played out on the same worlds. Every ``PRUNE_EVERY`` worlds, a move
@@ -511,8 +534,8 @@ class HardStrategy:
         rest of the budget goes to the moves still in question.
 
         ``prior`` (the ``normal`` player's choice) is kept unless another move beat it by more
-        than ``margin`` standard deviations, compared the same way. The default 0 keeps the
-        prior only on ties.
+        than ``margin`` standard deviations, compared the same way (``margins``: per move, for a
+        move that must win more clearly). The default 0 keeps the prior only on ties.
         """
         rng = self.rng
         seat = obs.seat
@@ -556,6 +579,17 @@ class HardStrategy:
                 lead = max(active, key=lambda i: results[i].bit_count())
                 active = [i for i in active if i == lead or not _beaten(results[lead], results[i])]
         best = max(active, key=lambda i: results[i].bit_count())
+        if (
+            margins is not None
+            and best != prior
+            and prior in active
+            and margins[best] > self.margin
+            and not _beaten(results[best], results[prior], margins[best])
+        ):
+            # A move that must win more clearly than the others didn't: the choice is made
+            # among the others as usual.
+            active = [i for i in active if margins[i] <= self.margin]
+            best = max(active, key=lambda i: results[i].bit_count())
         if prior < 0 or best == prior or prior not in active:
             return best
         if _beaten(results[best], results[prior], self.margin):
@@ -565,6 +599,10 @@ class HardStrategy:
 
 PRUNE_EVERY = 24
 """Worlds between two prunings of the candidates."""
+
+FREE_DRAW_Z = 2.5
+"""How clearly (standard deviations, the sign test of :func:`_beaten`) a draw taken while a card
+could be played must beat the ``normal`` player's move to be chosen."""
 
 PRUNE_Z = 2.5
 """How clearly (standard deviations) a move must trail the leader to be searched no further."""

@@ -67,9 +67,11 @@ def playable_mask(color: Color, top: Card) -> int:
 
 Segment = tuple[int, int, int]
 """Part of a hidden hand: (cards, codes it certainly lacks, codes it most likely lacks), as
-bitmasks by ``Card.code``. The first mask follows from the rules alone (a player without a
-voluntary draw who draws held nothing playable); the second adds what a player who keeps
-wilds for when nothing else plays (``normal``, and most people) gives away by playing one."""
+bitmasks by ``Card.code``. The first mask follows from the rules (a player who draws on their
+turn held nothing playable; where the rules let a player draw instead of playing, taken as so
+too: computer players never hold a card back and people seldom do, and a hand that can't be
+dealt to fit the facts is dealt without them); the second adds what a player who keeps wilds
+for when nothing else plays (``normal``, and most people) gives away by playing one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,12 +255,12 @@ class Observer:
                 voids = self.voids[seat]
                 voids.clear()
                 # Drawing in turn with no choice means no card of the colour in force was held
-                # (the drawn card may be one, but then it is usually played at once).
-                forced = (
-                    event.reason is DrawReason.DRAW  # type: ignore[union-attr]
-                    and not self.rules.voluntary_draw
-                    and self.color is not None
-                )
+                # (the drawn card may be one, but then it is usually played at once). Where the
+                # rules let a player draw instead of playing (``voluntary_draw``) it is taken
+                # the same way: treating those draws as telling nothing made ``hard`` weaker
+                # (40 playouts a move against three ``normal``, who never hold a card back:
+                # 19.4% of 2,000 hands won, against 21.1% with this and 21.9% before the rule).
+                forced = event.reason is DrawReason.DRAW and self.color is not None  # type: ignore[union-attr]
                 if forced:
                     voids.add(self.color)  # type: ignore[arg-type]
                 self._drew(seat, len(event.cards), forced)  # type: ignore[union-attr]

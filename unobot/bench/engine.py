@@ -1,7 +1,11 @@
 """The rules engine's speed: ``python -m unobot.bench engine --players 4 --games N``.
 
 Complete random-agent games through the public API (legal actions -> choose -> apply, every
-action checked); the last line is the headline, e.g. ``engine: 10500 games/s``.
+action checked); the last line is the headline, e.g. ``engine: 10500 games/s``. The agents
+play a card whenever they have one (as RLCard's random agent, whose legal moves offer a draw
+only without a card to play): where the rules also let a player draw instead
+(``voluntary_draw``, official since issue 38), a random agent drawing at will would hoard
+cards and make every hand ten times as long, measuring the reshuffles, not the game.
 """
 
 from __future__ import annotations
@@ -10,7 +14,8 @@ import argparse
 import time
 from random import Random
 
-from unobot.engine import PRESET_ALIASES, PRESETS, Game, HouseRules, preset
+from unobot.ai.legal import without_voluntary_draw
+from unobot.engine import PRESET_ALIASES, PRESETS, Deck, Draw, Game, HouseRules, Play, preset
 from unobot.engine.cards import COMPILED
 
 
@@ -20,6 +25,13 @@ def add_arguments(eng: argparse.ArgumentParser) -> None:
     eng.add_argument("--preset", default="official", choices=sorted([*PRESETS, *PRESET_ALIASES]))
     eng.add_argument("--seed", type=int, default=1)
     eng.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="change a rule option of the preset, as .unorules set does (voluntary_draw=off)",
+    )
+    eng.add_argument(
         "--all-presets", action="store_true", help="also time the other presets (games/10 each)"
     )
     eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
@@ -27,18 +39,46 @@ def add_arguments(eng: argparse.ArgumentParser) -> None:
 
 
 def play_random_game(players: int, rules: HouseRules, rng: Random) -> int:
-    """One complete hand between uniformly random agents through the public API.
+    """One complete hand between random agents through the public API.
 
     legal actions -> choose -> apply, with the engine's full rule checking on every action.
-    Returns the number of actions applied.
+    Each agent chooses uniformly among its legal actions, less a draw offered beside a card to
+    play (:func:`~unobot.ai.legal.without_voluntary_draw`): the same choices, from the same
+    random numbers, as before the rules offered that draw. Returns the number of actions
+    applied.
     """
     game, _ = Game.deal(players, rules, rng)
     rand = rng.random
     actions = 0
+    if not rules.voluntary_draw:
+        while game.outcome is None:
+            seat = game.current
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[int(rand() * len(legal))])
+            actions += 1
+        return actions
+    # The draw a player may take instead of a card is left out of the choice, without building
+    # a new tuple: it follows the cards, last or before an UNO call and a catch (``Game``'s
+    # order), so one random number picks among the others exactly as from the tuple without it.
+    draw, play = Draw, Play
+    general = rules.deck is Deck.NO_MERCY  # its legal actions put the draw first
     while game.outcome is None:
         seat = game.current
         legal = game.legal_actions(seat)
-        game.apply(seat, legal[int(rand() * len(legal))])
+        n = len(legal)
+        if general:
+            legal = without_voluntary_draw(legal, game.phase)
+            n = len(legal)
+        elif type(legal[-1]) is draw:
+            n -= 1  # the common case (alone, the draw is still index 0)
+        elif n > 2 and type(legal[0]) is play:
+            d = n - 2 if type(legal[n - 2]) is draw else n - 3
+            if d > 0 and type(legal[d]) is draw:
+                i = int(rand() * (n - 1))
+                game.apply(seat, legal[i + 1 if i >= d else i])
+                actions += 1
+                continue
+        game.apply(seat, legal[int(rand() * n)])
         actions += 1
     return actions
 
@@ -59,6 +99,9 @@ def _time_games(players: int, rules: HouseRules, games: int, seed: int) -> tuple
 
 def bench_engine(args: argparse.Namespace) -> None:
     rules = preset(args.preset)
+    for change in args.set:
+        option, _, value = change.partition("=")
+        rules = rules.with_option(option, value)
     print(f"engine build: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
     if args.all_presets:
         # Other presets differ in game length and rule paths (stacking, draw until playable...).
@@ -73,12 +116,23 @@ def bench_engine(args: argparse.Namespace) -> None:
                 secs, acts = _time_games(players, other, games, args.seed)
                 print(f"  {name}: {games / secs:.0f} games/s, {acts / games:.1f} actions/game")
     elapsed, actions = _time_games(args.players, rules, args.games, args.seed)
-    print(f"preset: {rules.name}, players: {args.players}, games: {args.games}, seed: {args.seed}")
+    changed = "".join(f", {k}={_text(v)}" for k, v in rules.differences().items())
+    print(
+        f"preset: {rules.name}{changed}, players: {args.players}, games: {args.games}, "
+        f"seed: {args.seed}"
+    )
     print(f"actions per game: {actions / args.games:.1f}")
     print(f"microseconds per action: {elapsed / actions * 1e6:.2f}")
     if args.rlcard:
         _bench_rlcard(args)
     print(f"engine: {args.games / elapsed:.0f} games/s")
+
+
+def _text(value: object) -> str:
+    """An option's value as ``.unorules set`` takes it (``off``, ``draw-one``, ``251``)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(getattr(value, "value", value))
 
 
 def _bench_rlcard(args: argparse.Namespace) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from unobot.ai.legal import without_voluntary_draw
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
@@ -56,7 +57,8 @@ BOT = "unobot"
 
 
 def random_action(table: Table, rng: Random) -> tuple[str, Action]:
-    """A legal action, chosen at random, of whoever is to move at ``table``, with their nick."""
+    """A legal action, chosen at random, of whoever is to move at ``table``, with their nick
+    (a card rather than a draw the rules offer beside it: :func:`without_voluntary_draw`)."""
     game = table.game
     assert game is not None
     seat = game.current
@@ -67,7 +69,8 @@ def random_action(table: Table, rng: Random) -> tuple[str, Action]:
             seat = jumpers[int(rng.random() * len(jumpers))]
             plays = [a for a in game.legal_actions(seat) if type(a) is Play]
             return table.names[seat], plays[int(rng.random() * len(plays))]
-    actions = game.legal_actions(seat)
+    # A card when there is one to play: drawing at will, a random player would hoard cards.
+    actions = without_voluntary_draw(game.legal_actions(seat), game.phase)
     return table.names[seat], actions[int(rng.random() * len(actions))]
 
 

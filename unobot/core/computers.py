@@ -62,11 +62,14 @@ from unobot.engine.actions import (
     Swap,
 )
 from unobot.engine.errors import UnoError
+from unobot.i18n import domain
 from unobot.irc.casemap import irc_eq, irc_lower
 
 if TYPE_CHECKING:
     from unobot.engine.game import Game
     from unobot.irc.transport import Scheduler
+
+_, ngettext = domain("commands")
 
 __all__ = [
     "ComputerConfig",
@@ -657,9 +660,11 @@ def computer_name(
     if irc_eq(name, own_nick) or table.seat_of(name, computer=None) is not None:
         return name
     if is_service_nick(name):
-        raise UnoError("that name belongs to a network service: choose another name")
+        raise UnoError(_("that name belongs to a network service: choose another name"))
     if present(name):
-        raise UnoError(f"{name} is in the channel: a computer player can't take a person's nick")
+        raise UnoError(
+            _("{name} is in the channel: a computer player can't take a person's nick", name=name)
+        )
     return name
 
 
@@ -667,11 +672,11 @@ def parse_addbot(args: str) -> tuple[str, str | None]:
     """``.addbot [level] [name]`` -> (level, name or None). The level defaults to ``normal``."""
     words = args.split()
     if len(words) > 2:
-        raise UnoError("usage: .addbot [easy|normal|hard] [name]")
+        raise UnoError(_("usage: .addbot [easy|normal|hard] [name]"))
     level = "normal"
     if words:
         first = words[0].lower()
         if first not in LEVELS:
-            raise UnoError("the level comes first: .addbot [easy|normal|hard] [name]")
+            raise UnoError(_("the level comes first: .addbot [easy|normal|hard] [name]"))
         level = first
     return level, (words[1] if len(words) == 2 else None)

@@ -725,11 +725,6 @@ class Table:
 
     @journaled
     def challenge(self, nick: str, now: float, *, computer: bool = False) -> Update:
-        game = self._running()
-        if game.phase is Phase.PENDING and game.wd4_offender < 0:
-            # Workaround: the engine keeps the challenge open after the WD4's player left, and
-            # a "guilty" verdict would then make seat -1 (the last seat) draw the penalty.
-            raise errors.CannotChallenge("whoever played that WD4 has left: nobody to challenge")
         return self._act(nick, Challenge(), now, computer=computer)
 
     @journaled
@@ -824,7 +819,6 @@ class Table:
             self.last_activity = now
             if actor is not None or game.current != self._turn_seat:
                 self._new_turn(now)  # an out-of-turn UNO call doesn't reset the mover's clock
-        events = [*events, *self._end_if_too_few(events)]
         batch = EngineEvents(tuple(events), names, self._teams) if events else None
         if defer and batch is not None:
             # A draw that leaves the drawer to decide: the channel hears of it together with
@@ -935,9 +929,13 @@ class Table:
 
     def _draw_hint(self, game: Game) -> str:
         """What the player who just drew may do now, as the rules say (empty: turn over)."""
-        if game.phase is not Phase.DRAWN or game.drawn is None:
+        if game.phase is not Phase.DRAWN:
             return ""
         card = game.drawn
+        if card is None:
+            # Only with any-card (irc-classic): the drawn card can't be played, but a card
+            # held back (a draw while holding a playable card) still may.
+            return _("You may play any playable card, or .pass")
         text = card.text
         how = _("{card} with {command} <colour>", card=text, command=f".play {text.lower()}")
         how = how if game.names_color(card) else text
@@ -948,28 +946,8 @@ class Table:
         ):
             return _("You must play {card}", card=how)
         if rules.after_draw is AfterDraw.ANY_CARD:
-            # The engine also lands here when only another card of the hand can be played.
-            if game.is_playable(card, game.current):
-                return _("You may play {card} or any playable card, or .pass", card=how)
-            return _("You may play any playable card, or .pass")
+            return _("You may play {card} or any playable card, or .pass", card=how)
         return _("Play {card} or .pass (only the card you drew)", card=how)
-
-    def _end_if_too_few(self, events: Sequence[Event]) -> list[Event]:
-        """The match's end, when a hand ended and too few players are left to deal the next.
-
-        Workaround: ``Match.remove_player`` lets a hand go on below the rules' minimum (e.g.
-        ocuk-tournament's three), but ``Match.start_hand`` would then raise ValueError; the
-        match ends on the totals instead (``end_by_time`` does exactly that between hands).
-        """
-        match = self.match
-        if (
-            match is None
-            or match.over
-            or match.players >= self.config.rules.min_players
-            or not any(type(e) is HandEnded for e in events)
-        ):
-            return []
-        return match.end_by_time()
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -1070,12 +1048,7 @@ class Table:
         # Mercy that card may put them over the mercy limit and end the hand: both ways go
         # through the match, which records the hand, and _after deals the next one.
         assert self.match is not None
-        if game.phase is Phase.PENDING:
-            # Workaround: force_pass takes a pending draw without closing a NEXT_TURN catch
-            # window, as the Draw it stands for would; Draw does exactly this and closes it.
-            events = self.match.apply(seat, Draw())
-        else:
-            events = self.match.force_pass(seat)
+        events = self.match.force_pass(seat)
         return self._after(events, seat, now, Update(pre))
 
     # --- presence --------------------------------------------------------------------------
@@ -1199,7 +1172,6 @@ class Table:
             del self.players[seat]
             cut = next((i + 1 for i, e in enumerate(events) if type(e) is SeatRemoved), 0)
             events, after = events[:cut], events[cut:]
-            after += self._end_if_too_few(after)
         update.events.append(EngineEvents(tuple(events), names, self._teams))
         if after:
             update.events.append(EngineEvents(tuple(after), self.names, self._teams))

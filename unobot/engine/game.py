@@ -1066,7 +1066,9 @@ class Game:
         self._advance(1)
 
     def _challenge(self, seat: int, action: Challenge, events: list[Event]) -> None:
-        if self.phase is not _PENDING or self.discard[-1].rank is not _WD4 or not self._bluff:
+        if not self._bluff:
+            raise errors.CannotChallenge(errors.N_("these rules have no Wild Draw Four challenge"))
+        if self.phase is not _PENDING or self.discard[-1].rank is not _WD4:
             raise errors.CannotChallenge()
         if self.wd4_offender < 0:
             raise errors.CannotChallenge(errors.N_("whoever played that WD4 has left the game"))
@@ -1195,11 +1197,11 @@ class Game:
             self.exposed = -1  # like any action that begins their turn
         if self.phase is _PENDING:
             self._take_pending(seat, self.pending, events)
-            return events
-        if self.phase is _PLAY:
-            events.append(CardsDrawn(seat, self._draw(seat, 1, events), DrawReason.DRAW))
-        events.append(TurnPassed(seat))
-        self._advance(1)
+        else:
+            if self.phase is _PLAY:
+                events.append(CardsDrawn(seat, self._draw(seat, 1, events), DrawReason.DRAW))
+            events.append(TurnPassed(seat))
+            self._advance(1)
         if self._mercy:
             self._mercy_check(events)
         return events

@@ -72,9 +72,15 @@ class Match:
 
     def _recorded(self, events: list[Event]) -> list[Event]:
         """``events`` of the current hand, with the match's end when the hand ended and that
-        decides it (the hand's outcome is added to the totals)."""
+        decides it (the hand's outcome is added to the totals).
+
+        A hand may go on below the rules' minimum (a player left: :meth:`remove_player`), but
+        no new one is dealt to fewer players than the rules deal to: when that hand ends, the
+        match ends on the totals, as a timed match's does (:meth:`end_by_time`)."""
         if events and isinstance(events[-1], HandEnded):
             events.extend(self._record(events[-1].outcome))
+            if not self.over and self.players < self.rules.min_players:
+                events.extend(self.end_by_time())
         return events
 
     def _record(self, outcome: HandOutcome) -> list[Event]:

@@ -205,8 +205,16 @@ class HouseRules:
     player from setup goes first, play continues clockwise")."""
     no_playable: NoPlayableCard = NoPlayableCard.DRAW_ONE
     after_draw: AfterDraw = AfterDraw.DRAWN_CARD_MAY
-    voluntary_draw: bool = False
-    """May a player draw while holding a playable card (002)?"""
+    voluntary_draw: bool = True
+    """May a player draw while holding a playable card? Mattel's sheet (T8231): "You may also
+    choose NOT to play a playable card from your hand. If so, you must draw a card from the DRAW
+    pile. If playable, that card can be put down in the same turn, however you may not play any
+    other card from your hand after the draw" (with ``AfterDraw.DRAWN_CARD_MAY``: only the
+    drawn card). The original IRC bot (003) takes ``.draw`` on your turn whatever you hold, and
+    then any card or ``.pass`` (``AfterDraw.ANY_CARD``); 002 allows it too. Off: ``.draw`` is
+    refused while you hold a card you can play (ocuk-tournament, knockout and no-mercy keep
+    that reading: their sheets speak only of drawing for want of a match, 001's "when in
+    need")."""
     stacking: Stacking = Stacking.NONE
     wd4_challenge: bool = True
     """With a challenge the Wild Draw Four may be played as a bluff and challenged; without one
@@ -448,6 +456,7 @@ PRESETS: dict[str, HouseRules] = {
         start_card=StartCard.REDRAW_WILDS,
         no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
         after_draw=AfterDraw.DRAWN_CARD_MUST,
+        voluntary_draw=False,
         start_card_effects=False,
         stacking=Stacking.SAME,
         wd4_challenge=False,
@@ -471,6 +480,7 @@ PRESETS: dict[str, HouseRules] = {
     "knockout": HouseRules(
         name="knockout",
         after_draw=AfterDraw.DRAWN_CARD_MUST,
+        voluntary_draw=False,
         challenge_innocent_extra=2,
         false_uno_penalty=3,
         illegal_play_penalty=2,
@@ -500,6 +510,7 @@ PRESETS: dict[str, HouseRules] = {
         start_card=StartCard.REDRAW_SPECIALS,
         no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
         after_draw=AfterDraw.DRAWN_CARD_MUST,
+        voluntary_draw=False,
         stacking=Stacking.HIGHER,
         wd4_challenge=False,
         seven_o=True,
@@ -514,6 +525,7 @@ PRESETS: dict[str, HouseRules] = {
         start_card=StartCard.REDRAW_SPECIALS,
         no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
         after_draw=AfterDraw.DRAWN_CARD_MUST,
+        voluntary_draw=False,
         stacking=Stacking.HIGHER,
         wd4_challenge=False,
         seven_o=True,
