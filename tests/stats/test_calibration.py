@@ -6,8 +6,9 @@ The ordering test is seeded and small (32 heads-up hands of hard against normal 
 playouts a move, ~10 s). At that size the hard-normal gap in mean mu has a spread of about 3
 mu from seed to seed, and 16 of seeds 1-20 order all three levels (the benchmark's 1,000
 games order them on every seed tried): the seed below is one whose head-to-head record is
-the measured edge (hard ahead in 20 of 32, 62%; heads-up hard wins ~60% over 400 hands), so
-the test pins the whole path (play, record, rate, read back) to a representative outcome.
+the measured edge (hard ahead in 22 of 32, 69%, since official lets a player draw instead of
+playing; heads-up hard wins ~60% over 400 hands), so the test pins the whole path (play,
+record, rate, read back) to a representative outcome.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def test_recorded_ratings_order_easy_normal_hard(tmp_path: Path) -> None:
     # The margins this seed gives (see the module docstring for how they vary by seed).
     assert mu["normal"] - mu["easy"] > 5.0
     assert mu["hard"] - mu["normal"] > 2.0
-    assert head_to_head(result.hands, "normal", "hard") == (21.0, 32)
+    assert head_to_head(result.hands, "normal", "hard") == (22.0, 32)
     assert headline(result.figures).startswith("calibration: easy ")
     assert "FAILED" not in headline(result.figures)
 
