@@ -42,6 +42,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,32 @@ from unobot.bench.irc import _CODES, _STATUS, BOT_NICK, HOST
 __all__ = ["KINDS", "Run", "add_arguments", "measure", "run_one"]
 
 KINDS = ("ircu", "irc2", "hybrid", "inspircd")
+SETUP_SECONDS = 300.0
+"""Time allowed beyond the match itself: joining, the opening, the last hand's end."""
+PROGRESS_SECONDS = 60.0
+"""How often a running server's progress is printed."""
+_MATCH = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
+
+
+def match_seconds(text: str) -> float:
+    """Seconds of ``.deal``'s timed match ``text``, read as the bot reads it: ``90s``, ``3m``,
+    ``1h30m``, and a bare number is minutes (``60`` is an hour, not a minute)."""
+    raw = text.strip().lower()
+    if raw.isdecimal():
+        return int(raw) * 60.0
+    found = _MATCH.fullmatch(raw)
+    if not raw or found is None or not any(found.groups()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a match length: e.g. 180s, 3m, 1h")
+    h, m, sec = (int(g or 0) for g in found.groups())
+    return h * 3600.0 + m * 60.0 + sec
+
+
+def progress(kind: str, since: float, text: str) -> None:
+    """One line of a server's progress, as it happens (the runs take minutes: a silent one
+    can't be told from a stuck one)."""
+    print(f"  [{kind} +{time.monotonic() - since:.0f}s] {text}", flush=True)
+
+
 HELD = "the server makes me wait"
 """The start of the channel line that says a player waits for their cards (render_irc)."""
 
@@ -204,17 +231,39 @@ def run_one(
     seed: int = 1,
     think: tuple[float, float] = THINK,
     settings: str = "",
-    timeout: float = 600.0,
+    timeout: float | None = None,
+    verbose: bool = False,
 ) -> Run:
-    """One server, ``games`` tables of 4, each a timed match of ``match``."""
+    """One server, ``games`` tables of 4, each a timed match of ``match``; at most the match
+    and :data:`SETUP_SECONDS` (or ``timeout``). A server that can't start is reported in the
+    run's ``error``, not raised; ``verbose`` prints each step as it happens."""
     servers = _servers_module()
     result = Run(kind, games, ops)
-    server = servers.start_server(kind)
+    since = time.monotonic()
+
+    def say(text: str) -> None:
+        if verbose:
+            progress(kind, since, text)
+
+    if timeout is None:
+        timeout = match_seconds(match) + SETUP_SECONDS
+    try:
+        server = servers.start_server(kind)
+    except servers.ServerMissing:
+        result.error = f"{kind} is not available: {servers.install_hint(kind)}"
+        say(result.error)
+        return result
+    except Exception as err:  # a server that would not start or listen says why
+        result.error = f"{kind} did not start: {type(err).__name__}: {err}"
+        say(result.error)
+        return result
+    say(f"server up on port {server.port}")
     try:
         with tempfile.TemporaryDirectory(prefix=f"unobot-net-{kind}-") as tmp:
-            _play(result, server.port, Path(tmp), match, seed, think, settings, timeout)
+            _play(result, server.port, Path(tmp), match, seed, think, settings, timeout, say)
     finally:
         server.cleanup()
+    say(f"done: {result.error or 'finished'}")
     return result
 
 
@@ -227,6 +276,7 @@ def _play(
     think: tuple[float, float],
     settings: str,
     timeout: float,
+    say: Callable[[str], None] = lambda text: None,
 ) -> None:
     games = result.games
     channels = [f"#bench{c}" for c in range(games)]
@@ -238,6 +288,7 @@ def _play(
             bot = BotProcess(port, channels, 1, folder, config, log_level="INFO")
             here = _names(port, channels, 60.0)
             result.cnotice = len(here) == games and all(v[0] in "@+" for v in here.values())
+            say(f"bot in {len(here)}/{games} channels{' with ops' if result.cnotice else ''}")
         else:  # the players make the channels: the bot holds no ops there
             deadline = time.monotonic() + 60
             while not all(s.joined for s in players.seats):
@@ -245,11 +296,21 @@ def _play(
                 players._poll(deadline)
             bot = BotProcess(port, channels, 1, folder, config, log_level="INFO")
         players.join(bot, timeout=120.0)
+        say(f"{len(players.seats)} players joined; the games open, each a {match} match")
         figures = Figures(games, 1)
         opened = players.open()
         players.measure(figures, opened)
         meters = players.meters.values()
-        players.until(lambda: all(m.finished >= 1 for m in meters), timeout, bot, "match ends")
+        shown = [time.monotonic()]
+
+        def done() -> bool:
+            over = sum(m.finished >= 1 for m in meters)
+            if time.monotonic() - shown[0] >= PROGRESS_SECONDS:
+                shown[0] = time.monotonic()
+                say(f"{len(figures.latencies)} moves timed, {over}/{games} matches over")
+            return over == games
+
+        players.until(done, timeout, bot, "end of every match")
         end = time.monotonic()
         players.close_window(end)
         result.figures = figures
@@ -294,14 +355,25 @@ def _collect(result: Run, players: NetPlayers) -> None:
 
 
 def measure(
-    kinds: list[str], games: int, match: str, ops: bool, seed: int, think: tuple[float, float]
+    kinds: list[str],
+    games: int,
+    match: str,
+    ops: bool,
+    seed: int,
+    think: tuple[float, float],
+    verbose: bool = False,
 ) -> list[Run]:
     """Every server at once (each its own server, bot and players, in a thread of its own:
     the runs wait on send budgets, not on the CPU)."""
     results: dict[str, Run] = {}
 
     def one(kind: str) -> None:
-        results[kind] = run_one(kind, games, match=match, ops=ops, seed=seed, think=think)
+        try:
+            results[kind] = run_one(
+                kind, games, match=match, ops=ops, seed=seed, think=think, verbose=verbose
+            )
+        except Exception as err:  # one server's failure is its row, not the end of the others
+            results[kind] = Run(kind, games, ops, error=f"{type(err).__name__}: {err}")
 
     threads = [threading.Thread(target=one, args=(k,), name=f"net-{k}") for k in kinds]
     for thread in threads:
@@ -331,14 +403,23 @@ def report(r: Run) -> str:
 
 def run(args: argparse.Namespace) -> list[Run]:
     kinds = args.servers
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        print(
+            f"networks: unknown server {', '.join(unknown) or '(none)'}: one of {', '.join(KINDS)}"
+        )
+        raise SystemExit(2)
+    seconds = match_seconds(args.match)
     print(
         f"networks bench: {args.games} tables x 4 players (each from its own address) per "
-        f"server, a {args.match} match each, the bot at its default budget (flood_model auto)"
-        f"{'' if args.ops else ', players make the channels (the bot has no ops)'}, seed "
-        f"{args.seed}; servers at once: {', '.join(kinds)}"
+        f"server, a {args.match} match each ({seconds / 60:g} min; the run takes up to "
+        f"{(seconds + SETUP_SECONDS) / 60:g} min), the bot at its default budget (flood_model "
+        f"auto){'' if args.ops else ', players make the channels (the bot has no ops)'}, seed "
+        f"{args.seed}; servers at once: {', '.join(kinds)}",
+        flush=True,
     )
     think = THINK if args.think is None else (args.think, args.think)
-    results = measure(kinds, args.games, args.match, args.ops, args.seed, think)
+    results = measure(kinds, args.games, args.match, args.ops, args.seed, think, verbose=True)
     print("| server | model | lines/s | kills | hands refused/retried/lost | games | "
           "turn-to-answer p50 / p95 |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -358,7 +439,14 @@ def run(args: argparse.Namespace) -> list[Run]:
         f"networks: {len(ok)}/{len(results)} servers with no kill, no hand lost and every "
         f"game finished; mean turn-to-answer p95 {_ms(mean)}"
     )
+    if all(r.figures is None for r in results):  # nothing ran: say so in the exit status too
+        raise SystemExit(1)
     return results
+
+
+def _match_arg(text: str) -> str:
+    match_seconds(text)  # refused here, with the forms it takes, rather than by the bot
+    return text.strip().lower()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -369,7 +457,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"comma-separated, of {', '.join(KINDS)} (default all, run at once)",
     )
     p.add_argument("--games", type=int, default=6, help="tables of 4 per server (default 6)")
-    p.add_argument("--match", default="180s", help="each table's timed match (default 180s)")
+    p.add_argument(
+        "--match",
+        default="180s",
+        type=_match_arg,
+        help="each table's timed match, as .deal takes it: 90s, 3m, 1h (a bare number is "
+        "minutes; default 180s)",
+    )
     p.add_argument(
         "--no-ops",
         dest="ops",
