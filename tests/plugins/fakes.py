@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from random import Random
 
-from unobot.bench.soak import Clock
 from unobot.core.bot import Bot, BotConfig
+from unobot.core.clock import ManualClock
 from unobot.core.render_irc import strip_codes
 from unobot.core.settings import MemorySettings
 from unobot.engine.cards import Card, Color, Rank
@@ -41,13 +41,8 @@ class FakeTransport:
         self.sent.append(Sent("notice", target, text, tag))
 
 
-class FakeScheduler(Clock):
-    """A clock that moves only when a test says so, running timers that come due in order
-    (the soak benchmark's clock, with a count of the timers armed)."""
-
-    @property
-    def pending(self) -> int:
-        return len(self._timers)
+class FakeScheduler(ManualClock):
+    """A clock that moves only when a test says so, running timers that come due in order."""
 
 
 class Harness:

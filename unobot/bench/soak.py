@@ -31,6 +31,7 @@ from typing import Any
 
 from unobot.ai.legal import without_voluntary_draw
 from unobot.core.bot import Bot, BotConfig
+from unobot.core.clock import ManualClock
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
@@ -121,47 +122,8 @@ def command_for(table: Table, rng: Random) -> tuple[str, str]:
     return nick, f".catch {names[action.target]}"
 
 
-class Clock:
-    """A manual scheduler: timers run, in order, when the soak (or a test) moves time on."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.time = start
-        self._timers: dict[int, tuple[float, Callable[[], None]]] = {}
-        self._ids = 0
-
-    def now(self) -> float:
-        return self.time
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
-        self._ids += 1
-        self._timers[self._ids] = (self.time + delay, callback)
-        return self._ids
-
-    def cancel(self, handle: object) -> None:
-        self._timers.pop(handle, None)  # type: ignore[arg-type]
-
-    def kill(self) -> None:
-        self._timers.clear()
-
-    def advance(self, seconds: float, limit: int | None = None) -> bool:
-        """Run the timers due within ``seconds``, earliest first. False: ``limit`` timers ran
-        and more were due (a timer that re-arms itself at once would otherwise run for ever)."""
-        target = self.time + seconds
-        ran = 0
-        while True:
-            due = [(t, i) for i, (t, _) in self._timers.items() if t <= target]
-            if not due:
-                break
-            if limit is not None and ran >= limit:
-                self.time = target
-                return False
-            when, ident = min(due)
-            _, callback = self._timers.pop(ident)
-            self.time = max(self.time, when)
-            callback()
-            ran += 1
-        self.time = target
-        return True
+Clock = ManualClock
+"""The soak's scheduler (:class:`unobot.core.clock.ManualClock`; the name kept for callers)."""
 
 
 class Watch:

@@ -22,8 +22,6 @@ by one drawn from the seed; a journal text does not contain its id).
 from __future__ import annotations
 
 import dataclasses
-import heapq
-import itertools
 import logging
 import tempfile
 from collections.abc import Callable, Sequence
@@ -33,6 +31,7 @@ from random import Random
 
 from unobot.ai import Observer, Strategy, make_strategy
 from unobot.core.bot import Bot, BotConfig
+from unobot.core.clock import ManualClock
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings
@@ -130,38 +129,11 @@ def recorded_games(
         quiet.setLevel(level)
 
 
-class Clock:
-    """The bot's scheduler here: time moves only when :meth:`advance` says, running the timers
-    that come due in order (as ``unobot.bench.soak.Clock``, which sits in the tools layer
-    above this one; a heap, as the bot re-arms a timer on nearly every move)."""
+class Clock(ManualClock):
+    """The bot's scheduler here, starting at the replay's epoch."""
 
     def __init__(self, start: float = _EPOCH) -> None:
-        self.time = start
-        self._heap: list[tuple[float, int]] = []
-        self._timers: dict[int, Callable[[], None]] = {}
-        self._ids = itertools.count(1)
-
-    def now(self) -> float:
-        return self.time
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
-        ident = next(self._ids)
-        self._timers[ident] = callback
-        heapq.heappush(self._heap, (self.time + max(0.0, delay), ident))
-        return ident
-
-    def cancel(self, handle: object) -> None:
-        self._timers.pop(handle, None)  # type: ignore[call-overload]
-
-    def advance(self, seconds: float) -> None:
-        target = self.time + seconds
-        while self._heap and self._heap[0][0] <= target:
-            when, ident = heapq.heappop(self._heap)
-            callback = self._timers.pop(ident, None)
-            if callback is not None:
-                self.time = max(self.time, when)
-                callback()
-        self.time = target
+        super().__init__(start)
 
 
 class _Sink:
