@@ -169,3 +169,24 @@ def test_the_check_finds_a_rejected_word_and_a_missing_term() -> None:
 def test_every_catalogue_uses_the_glossarys_terms(lang: str) -> None:
     problems = misuses(lang)
     assert not problems, f"{len(problems)} lines break docs/i18n/{lang}.md:\n" + "\n".join(problems)
+
+
+_GENDERED_PL = re.compile(
+    # (after "gra"/"turniej" the word agrees with the game or the tournament, not the nick)
+    r"\b(?!kanał)\w+(?:łeś|łaś|łem|łam)\b"  # "zagrałeś", "wróciłem" (not "kanałem")
+    r"|(?<!gra )(?<!turniej )\{(?:nick|name|starter|challenger|catcher|other|new|old|by)\} "
+    r"(?:nie |już |się |jest )*\w+(?:ł|ła|ny|na|ty|ta)\b"  # "{nick} odpadł", "{name} jest usunięty"
+)
+"""A Polish past tense or participle takes a gender; a nick's or the reader's is not known."""
+
+
+def test_polish_names_no_ones_gender() -> None:
+    found = []
+    for name in DOMAINS:
+        path = Path(LOCALE_DIR) / "pl" / "LC_MESSAGES" / f"{name}.po"
+        with path.open("rb") as f:
+            for message in read_po(f, locale="pl", domain=name):
+                for s in _strings(message) if message.id else ():
+                    if hit := _GENDERED_PL.search(s.lower()):
+                        found.append(f"pl/{name}: {_ids(message)[0]!r}: {hit.group(0)!r}")
+    assert not found, "\n".join(found)
