@@ -298,7 +298,7 @@ def test_the_welcome_counts_the_computer_players(lang: str, bots: int) -> None:
         "en": f"against {bots} computer player{'' if one else 's'} (normal)",
         "de": f"gegen {bots} Computerspieler (normal)",
         "fr": f"contre {bots} joueur{'' if zero_or_one else 's'} ordinateur (normal)",
-        "es": f"contra {bots} jugador{'' if one else 'es'} de la computadora (normal)",
+        "es": f"contra {bots} jugador{'' if one else 'es'} del ordenador (normal)",
         "pt_BR": f"contra {bots} jogador{'' if zero_or_one else 'es'} do computador (normal)",
         "it": f"contro {bots} giocator{'e' if one else 'i'} computer (normal)",
         "pl": polish[bots],

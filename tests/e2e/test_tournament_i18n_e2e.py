@@ -75,7 +75,7 @@ def test_a_german_lobby_a_polish_table_and_a_french_player(server: IrcServer) ->
             what="the end of the tournament",
         )
         said = from_bot(admin, "PRIVMSG", lobby.lower())
-        assert "Runde 1: 4 Spieler, das Finale." in said, said
+        assert "Durchgang 1: 4 Spieler, das Finale." in said, said
         assert leaks(said, "de", 6) == [], said
         at_table = from_bot(watcher, "PRIVMSG", table.lower())
         assert at_table and at_table[0].startswith(f"Turniej {name} - Finał: "), at_table[:2]

@@ -35,7 +35,7 @@ def test_lobby_open_join_deal() -> None:
     out = h.say("carol", ".Join")
     assert channel_lines(out) == ["carol joins (3 players)."]
     # only the starter deals until the lobby timer runs out
-    assert "alice deals" in only_notice_to(h.say("bob", ".deal"), "bob")
+    assert "only alice can deal for now" in only_notice_to(h.say("bob", ".deal"), "bob")
     h.advance(61)
     out = h.say("bob", ".deal")
     assert "Uno (irc-classic): alice, bob, carol" in channel_lines(out)[0]

@@ -264,7 +264,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "fr": {"game": ("partie", "parties"), "win": ("victoire", "victoires"),
            "point": ("point", "points"), "rated": ("partie cotée", "parties cotées")},
     "es": {"game": ("partida", "partidas"), "win": ("victoria", "victorias"),
-           "point": ("punto", "puntos"), "rated": ("partida puntuada", "partidas puntuadas")},
+           "point": ("punto", "puntos"), "rated": ("partida valorada", "partidas valoradas")},
     "pt_BR": {"game": ("partida", "partidas"), "win": ("vitória", "vitórias"),
               "point": ("ponto", "pontos"), "rated": ("partida com rating", "partidas com rating")},
     "it": {"game": ("partita", "partite"), "win": ("vittoria", "vittorie"),
@@ -496,7 +496,7 @@ def test_an_answer_from_the_database_worker_is_built_in_the_right_language(
     h.advance(11)
     h.say("alice", ".unorating nobody", "#uno")
     assert notices(h.advance(1), "alice") == [
-        "No hay partidas de Uno puntuadas registradas de nobody."
+        "No hay partidas de Uno valoradas registradas de nobody."
     ]
     h.advance(11)
     h.pm("alice", ".unotop10")

@@ -212,7 +212,7 @@ def test_a_removal_keeps_a_wd4_open_to_challenge() -> None:
     h.say("alice", ".play wd4 g")  # a bluff: she holds red
     h.say("dave", ".leave")
     out = h.say("bob", ".challenge")
-    assert "bob challenges alice's WD4: it was a bluff" in channel_lines(out)[0]
+    assert "bob challenges alice: the WD4 was a bluff" in channel_lines(out)[0]
     assert len(t.hand_of("alice")) == 2 + 4 and len(t.hand_of("bob")) == 2
 
 

@@ -41,7 +41,7 @@ def test_official_challenge_of_a_fair_wd4_costs_six_cards() -> None:
     assert "bob must draw 4 (.draw or .challenge)." in said(out)
     out = h.say("bob", ".challenge")
     text = said(out)
-    assert "bob challenges alice's WD4: it was fair" in text
+    assert "bob challenges alice: the WD4 was played fairly" in text
     assert size(t, "bob") == 8 and "carol's turn" in text
     assert "You drew B9 B9 B9 B9 B9 B9" in told(out, "bob")
 
@@ -50,7 +50,7 @@ def test_official_challenge_of_a_bluff_costs_the_bluffer_four() -> None:
     h, t = rigged("top=R5 | alice*: WD4 R7 G2 | bob: B1 B2 | carol: Y1 Y2 |" + PILE)
     h.say("alice", ".play wd4 b")
     text = said(h.say("bob", ".challenge"))
-    assert "it was a bluff" in text and "alice draws 4 (challenge)" in text
+    assert "the WD4 was a bluff" in text and "alice draws 4 (challenge)" in text
     assert size(t, "alice") == 6 and size(t, "bob") == 2 and "bob's turn" in text
 
 
@@ -378,7 +378,7 @@ def test_knockout_wrong_challenge_costs_four_plus_two_and_the_turn() -> None:
     h, t = rigged("top=R5 | alice*: WD4 G1 G2 | bob: B1 B2 | carol: Y1 Y2 |" + PILE, "knockout")
     h.say("alice", ".play wd4 g")
     text = said(h.say("bob", ".ch"))
-    assert "it was fair" in text and "carol's turn" in text and size(t, "bob") == 8
+    assert "the WD4 was played fairly" in text and "carol's turn" in text and size(t, "bob") == 8
 
 
 def test_knockout_illegal_card_is_taken_back_and_costs_two() -> None:

@@ -139,7 +139,7 @@ def test_a_whole_tournament_speaks_each_channels_language(
 def test_the_lobby_and_a_table_differ_and_the_stages_are_translated() -> None:
     event, _log = run_tournament("knockout ko", 8, 600, {"#cup": "de", "#cup-t1": "pl"}, 20 / 3600)
     lobby = " ".join(event.lines("#cup"))
-    assert "Runde 1, Spiel 1" in lobby and "Finale" in lobby
+    assert "Durchgang 1, Spiel 1" in lobby and "Finale" in lobby
     assert "Round 1 game 1" not in lobby and "Final " not in lobby
     table = event.lines("#cup-t1")
     assert any(line.startswith("Turniej ko - Runda 1, gra 1") for line in table), table[:3]

@@ -114,12 +114,12 @@ def describe(event: ev.Event, names: Sequence[str]) -> str | None:
         case ev.ChallengeResolved(challenger=c, offender=o, guilty=guilty):
             if guilty:
                 return _(
-                    "{challenger} challenges {nick}'s WD4: {nick} bluffed.",
+                    "{challenger} challenges {nick}: the WD4 was a bluff.",
                     challenger=names[c],
                     nick=names[o],
                 )
             return _(
-                "{challenger} challenges {nick}'s WD4: {nick} played it fairly.",
+                "{challenger} challenges {nick}: the WD4 was played fairly.",
                 challenger=names[c],
                 nick=names[o],
             )

@@ -435,13 +435,13 @@ def _engine_fragments(
             case ev.ChallengeResolved(challenger=c, offender=o, guilty=guilty):
                 if guilty:
                     text = _(
-                        "{challenger} challenges {nick}'s WD4: it was a bluff",
+                        "{challenger} challenges {nick}: the WD4 was a bluff",
                         challenger=names[c],
                         nick=names[o],
                     )
                 else:
                     text = _(
-                        "{challenger} challenges {nick}'s WD4: it was fair",
+                        "{challenger} challenges {nick}: the WD4 was played fairly",
                         challenger=names[c],
                         nick=names[o],
                     )

@@ -480,7 +480,7 @@ class Table:
         if not irc_eq(nick, self.starter) and lobby_left > 0 and self.has(self.starter):
             raise UnoError(
                 _(
-                    "{nick} deals; anyone may in {seconds}s",
+                    "only {nick} can deal for now; anyone can deal in {seconds}s",
                     nick=self.starter,
                     seconds=int(lobby_left) + 1,
                 )
