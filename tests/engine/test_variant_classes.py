@@ -11,9 +11,9 @@ from random import Random
 
 import pytest
 
-from tests.engine.helpers import position
+from tests.engine.helpers import card, cards, position
 from unobot.build_mode import source_path
-from unobot.engine import PRESETS, Game, TeamsGame, VariantGame
+from unobot.engine import PRESETS, Game, Play, TeamsGame, VariantGame
 from unobot.engine.variants import game_class
 
 CLASSIC = {"official", "irc-classic", "knockout", "ocuk-tournament", "bac-tournament"}
@@ -87,3 +87,17 @@ def test_the_classic_hot_path_reads_no_variant_state(method: str) -> None:
         if isinstance(n, ast.Attribute | ast.Name)
     }
     assert not names & _VARIANT_NAMES
+
+
+def test_a_number_played_under_the_mercy_rule_passes_over_a_seat_knocked_out() -> None:
+    """No Mercy's sheet: "Mercy: 25 or more cards and you are out" — out of the turns too.
+    With the mercy rule on the classic deck (``mercy_limit``), a number card once took the
+    classic fast path and gave the turn to a seat already out; the variant's class now takes
+    every play of such a game through its own path."""
+    rules = PRESETS["official"].with_option("mercy_limit", "25")
+    game = Game.from_position(
+        rules, [list(cards("R7 G2 G3")), [], list(cards("Y1 Y2"))], card("R5"), out=(1,)
+    )
+    assert type(game) is VariantGame
+    game.apply(0, Play(card("R7")))
+    assert game.current == 2
