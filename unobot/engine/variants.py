@@ -164,11 +164,12 @@ class VariantGame(Game):
         return super().legal_actions(seat)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        # The classic fast path takes the plays no variant acts on (``_slow``: the cards whose
-        # play moves hands, opens a jump window, or may put a seat out of the hand).
-        if type(action) is Play and action.card.bit & self._slow:  # type: ignore[union-attr]
-            return self._general(seat, action)
-        return super().apply(seat, action)
+        # The classic fast path may take a play no variant acts on (not in ``_slow``: the cards
+        # whose play moves hands, opens a jump window, or may put a seat out of the hand); it
+        # hands anything it doesn't finish to ``_general``, this class's.
+        if type(action) is Play and not action.card.bit & self._slow:  # type: ignore[union-attr]
+            return super().apply(seat, action)
+        return self._general(seat, action)
 
     def _general(self, seat: int, action: Action) -> list[Event]:
         if self.phase is _OVER:
