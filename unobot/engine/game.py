@@ -7,7 +7,8 @@ Every action is checked in :meth:`Game.apply`, independently of :meth:`Game.lega
 cross-check the two); a refused action raises a :class:`~unobot.engine.errors.UnoError` and
 leaves the state exactly as it was. The hot path (legal actions, play, draw) works on interned
 cards and cached action values and is written for speed: computer players simulate thousands of
-hands per move.
+hands per move. ``Game`` plays the classic rules, and its hot path reads no variant's state:
+Seven-O, Jump-In, No Mercy and teams are subclasses in :mod:`unobot.engine.variants`.
 """
 
 # translations: domain("commands")  (the message ids of its refusals, marked N_)
@@ -303,7 +304,9 @@ def _class_for(cls: type[Game], rules: HouseRules) -> type[Game]:
 
 
 class Game:
-    """The state of one hand and the only way to change it (``apply``).
+    """The state of one hand and the only way to change it (``apply``), under the classic
+    rules and their options; the variants' rules subclass it (``unobot.engine.variants``:
+    ``deal`` and ``from_position`` pick the class from the rules).
 
     Seats are numbered ``0 .. players-1`` in clockwise order; names belong to the table layer.
     Attributes are public for reading (renderers, bots, tests) and must not be changed directly.
@@ -811,8 +814,9 @@ class Game:
         return self._general(seat, action)
 
     def _general(self, seat: int, action: Action) -> list[Event]:
-        """``apply`` for every action but the fast path's: checked, then its handler. (The
-        handlers are found in ``_TURN_ACTIONS``: a class that overrides one overrides this.)"""
+        """``apply`` for every action but the fast path's: checked, then its handler (the
+        player to move's play, draw and pass by direct call, the rest from ``_TURN_ACTIONS``:
+        a class that overrides one of those overrides this too, as ``VariantGame`` does)."""
         kind = type(action)
         if seat == self.current and self.phase is not _OVER:
             # The player to move's commonest actions, called directly (a native call when
@@ -1131,10 +1135,10 @@ class Game:
     def force_pass(self, seat: int) -> list[Event]:
         """End an idle player's turn (turn timer): they draw one card and the turn moves on.
 
-        Whatever the phase: a colour still to choose is the one they hold most (No Mercy's
-        Roulette: then turned up, which ends the turn), a pending draw is taken, a drawn card
-        is kept. Unlike ``Draw`` this works while they hold a playable
-        card, and unlike ``Pass`` it works when the rules say the drawn card must be played.
+        Whatever the phase: a colour still to choose is the one they hold most (a variant's
+        phases: ``VariantGame.force_pass``), a pending draw is taken, a drawn card is kept.
+        Unlike ``Draw`` this works while they hold a playable card, and unlike ``Pass`` it
+        works when the rules say the drawn card must be played.
         """
         if self.phase is _OVER:
             raise errors.HandOver()

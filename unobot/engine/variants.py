@@ -417,13 +417,9 @@ class VariantGame(Game):
             self.drawn = playable if self.is_playable(playable, seat) else None
 
     def force_pass(self, seat: int) -> list[Event]:
-        """End an idle player's turn (turn timer): they draw one card and the turn moves on.
-
-        Whatever the phase: a colour still to choose is the one they hold most (No Mercy's
-        Roulette: then turned up, which ends the turn), a pending draw is taken, a drawn card
-        is kept. Unlike ``Draw`` this works while they hold a playable
-        card, and unlike ``Pass`` it works when the rules say the drawn card must be played.
-        """
+        """``Game.force_pass`` with the variants' phases: a 7 waiting for its swap swaps with
+        ``default_swap_target``; No Mercy's Roulette is named (the colour they hold most) and
+        turned up, which ends the turn; then the mercy rule."""
         if self.phase is _OVER:
             raise errors.HandOver()
         if seat != self.current:
