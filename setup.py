@@ -1,7 +1,7 @@
 """Optional mypyc compilation of the rules engine's hot modules (everything else is pyproject).
 
 ``pip install .`` and ``pip install -e .`` compile ``unobot/engine/cards.py``, the engine's
-``actions``, ``events`` and ``game``, and ``hard``'s playouts and search
+``actions``, ``events``, ``game`` and ``variants``, and ``hard``'s playouts and search
 (``unobot/ai/playout.py``, ``unobot/ai/hard.py``) with mypyc (about 1.6x faster games, so more
 playouts in ``hard``'s time budget). The .py files stay
 installed and are the reference: nothing requires the compiled modules. The build falls back
@@ -62,7 +62,7 @@ def _extensions() -> list:
         from mypyc.build import mypycify
 
         # Only the compiled modules must type-check; the rest of the package is read, not judged.
-        # group_name: the library the six modules share is unobot._engine__mypyc, inside the
+        # group_name: the library the seven modules share is unobot._engine__mypyc, inside the
         # package, not a top-level "<hash>__mypyc" module beside every other project's.
         extensions = mypycify(
             ["--follow-imports=silent", *COMPILED],

@@ -6,7 +6,7 @@ its source, and mypyc's modules cannot hand over to their source once loaded, so
 made here, before any of them is imported (``unobot/__init__.py`` calls :func:`select`):
 
 - compiled, when every compiled module's source is byte for byte the one it was built from;
-- the sources, all six together, when ``UNOBOT_PURE=1`` asks for pure Python, or when a source
+- the sources, all seven together, when ``UNOBOT_PURE=1`` asks for pure Python, or when a source
   changed after it was compiled (an editable install being edited): stale compiled code never
   runs, and the bot still starts, with one warning that says how to compile again.
 
@@ -41,7 +41,8 @@ __all__ = [
 ]
 
 COMPILED_MODULES = ("unobot.engine.cards", "unobot.engine.actions", "unobot.engine.events",
-                    "unobot.engine.game", "unobot.ai.playout", "unobot.ai.hard")  # fmt: skip
+                    "unobot.engine.game", "unobot.engine.variants", "unobot.ai.playout",
+                    "unobot.ai.hard")  # fmt: skip
 """The modules setup.py compiles: all of them run compiled, or none does (a compiled Game
 cannot work with pure-Python cards)."""
 

@@ -1,7 +1,9 @@
 """The rules engine's speed: ``python -m unobot.bench engine --players 4 --games N``.
 
 Complete random-agent games through the public API (legal actions -> choose -> apply, every
-action checked); the last line is the headline, e.g. ``engine: 10500 games/s``. The agents
+action checked); the last line is the headline, e.g. ``engine: 10500 games/s (2.10× the
+yardstick)``: the same number of games of the plain object-per-card engine of
+:mod:`unobot.bench.naive`, timed in the same run (issue 2's yardstick). The agents
 play a card whenever they have one (as RLCard's random agent, whose legal moves offer a draw
 only without a card to play): where the rules also let a player draw instead
 (``voluntary_draw``, official since issue 38), a random agent drawing at will would hoard
@@ -15,6 +17,7 @@ import time
 from random import Random
 
 from unobot.ai.legal import without_voluntary_draw
+from unobot.bench.naive import play_naive_game
 from unobot.engine import PRESET_ALIASES, PRESETS, Deck, Draw, Game, HouseRules, Play, preset
 from unobot.engine.cards import COMPILED
 
@@ -33,6 +36,12 @@ def add_arguments(eng: argparse.ArgumentParser) -> None:
     )
     eng.add_argument(
         "--all-presets", action="store_true", help="also time the other presets (games/10 each)"
+    )
+    eng.add_argument(
+        "--no-yardstick",
+        dest="yardstick",
+        action="store_false",
+        help="don't time the object-per-card yardstick (unobot.bench.naive) beside the engine",
     )
     eng.add_argument("--rlcard", action="store_true", help="also time RLCard's uno, if installed")
     eng.set_defaults(run=bench_engine)
@@ -83,6 +92,20 @@ def play_random_game(players: int, rules: HouseRules, rng: Random) -> int:
     return actions
 
 
+def _time_yardstick(players: int, games: int, seed: int) -> tuple[float, int]:
+    """Seconds and actions for ``games`` games of the yardstick (:mod:`unobot.bench.naive`),
+    warmed up and timed as :func:`_time_games` times the engine."""
+    rng = Random(seed)
+    for _ in range(min(200, games)):
+        play_naive_game(players, rng)
+    rng = Random(seed)
+    actions = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        actions += play_naive_game(players, rng).actions
+    return time.perf_counter() - start, actions
+
+
 def _time_games(players: int, rules: HouseRules, games: int, seed: int) -> tuple[float, int]:
     """Seconds and actions for ``games`` random games, after a warm-up outside the timing."""
     rng = Random(seed)
@@ -125,7 +148,15 @@ def bench_engine(args: argparse.Namespace) -> None:
     print(f"microseconds per action: {elapsed / actions * 1e6:.2f}")
     if args.rlcard:
         _bench_rlcard(args)
-    print(f"engine: {args.games / elapsed:.0f} games/s")
+    rate = args.games / elapsed
+    if args.yardstick:
+        naive_secs, naive_actions = _time_yardstick(args.players, args.games, args.seed)
+        naive = args.games / naive_secs
+        print(f"yardstick actions per game: {naive_actions / args.games:.1f}")
+        print(f"yardstick: {naive:.0f} games/s")
+        print(f"engine: {rate:.0f} games/s ({rate / naive:.2f}\u00d7 the yardstick)")
+    else:
+        print(f"engine: {rate:.0f} games/s")
 
 
 def _text(value: object) -> str:

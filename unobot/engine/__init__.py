@@ -18,6 +18,7 @@ from unobot.engine.game import Game, Phase
 from unobot.engine.match import Match
 from unobot.engine.rules import *  # noqa: F403
 from unobot.engine.rules import __all__ as _rule_names
+from unobot.engine.variants import TeamsGame, VariantGame
 
 __all__ = [
     "Action",
@@ -32,6 +33,8 @@ __all__ = [
     "Phase",
     "Play",
     "Swap",
+    "TeamsGame",
+    "VariantGame",
     "errors",
     *_event_names,
     *_rule_names,

@@ -7,7 +7,8 @@ Every action is checked in :meth:`Game.apply`, independently of :meth:`Game.lega
 cross-check the two); a refused action raises a :class:`~unobot.engine.errors.UnoError` and
 leaves the state exactly as it was. The hot path (legal actions, play, draw) works on interned
 cards and cached action values and is written for speed: computer players simulate thousands of
-hands per move.
+hands per move. ``Game`` plays the classic rules, and its hot path reads no variant's state:
+Seven-O, Jump-In, No Mercy and teams are subclasses in :mod:`unobot.engine.variants`.
 """
 
 # translations: domain("commands")  (the message ids of its refusals, marked N_)
@@ -43,30 +44,22 @@ from unobot.engine.cards import (
 )
 from unobot.engine.events import (
     CardPlayed,
-    CardsDiscarded,
     CardsDrawn,
     ChallengeResolved,
     ColorChosen,
     DrawPending,
     DrawReason,
-    Eliminated,
     Event,
-    EveryoneSkipped,
     FirstPlayerDraw,
     HandEnded,
     HandOutcome,
-    HandsRotated,
-    HandsSwapped,
     HandStarted,
-    JumpedIn,
     Reshuffled,
     Reversed,
-    RoulettePending,
     SeatRemoved,
     Skipped,
     StartCardReplaced,
     StartCardTurned,
-    SwapPending,
     TurnPassed,
     UnoCalled,
     UnoCaught,
@@ -82,7 +75,6 @@ from unobot.engine.rules import (
     Stacking,
     StartCard,
     UnoCall,
-    team_scores,
 )
 
 __all__ = ["Game", "Phase"]
@@ -298,8 +290,23 @@ _FIELDS: Final = (
 )
 
 
+_GAME_CLASS: Final[list[Callable[[HouseRules], type[Game]]]] = []
+"""``unobot.engine.variants.game_class``, put here when that module is imported (the package's
+``__init__`` does): it imports this module, so this one can't import it."""
+
+
+def _class_for(cls: type[Game], rules: HouseRules) -> type[Game]:
+    """The class that plays ``rules``: ``Game.deal`` and ``from_position`` called on ``Game``
+    itself pick the variant's class (``unobot.engine.variants``); on a subclass, that one."""
+    if cls is not Game:
+        return cls
+    return _GAME_CLASS[0](rules)
+
+
 class Game:
-    """The state of one hand and the only way to change it (``apply``).
+    """The state of one hand and the only way to change it (``apply``), under the classic
+    rules and their options; the variants' rules subclass it (``unobot.engine.variants``:
+    ``deal`` and ``from_position`` pick the class from the rules).
 
     Seats are numbered ``0 .. players-1`` in clockwise order; names belong to the table layer.
     Attributes are public for reading (renderers, bots, tests) and must not be changed directly.
@@ -382,12 +389,12 @@ class Game:
         self._pending_wd4 = self._pending_d2 or rules.wd4_challenge
         self._next_turn_window = rules.catch_window is CatchWindow.NEXT_TURN
         self._late_call = rules.late_uno_call
-        # Seven-O and Jump-In: the cards whose plays must take the general path of ``apply``
-        # (where hands move and the jump window is kept), and the jump window.
+        # The variants (``VariantGame.apply``): the cards whose plays must take its general path
+        # (where hands move, the jump window is kept, seats may be out of the hand).
         self._seven_o = rules.seven_o
         self._slow = (
             _ALL_BITS
-            if nm
+            if nm or rules.mercy_limit
             else _CLASSIC_BITS
             if rules.jump_in
             else (_SEVEN_BITS | _ZERO_BITS if rules.seven_o else 0)
@@ -420,7 +427,7 @@ class Game:
         the dealer becomes the seat before the chosen first player, so start-card effects
         always hit "the player to the dealer's left".
         """
-        game = cls(players, rules, rng)
+        game = _class_for(cls, rules)(players, rules, rng)
         problem = rules.deal_problem(players)
         if problem:
             raise ValueError(problem)
@@ -541,7 +548,9 @@ class Game:
         the cards under ``top``, bottom first. ``out``: seats the mercy rule has put out of the
         hand (No Mercy; their hands must be empty), counted as knocked out this hand.
         """
-        game = cls(len(hands), rules, rng if rng is not None else Random(0), in_play=True)
+        game = _class_for(cls, rules)(
+            len(hands), rules, rng if rng is not None else Random(0), in_play=True
+        )
         for seat, hand in enumerate(hands):
             game._give(seat, hand)
         game.draw_pile = list(reversed(draw_pile or []))
@@ -568,7 +577,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy sharing only the immutable rules and the rng object."""
-        new = Game(self.n, self.rules, self.rng, in_play=True)  # mypyc classes need __init__
+        new = self._blank()  # mypyc classes need __init__
         for name in _FIELDS:
             setattr(new, name, getattr(self, name))
         new._counts = [list(c) for c in self._counts]
@@ -577,6 +586,11 @@ class Game:
         new.draw_pile = list(self.draw_pile)
         new.discard = list(self.discard)
         return new
+
+    def _blank(self) -> Game:
+        """An empty game of this class for :meth:`copy` (each variant's class overrides it: a
+        copy plays the same rules' code)."""
+        return Game(self.n, self.rules, self.rng, in_play=True)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -614,8 +628,6 @@ class Game:
         return list(self._sizes)
 
     def next_seat(self, steps: int = 1) -> int:
-        if self._out:
-            return self._step(self.current, steps)
         return (self.current + self.direction * steps) % self.n
 
     def eliminated(self, seat: int) -> bool:
@@ -669,8 +681,6 @@ class Game:
         """
         if seat is None:
             seat = self.current
-        if self._nm:
-            return self._nm_legal(seat)
         phase = self.phase
         if (
             phase is _PLAY
@@ -691,8 +701,6 @@ class Game:
             return ()
         exposed = self.exposed
         if seat != self.current:
-            if self._jump_by >= 0 and 0 <= seat < self.n:
-                return self._jump_actions(seat)
             if exposed >= 0 and 0 <= seat < self.n:
                 if exposed != seat:
                     return (_CATCH[exposed],)
@@ -737,8 +745,6 @@ class Game:
                 out.extend(_LEGAL_CACHE.get(stackable) or _build_legal(stackable))
                 if call and self._armed != seat and exposed < 0:
                     out.append(_CALL)  # about to stack down to one card: "UNO" first
-        elif phase is _SWAP:
-            out.extend(_SWAP_ACTS[t] for t in range(self.n) if t != seat)
         else:  # choose colour
             out.extend(_CHOOSE_ACTS)
         if exposed >= 0 and (exposed != seat or self._late_call):
@@ -784,7 +790,6 @@ class Game:
                 card.rank <= 9
                 and mask & bit
                 and _PLAYABLE[self._key] & bit
-                and not bit & self._slow
                 and action.color is None
                 and not action.uno
                 and action.target < 0
@@ -806,45 +811,44 @@ class Game:
                     self.current = (seat + self.direction) % self.n
                     self._armed = -1
                     return [CardPlayed(seat, card, color, left)]  # type: ignore[arg-type]
+        return self._general(seat, action)
+
+    def _general(self, seat: int, action: Action) -> list[Event]:
+        """``apply`` for every action but the fast path's: checked, then its handler (the
+        player to move's play, draw and pass by direct call, the rest from ``_TURN_ACTIONS``:
+        a class that overrides one of those overrides this too, as ``VariantGame`` does)."""
+        kind = type(action)
+        if seat == self.current and self.phase is not _OVER:
+            # The player to move's commonest actions, called directly (a native call when
+            # compiled, where the table's is a Python one): the same handlers, checked alike.
+            events: list[Event] = []
+            if kind is Play:
+                self._play(seat, action, events)  # type: ignore[arg-type]
+                return events
+            if kind is Draw:
+                self._draw_action(seat, action, events)  # type: ignore[arg-type]
+                return events
+            if kind is Pass:
+                self._pass(seat, action, events)  # type: ignore[arg-type]
+                return events
         if self.phase is _OVER:
             raise errors.HandOver()
         if not 0 <= seat < self.n:
             raise errors.NotAPlayer()
-        if self._out >> seat & 1:  # No Mercy: out of the hand, not even an UNO call or catch
-            raise errors.OutOfHand()
-        kind = type(action)
         handler = _TURN_ACTIONS.get(kind)
         if handler is None:
             if kind is Catch:
-                side = self._catch(seat, action.target)  # type: ignore[union-attr]
-            elif kind is CallUno:
-                side = self._call_uno(seat)
-            else:
-                raise TypeError(f"not an action: {action!r}")
-            if self._mercy:
-                self._mercy_check(side)
-            return side
+                return self._catch(seat, action.target)  # type: ignore[union-attr]
+            if kind is CallUno:
+                return self._call_uno(seat)
+            raise TypeError(f"not an action: {action!r}")
         if seat != self.current:
-            if kind is Play and self._jump_by >= 0:
-                return self._jump_in(seat, action)  # type: ignore[arg-type]
             raise errors.NotYourTurn()
-        phase = self.phase
-        if phase is _SWAP and kind is not Swap:
-            raise errors.MustSwap()
-        if phase is _ROUL and kind is not ChooseColor:
-            raise errors.MustNameRouletteColor()
-        events: list[Event] = []
-        handler(self, seat, action, events)
-        if self.rules.jump_in:
-            self._jump_window(seat, action)
-        if self._mercy:
-            self._mercy_check(events)
-        return events
+        turn: list[Event] = []
+        handler(self, seat, action, turn)
+        return turn
 
     def _choose_color(self, seat: int, action: ChooseColor, events: list[Event]) -> None:
-        if self.phase is _ROUL:
-            self._roulette(seat, action.color, events)
-            return
         if self.phase is not _CHOOSE:
             raise errors.UnoError(errors.N_("the colour is already set"))
         color = action.color
@@ -863,10 +867,7 @@ class Game:
             raise errors.CardNotInHand(card)
         chosen = action.color
         if card.is_wild:
-            if card is _WCR and not self._legacy:
-                if chosen is not None:
-                    raise errors.RouletteColorNotYours()
-            elif chosen is None:
+            if chosen is None:
                 raise errors.ColorRequired(card)
         elif chosen is not None:
             raise errors.ColorNotNeeded(card)
@@ -874,13 +875,13 @@ class Game:
         if phase is _PENDING:
             if not card.draw or not self._stacks_on_top(card):
                 raise errors.MustAnswerDraw(self.pending, self._stack_hint())
-            stack_free = self._higher  # No Mercy: any colour, by the number drawn
+            stack_free = self._higher  # stacking higher: any colour, by the number drawn
         elif phase is _DRAWN and card is not self.drawn:
             if self._must_drawn:
                 raise errors.MustPlayDrawnCard(self.drawn)
             if self._after is not AfterDraw.ANY_CARD:
                 raise errors.OnlyDrawnCard(self.drawn)
-        if not stack_free and not self._table[self._key] & card.bit:
+        if not stack_free and not _PLAYABLE[self._key] & card.bit:
             raise errors.CardNotPlayable(card, self._top_text())
         color = self.color
         rank = card.rank
@@ -888,17 +889,13 @@ class Game:
         if guilty and not self._bluff:
             raise errors.WildDrawFourNotAllowed(color)
         left = self._sizes[seat] - 1
-        extra = 0
-        if card.rank is _DISCARD_ALL:
-            extra = self._discard_all_count(seat, card)
-            left -= extra
         manual = self._manual
         false_uno = action.uno and left > 1 and manual
         rules = self.rules
         if false_uno and not rules.false_uno_penalty:
             raise errors.UnoNotNeeded()
         if action.target >= 0:
-            self._check_target(seat, card, action.target)
+            raise errors.CannotSwap(errors.N_("only a 7 swaps hands (with Seven-O)"))
 
         # Validated: from here on the state changes.
         self.exposed = -1  # any play closes the catch window (both window rules)
@@ -908,20 +905,11 @@ class Game:
         counts[card.code] = held
         if not held:
             self._masks[seat] = mask ^ card.bit
-        discarded: list[Card] = []
-        if extra:
-            discarded = self._take_color(seat, card.color)  # type: ignore[arg-type]
         self.discard.append(card)
-        if chosen is not None:
-            color = chosen
-        elif card.color is not None:
-            color = card.color
-        # else the Roulette: the colour in force stays until the next player names one
+        color = chosen if chosen is not None else card.color  # type: ignore[assignment]
         self.color = color
         self._key = color * 32 + rank
         events.append(CardPlayed(seat, card, color, left))
-        if extra:
-            events.append(CardsDiscarded(seat, tuple(discarded), left))
         if left == 1:
             if not manual:
                 events.append(UnoCalled(seat, True))
@@ -932,26 +920,13 @@ class Game:
             else:
                 self.exposed = seat
         elif left == 0:
-            if self._nm and not self._legacy:
-                # No Mercy: "When a player plays their final card, they win": at once, the
-                # card's draw (and any total stacked before it) not taken.
-                self._finish(seat, None, events)
-                return
-            if rank is _WRD4:
-                self.direction = -self.direction
             self._finish(seat, card, events)
             return
         if false_uno:
             drawn = self._draw(seat, rules.false_uno_penalty, events)
             events.append(CardsDrawn(seat, drawn, DrawReason.FALSE_UNO))
-        if self._seven_o and (rank == 7 or rank == 0):
-            self._seven_o_play(seat, rank, action.target, events)
-            return
         if rank <= 9 or rank is _WILD:
-            if self._out:
-                self.current = self._step(self.current, 1)
-            else:
-                self.current = (self.current + self.direction) % self.n
+            self.current = (self.current + self.direction) % self.n
             self.phase = _PLAY
             self.drawn = None
             self._armed = -1
@@ -961,13 +936,11 @@ class Game:
         elif rank is _REVERSE:
             self.direction = -self.direction
             events.append(Reversed(self.direction))
-            if self.n == 2 or (self._out and self._two_left()):
+            if self.n == 2:
                 events.append(Skipped(self.next_seat(1)))
                 self._advance(2)
             else:
                 self._advance(1)
-        elif rank > 14:
-            self._no_mercy_card(seat, card, events)
         elif self._pending_d2 or (rank is _WD4 and self._pending_wd4):
             self.pending += card.draw
             if rank is _WD4:
@@ -995,7 +968,7 @@ class Game:
             if phase is _DRAWN:
                 raise errors.AlreadyDrew()
             raise errors.MustChooseColor()
-        playable_mask = self._table[self._key]
+        playable_mask = _PLAYABLE[self._key]
         if not self._voluntary and self._masks[seat] & playable_mask:
             raise errors.DrawNotAllowed()
         if self._next_turn_window:
@@ -1004,8 +977,7 @@ class Game:
         playable = None
         if mode is NoPlayableCard.DRAW_UNTIL_PLAYABLE:
             got: list[Card] = []
-            limit = self._mercy
-            while not limit or self._sizes[seat] < limit:
+            while True:
                 one = self._draw(seat, 1, events)
                 if not one:
                     break
@@ -1042,7 +1014,7 @@ class Game:
                     playable = card
         if playable is None:
             events.append(TurnPassed(seat))
-            self.current = self._step(seat, 1) if self._out else (seat + self.direction) % self.n
+            self.current = (seat + self.direction) % self.n
             self._armed = -1
         else:
             self.phase = _DRAWN
@@ -1163,36 +1135,18 @@ class Game:
     def force_pass(self, seat: int) -> list[Event]:
         """End an idle player's turn (turn timer): they draw one card and the turn moves on.
 
-        Whatever the phase: a colour still to choose is the one they hold most (No Mercy's
-        Roulette: then turned up, which ends the turn), a pending draw is taken, a drawn card
-        is kept. Unlike ``Draw`` this works while they hold a playable
-        card, and unlike ``Pass`` it works when the rules say the drawn card must be played.
+        Whatever the phase: a colour still to choose is the one they hold most (a variant's
+        phases: ``VariantGame.force_pass``), a pending draw is taken, a drawn card is kept.
+        Unlike ``Draw`` this works while they hold a playable card, and unlike ``Pass`` it
+        works when the rules say the drawn card must be played.
         """
         if self.phase is _OVER:
             raise errors.HandOver()
         if seat != self.current:
             raise errors.NotYourTurn()
         events: list[Event] = []
-        self._jump_by = -1
-        if self.phase is _SWAP:
-            # Seven-O: an idle player's 7 swaps with the default target; the play is done.
-            self._swap(seat, _SWAP_ACTS[self.default_swap_target(seat)], events)
-            if self._mercy:
-                self._mercy_check(events)
-            return events
-        if self.phase is _CHOOSE or self.phase is _ROUL:
-            # The colour they hold most (No Mercy's Roulette: then turned up, and the turn is
-            # over: no card drawn on top of it).
-            held = [0, 0, 0, 0]
-            for card in self.hand(seat):
-                if card.color is not None:
-                    held[card.color] += 1
-            roulette = self.phase is _ROUL
-            self._choose_color(seat, _CHOOSE_ACTS[held.index(max(held))], events)
-            if roulette:
-                if self._mercy:
-                    self._mercy_check(events)
-                return events
+        if self.phase is _CHOOSE:
+            self._choose_color(seat, _CHOOSE_ACTS[self._most_held_color(seat)], events)
         if self._next_turn_window:
             self.exposed = -1  # like any action that begins their turn
         if self.phase is _PENDING:
@@ -1202,9 +1156,15 @@ class Game:
                 events.append(CardsDrawn(seat, self._draw(seat, 1, events), DrawReason.DRAW))
             events.append(TurnPassed(seat))
             self._advance(1)
-        if self._mercy:
-            self._mercy_check(events)
         return events
+
+    def _most_held_color(self, seat: int) -> int:
+        """The colour an idle player names (``force_pass``): the one they hold most."""
+        held = [0, 0, 0, 0]
+        for card in self.hand(seat):
+            if card.color is not None:
+                held[card.color] += 1
+        return held.index(max(held))
 
     def remove_seat(self, seat: int) -> list[Event]:
         """Take ``seat`` out of the hand (they left the channel); play goes on without them.
@@ -1275,17 +1235,12 @@ class Game:
         events: list[Event] = []
         drawn = self._draw(seat, cards, events)
         events.append(CardsDrawn(seat, drawn, reason))
-        if self._mercy:
-            self._mercy_check(events)
         return events
 
     # --- mechanics -------------------------------------------------------------------------
 
     def _advance(self, steps: int) -> None:
-        if self._out:
-            self.current = self._step(self.current, steps)
-        else:
-            self.current = (self.current + self.direction * steps) % self.n
+        self.current = (self.current + self.direction * steps) % self.n
         self.phase = _PLAY
         self.drawn = None
         self._armed = -1
@@ -1341,350 +1296,34 @@ class Game:
         self.exposed = -1
         remaining = tuple(tuple(self.hand(s)) for s in range(self.n))
         points = tuple(sum(c.points for c in h) for h in remaining)
-        bonus = 0
-        if self.rules.teams:
-            scores = team_scores(seat, points, self.rules.scoring, self.rules.team_count(self.n))
-        elif self.rules.scoring is Scoring.WINNER_COLLECTS:
-            # The winner's own points are 0 when they went out; a No Mercy winner left standing
-            # by the mercy rule may still hold cards, which are not theirs to collect. "250
-            # Points for each player knocked out of the game during the hand (ignore the cards
-            # in their hand at the time they were knocked out)": their hands are empty.
-            bonus = self.rules.mercy_bonus * self._knocked
-            won = sum(points) - points[seat] + bonus
-            scores = tuple(won if s == seat else 0 for s in range(self.n))
-        else:
-            scores = points
+        scores, bonus = self._scores(seat, points)
         self.outcome = HandOutcome(seat, remaining, points, scores, bonus=bonus)
         events.append(HandEnded(self.outcome))
 
-    # --- Seven-O and Jump-In ------------------------------------------------------------------
-    # Kept together and apart from the core rules: the swap and rotation mechanics are meant
-    # to be reused by any deck whose 7s and 0s move hands (No Mercy).
+    def _scores(self, seat: int, points: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+        """The hand's scores from each seat's points left in hand, ``seat`` having won, and
+        the winner's bonus (teams and No Mercy's knock-outs score in ``unobot.engine.variants``)."""
+        if self.rules.scoring is Scoring.WINNER_COLLECTS:
+            won = sum(points) - points[seat]
+            return tuple(won if s == seat else 0 for s in range(self.n)), 0
+        return points, 0
 
-    def _check_target(self, seat: int, card: Card, target: int) -> None:
-        if not self._seven_o or card.rank != 7:
-            raise errors.CannotSwap(errors.N_("only a 7 swaps hands (with Seven-O)"))
-        if not 0 <= target < self.n or target == seat or self._out >> target & 1:
-            raise errors.CannotSwap(errors.N_("swap with another player of this hand"))
-
-    def _seven_o_play(self, seat: int, rank: int, target: int, events: list[Event]) -> None:
-        """After a 7 or 0 that was not the player's last card (that one just goes out)."""
-        if rank == 7:
-            if target < 0:
-                self.phase = _SWAP  # the turn stays with them until they name a target
-                self.drawn = None
-                self._armed = -1
-                events.append(SwapPending(seat))
-                return
-            self.swap_hands(seat, target, events)
-        else:
-            self.rotate_hands(self.direction, events)
-        self.current = (seat + self.direction) % self.n if not self._out else self._step(seat, 1)
-        self.phase = _PLAY
-        self.drawn = None
-        self._armed = -1
+    # --- what the variants add (``unobot.engine.variants``), answered for the classic game --
 
     def _swap(self, seat: int, action: Swap, events: list[Event]) -> None:
-        if self.phase is not _SWAP:
-            raise errors.CannotSwap()
-        target = action.target
-        if not 0 <= target < self.n or target == seat or self._out >> target & 1:
-            raise errors.CannotSwap(errors.N_("swap with another player of this hand"))
-        self.swap_hands(seat, target, events)
-        self._advance(1)
-
-    def swap_hands(self, a: int, b: int, events: list[Event]) -> None:
-        """``a`` and ``b`` exchange hands. UNO state stays with the players, not the cards:
-        nobody can be caught afterwards and an earlier call is spent (docs/rules.md)."""
-        counts, sizes, masks = self._counts, self._sizes, self._masks
-        counts[a], counts[b] = counts[b], counts[a]
-        sizes[a], sizes[b] = sizes[b], sizes[a]
-        masks[a], masks[b] = masks[b], masks[a]
-        self.exposed = -1
-        self._armed = -1
-        events.append(HandsSwapped(a, b, self._sizes[a], self._sizes[b]))
-
-    def rotate_hands(self, direction: int, events: list[Event]) -> None:
-        """Every hand moves to the next seat in ``direction`` (seat s gets s-direction's)."""
-        n = self.n
-        if self._out:  # No Mercy: the hands go round the seats still in the hand
-            active = self.active_seats()
-            order = list(range(n))
-            for i, s in enumerate(active):
-                order[s] = active[(i - direction) % len(active)]
-        else:
-            order = [(s - direction) % n for s in range(n)]
-        self._counts = [self._counts[s] for s in order]
-        self._sizes = [self._sizes[s] for s in order]
-        self._masks = [self._masks[s] for s in order]
-        self.exposed = -1
-        self._armed = -1
-        events.append(HandsRotated(direction, tuple(self._sizes)))
+        raise errors.CannotSwap()
 
     def default_swap_target(self, seat: int) -> int:
-        """Whom an idle 7 swaps with: the player holding fewest cards, the first of them in
-        the direction of play on a tie (what a player out to go out would choose)."""
-        best = -1
-        for step in range(1, self.n):
-            other = (seat + self.direction * step) % self.n
-            if self._out >> other & 1:
-                continue
-            if best < 0 or self._sizes[other] < self._sizes[best]:
-                best = other
-        return best
-
-    # --- No Mercy ----------------------------------------------------------------------------
-    # Off the classic presets' paths: a No Mercy game routes every move through the general
-    # paths (``_slow``, ``legal_actions``' one check of ``_nm``), and the mercy rule runs only
-    # when ``_mercy`` is set.
-
-    def _nm_legal(self, seat: int) -> tuple[Action, ...]:
-        """``legal_actions`` for a No Mercy game (its 70 distinct cards don't fit the classic
-        cache keys, and eliminated seats can't be swapped with)."""
-        phase = self.phase
-        if phase is _OVER or not 0 <= seat < self.n or self._out >> seat & 1:
-            return ()
-        exposed = self.exposed
-        if seat != self.current:
-            if exposed >= 0:
-                if exposed != seat:
-                    return (_CATCH[exposed],)
-                return (_CALL,) if self._late_call else ()
-            return ()
-        out: list[Action] = []
-        manual = self._manual
-        size = self._sizes[seat]
-        call = manual and size == 2 and self._armed != seat
-        if phase is _SWAP:
-            gone = self._out
-            out.extend(_SWAP_ACTS[t] for t in range(self.n) if t != seat and not gone >> t & 1)
-        elif phase is _CHOOSE or phase is _ROUL:
-            out.extend(_CHOOSE_ACTS)
-        else:
-            mask = self._masks[seat]
-            if phase is _PLAY:
-                cards = mask & self._table[self._key]
-                if (
-                    cards
-                    and self._bluff is False
-                    and cards & _WD4_BIT
-                    and (mask & _COLOR_MASK_ALL[self.color])
-                ):
-                    cards ^= _WD4_BIT
-                if not cards or self._voluntary:
-                    out.append(_DRAW)
-            elif phase is _DRAWN:
-                cards = self.drawn.bit if self.drawn is not None else 0
-                if not self._must_drawn or not cards:
-                    out.append(_PASS)
-            else:  # pending
-                out.append(_DRAW)
-                cards = self._stackable(seat)
-                call = call and cards != 0
-            while cards:
-                low = cards & -cards
-                code = low.bit_length() - 1
-                card = CARDS[code]
-                left = size - 1
-                if card.rank is _DISCARD_ALL:
-                    left -= self._discard_all_count(seat, card)
-                if card is _WCR and not self._legacy:
-                    out.extend(_ROULETTE_ACTS)
-                    if manual and left == 1:
-                        out.extend(_ROULETTE_UNO)
-                elif card.is_wild:
-                    out.extend(_WILD_ACTS[code])
-                    if manual and left == 1:
-                        out.extend(_WILD_UNO[code])
-                else:
-                    out.append(_PLAY_ACT[code])  # type: ignore[arg-type]
-                    if manual and left == 1:
-                        out.append(_PLAY_UNO[code])  # type: ignore[arg-type]
-                cards ^= low
-            if call:
-                out.append(_CALL)
-        if exposed >= 0 and (exposed != seat or self._late_call):
-            out.append(_CATCH[exposed] if exposed != seat else _CALL)
-        return tuple(dict.fromkeys(out))
-
-    def _discard_all_count(self, seat: int, card: Card) -> int:
-        """Cards of ``card``'s colour that a Discard All lays down with it (not itself)."""
-        counts = self._counts[seat]
-        return sum(counts[c.code] for c in CARDS if c.color is card.color) - 1
-
-    def _take_color(self, seat: int, color: Color) -> list[Card]:
-        """Discard All: take ``seat``'s other cards of ``color`` (the card played is already
-        counted out) and lay them on the discard pile, under the Discard All card."""
-        counts = self._counts[seat]
-        taken: list[Card] = []
-        for c in CARDS:
-            held = counts[c.code] if c.code < len(counts) else 0
-            if c.color is color and held:
-                taken += [c] * held
-                counts[c.code] = 0
-                self._masks[seat] &= ~c.bit
-        self.discard.extend(taken)
-        return taken
-
-    def _no_mercy_card(self, seat: int, card: Card, events: list[Event]) -> None:
-        """The effect of a No Mercy card that was not the player's last."""
-        rank = card.rank
-        if rank is _SKIP_ALL:
-            events.append(EveryoneSkipped(seat))
-            self.phase = _PLAY  # the turn stays with them: they play again
-            self.drawn = None
-            self._armed = -1
-        elif rank is _DISCARD_ALL:
-            self._advance(1)
-        elif rank is _ROULETTE:
-            if self._legacy:  # named by its player, turned up at once (before version 4)
-                victim = self.next_seat(1)
-                self._reveal(victim, self.color, events)
-                events.append(Skipped(victim))
-                self._advance(2)
-                return
-            # "The next player chooses a color": their turn begins with naming it.
-            self._advance(1)
-            self.phase = _ROUL
-            events.append(RoulettePending(self.current))
-        else:  # Draw Four, Wild Draw Six / Ten, Wild Reverse Draw Four
-            if rank is _WRD4:
-                self.direction = -self.direction
-                events.append(Reversed(self.direction))
-                if not self._legacy and self._two_left():
-                    # "With just two players this card skips the other player and makes YOU
-                    # draw 4 cards! You may use the stacking rule to send the penalty back."
-                    events.append(Skipped(self.next_seat(1)))
-                    self.pending += card.draw
-                    self.phase = _PENDING
-                    self.drawn = None
-                    self._armed = -1
-                    events.append(DrawPending(seat, self.pending))
-                    return
-            self.pending += card.draw
-            self._advance(1)
-            self.phase = _PENDING
-            events.append(DrawPending(self.current, self.pending))
-
-    def _roulette(self, seat: int, color: Color, events: list[Event]) -> None:
-        """``seat`` names the Roulette's colour (it is then the colour in force), turns cards
-        up until one of it comes, keeps them and loses the turn. Naming it begins their turn:
-        a missed UNO call of the Roulette's player can no longer be caught (next-turn)."""
-        self.color = color
-        self._key = _key(color, _ROULETTE)
-        events.append(ColorChosen(seat, color))
-        if self._next_turn_window:
-            self.exposed = -1
-        self._reveal(seat, color, events)
-        events.append(Skipped(seat))
-        self._advance(1)
-
-    def _reveal(self, seat: int, color: Color, events: list[Event]) -> None:
-        """The Roulette's draw: "reveal cards one at a time from the Draw Pile until they get a
-        card of that color (Wild Cards do NOT count)"; it stops at the mercy limit."""
-        got: list[Card] = []
-        limit = self._mercy
-        while not limit or self._sizes[seat] < limit:
-            one = self._draw(seat, 1, events)
-            if not one:
-                break
-            got.append(one[0])
-            if one[0].color is color:
-                break
-        events.append(CardsDrawn(seat, tuple(got), DrawReason.ROULETTE))
-
-    def _mercy_check(self, events: list[Event]) -> None:
-        """The mercy rule: anyone holding ``mercy_limit`` cards or more is out of the hand,
-        their cards under the discard pile; the last one standing wins the hand."""
-        if self.phase is _OVER:
-            return
-        limit = self._mercy
-        sizes = self._sizes
-        for s in range(self.n):
-            if sizes[s] >= limit and not self._out >> s & 1:
-                self._eliminate(s, events)
-        active = self.active_seats()
-        if len(active) == 1:
-            self._finish(active[0], None, events)
-
-    def _eliminate(self, seat: int, events: list[Event]) -> None:
-        cards = self.hand(seat)
-        self.discard[:0] = cards  # under the discard pile: the top card stays on top
-        self._counts[seat] = [0] * len(self._counts[seat])
-        self._masks[seat] = 0
-        self._sizes[seat] = 0
-        self._out |= 1 << seat
-        self._knocked += 1
-        if self.exposed == seat:
-            self.exposed = -1
-        if self._armed == seat:
-            self._armed = -1
-        events.append(Eliminated(seat, len(cards)))
-        if self.current == seat and len(self.active_seats()) > 1:
-            # Their turn (or a draw they faced) is over; the next player still in begins.
-            self.current = self._step(seat, 1)
-            self.phase = _PLAY
-            self.pending = 0
-            self.drawn = None
+        """Whom an idle 7 swaps with (Seven-O); -1: no swapping in these rules."""
+        return -1
 
     def jump_card(self, seat: int) -> Card | None:
-        """The card ``seat`` could jump in with now (Jump-In), or None."""
-        if self._jump_by < 0 or seat == self._jump_by or seat == self.current:
-            return None
-        top = self.discard[-1]
-        if not self._counts[seat][top.code]:
-            return None
-        phase = self.phase
-        if phase is _PLAY or (phase is _PENDING and self._stacks_on_top(top)):
-            return top
+        """The card ``seat`` could jump in with now (Jump-In), or None: none in these rules."""
         return None
 
-    def _jump_actions(self, seat: int) -> tuple[Action, ...]:
-        """Legal actions of a player not to move while a jump is possible."""
-        out: list[Action] = []
-        card = self.jump_card(seat)
-        if card is not None:
-            out.append(_PLAY_ACT[card.code])  # type: ignore[arg-type]
-            if self._manual and self._sizes[seat] == 2:
-                out.append(_PLAY_UNO[card.code])  # type: ignore[arg-type]
-        exposed = self.exposed
-        if exposed >= 0:
-            if exposed != seat:
-                out.append(_CATCH[exposed])
-            elif self._late_call:
-                out.append(_CALL)
-        return tuple(out)
-
-    def _jump_in(self, seat: int, action: Play) -> list[Event]:
-        """``seat`` plays the card on top out of turn: as if it were their turn, the player
-        to move losing it. Refused (NotYourTurn, or the play's own error) changing nothing."""
-        if action.card is not self.jump_card(seat):
-            raise errors.NotYourTurn()
-        skipped = self.current
-        saved = (self.current, self._armed)
-        self.current = seat
-        self._armed = -1
-        events: list[Event] = [JumpedIn(seat, skipped)]
-        try:
-            self._play(seat, action, events)
-        except errors.UnoError:
-            self.current, self._armed = saved
-            raise
-        # A jumped card can't be jumped: the first jump read wins. (-2: a jumped 7 waits for
-        # its swap, after which the window stays shut.)
-        self._jump_by = -2 if self.phase is _SWAP else -1
-        return events
-
-    def _jump_window(self, seat: int, action: Action) -> None:
-        """After an in-turn action: a completed play of a coloured card opens the window for
-        jumping on it; any other turn action (draw, pass, challenge, …) closes it."""
-        kind = type(action)
-        if (kind is Play or kind is Swap) and self.phase is not _OVER:
-            top = self.discard[-1]
-            done = self.phase is not _SWAP and not (kind is Swap and self._jump_by == -2)
-            self._jump_by = seat if done and not top.is_wild else -1
-        else:
-            self._jump_by = -1
+    def jump_refusal(self, seat: int, card: Card, whose: str) -> errors.UnoError:
+        """Why ``seat``'s play of ``card`` out of turn is refused (Jump-In explains more)."""
+        return errors.NotYourTurn()
 
     def _top_text(self) -> str:
         top = self.discard[-1]
@@ -1725,22 +1364,6 @@ class Game:
         if classic:
             return "Draw Two or WD4"
         return self.stack_text()
-
-    def jump_refusal(self, seat: int, card: Card, whose: str) -> errors.UnoError:
-        """Jump-In: why ``seat``'s play of ``card`` out of turn is no jump (``jump_card`` says
-        it isn't), as the error to answer with; ``whose``: the nick of the player to move."""
-        top = self.discard[-1]
-        if card is top and not self.holds(seat, card):
-            return errors.CardNotInHand(card)
-        if top.is_wild:
-            return errors.CannotJumpIn("wild", whose, top)
-        if card is not top:
-            return errors.CannotJumpIn("card", whose, top)
-        if seat == self._jump_by:
-            return errors.CannotJumpIn("own", whose, top)
-        if self.phase is _SWAP:
-            return errors.CannotJumpIn("swap", whose, top)
-        return errors.CannotJumpIn("closed", whose, top)
 
 
 _TURN_ACTIONS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
