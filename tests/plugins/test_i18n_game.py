@@ -5,6 +5,7 @@ in their owner's language, plural forms, and the byte limit for the longest nick
 from __future__ import annotations
 
 import re
+import time
 from random import Random
 
 import pytest
@@ -152,8 +153,12 @@ def play_through(h: Harness, channel: str, seed: int, limit: int = 4000) -> list
         assert game is not None
         seat = game.current
         player = table.players[seat]
-        if player.computer:
-            h.advance(0.01)
+        if player.computer:  # hard thinks in a worker process, in real time: wait for it
+            deadline = time.monotonic() + 60
+            while h.bot.tables.get(key) is table and table.game is game and game.current == seat:
+                assert time.monotonic() < deadline, f"{player.nick} did not move in 60 s"
+                h.advance(0.01)
+                time.sleep(0.001)
             continue
         actions = game.legal_actions(seat)
         plays = [a for a in actions if isinstance(a, Play)]
