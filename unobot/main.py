@@ -65,6 +65,11 @@ def demo(players: int, preset_name: str, seed: int) -> int:
         actions += 1
 
 
+BOT_LEGAL_CACHE = 256
+"""Entries per generation of the engine's legal-action cache in the bot's process (its
+computer players' workers keep the engine's default): full within ~100 games, ~80 kB."""
+
+
 def tune_gc() -> None:
     """Keep garbage collection pauses out of command latency.
 
@@ -398,10 +403,12 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
     """Connect, join and play until interrupted."""
     from unobot.core.bot import Bot
     from unobot.core.journal import Journal
+    from unobot.engine.game import set_legal_cache_limit
     from unobot.irc.adapter import IrcAdapter
     from unobot.irc.pool import ConnectionPool, extra_settings
     from unobot.stats.recorder import GameRecorder
 
+    set_legal_cache_limit(BOT_LEGAL_CACHE)
     # First: a second bot on this journal folder stops here, before it listens or reads.
     journal_lock = take_journal_folder(settings.journal) if settings.journal else None
     server = settings.irc.servers[0]

@@ -20,14 +20,18 @@ How, and why this way:
   channel told them), one per channel, in this process. Each person opens a game (``.uno``),
   seats three computer players (``.addbot``), deals, plays the hand out and opens the next
   game at once.
+- The workload is an operator's report (issue 40): five channels, one person and three
+  ``easy`` computer players each, re-dealt as soon as a game ends.
 - Games are counted as the people see them end; RSS is sampled every ``--sample`` seconds.
-  The first ``--warmup`` games (1,500) fill what is filled once and then stays: SQLite's page
-  cache (2 MB, full after ~1,300 games: each game written touches new pages), the engine's
-  legal-action cache (two generations of 4,096 keys), modules imported on first use, the
-  allocator's arenas. The slope is fitted over the samples after them: a leak shows there as
-  a steady slope, a cache still filling as one that flattens (see docs/benchmarks.md).
+  The first ``--warmup`` games (300) fill what is filled once and then stays: SQLite's page
+  cache (256 kB, full after ~150 games: each game written touches new pages), the engine's
+  legal-action cache (two generations of 256 keys in the bot's process), modules imported on
+  first use, the allocator's arenas. The slope is fitted over the samples after them: a leak
+  shows there as a steady slope, a cache still filling as one that flattens (see
+  docs/benchmarks.md). With SQLite's 2 MB and 4,096 keys, those two filled for ~1,300 games
+  and read as +4.8 kB a game.
 - ``--level hard`` puts ``hard``'s worker process in the figures (its RSS is printed apart);
-  it is slow (~0.25 games/s with one worker), so the default is ``normal``.
+  it is slow (~0.25 games/s with one worker).
 - ``RssAnon`` (the heap: Python objects, SQLite's cache, malloc arenas) and ``RssFile``
   (mapped files: libraries, SQLite's WAL index) are printed apart, so growth can be placed.
 """
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import re
 import shutil
@@ -174,7 +179,7 @@ lobby_timeout = 5
 idle_stop = 10
 journal = "{journal}"
 [bots]
-delay = 0
+delay = {delay}
 [stats]
 database = "sqlite:///{database}"
 [log]
@@ -186,11 +191,18 @@ class BotProcess:
     """The bot, started with a config file in a scratch folder (its stats and journal)."""
 
     def __init__(
-        self, port: int, channels: list[str], folder: Path, extra_env: dict[str, str]
+        self,
+        port: int,
+        channels: list[str],
+        folder: Path,
+        extra_env: dict[str, str],
+        delay: float = 0.0,
     ) -> None:
         self.folder = folder
         config = folder / "unobot.toml"
-        config.write_text(CONFIG.format(journal=folder / "tables", database=folder / "stats.db"))
+        config.write_text(
+            CONFIG.format(journal=folder / "tables", database=folder / "stats.db", delay=delay)
+        )
         cmd = [*bot_command(), "--config", str(config), "--server", HOST,
                "--port", str(port), "--nick", BOT_NICK]  # fmt: skip
         for channel in channels:
@@ -336,7 +348,7 @@ def play(args: argparse.Namespace, extra_env: dict[str, str] | None = None) -> R
     result = Result(warmup=args.warmup)
     tmp = tempfile.mkdtemp(prefix="unobot-memory-")
     channels = [f"#bench{c}" for c in range(args.channels)]
-    bot = BotProcess(server.port, channels, Path(tmp), extra_env or {})
+    bot = BotProcess(server.port, channels, Path(tmp), extra_env or {}, args.bot_delay)
     people: People | None = None
     try:
         people = People(server.port, args.channels, args.games, args.level, args.seed)
@@ -346,8 +358,9 @@ def play(args: argparse.Namespace, extra_env: dict[str, str] | None = None) -> R
         next_sample = began
         every = max(1, args.games // 12)
         next_print = 0
-        deadline = began + args.timeout
-        while people.finished < args.games:
+        deadline = began + max(args.timeout, args.seconds + 120)
+        until = began + args.seconds if args.seconds else math.inf
+        while people.finished < args.games and time.monotonic() < until:
             bot.check()
             people._poll(deadline)
             now = time.monotonic()
@@ -407,7 +420,9 @@ def run(args: argparse.Namespace) -> Result:
     print(
         f"memory bench: the bot process ({' '.join(Path(c).name for c in bot_command())}), "
         f"{args.channels} channels x (1 person + {COMPUTERS} {args.level} computer players), "
-        f"send rate 0, computer pause 0, {args.games} games, warm-up {args.warmup} games"
+        f"send rate 0, computer pause {args.bot_delay:g} s, {args.games} games"
+        + (f" or {args.seconds:g} s" if args.seconds else "")
+        + f", warm-up {args.warmup} games"
         + (f", MALLOC_ARENA_MAX={args.arena_max}" if args.arena_max else ""),
         flush=True,
     )
@@ -442,14 +457,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register ``memory``'s options on its subcommand parser."""
     p.add_argument("--games", type=int, default=3000, help="games in all (default 3000)")
     p.add_argument("--channels", type=int, default=5, help="channels, one person each")
+    p.add_argument("--warmup", type=int, default=300, help="games before the slope is fitted (300)")
     p.add_argument(
-        "--warmup", type=int, default=1500, help="games before the slope is fitted (1500)"
-    )
-    p.add_argument(
-        "--level", default="normal", choices=["easy", "normal", "hard"],
+        "--level", default="easy", choices=["easy", "normal", "hard"],
         help="the computer players' level (hard thinks in a worker process: slow)",
     )  # fmt: skip
     p.add_argument("--sample", type=float, default=1.0, help="seconds between RSS samples")
+    p.add_argument(
+        "--bot-delay", type=float, default=0.0,
+        help="the computer players' pause before a move ([bots] delay; the bot's default 1.5)",
+    )  # fmt: skip
+    p.add_argument(
+        "--seconds", type=float, default=0.0,
+        help="stop after this long (with --games as a ceiling): --seconds 3600 --bot-delay 1.5 "
+        "is an hour at an operator's pace",
+    )  # fmt: skip
     p.add_argument("--server", default="miniircd", choices=["miniircd", "embedded"])
     p.add_argument("--arena-max", type=int, default=0, help="MALLOC_ARENA_MAX for the bot")
     p.add_argument("--stall", type=float, default=15.0, help="seconds before unsticking")

@@ -207,6 +207,19 @@ _ACTS_UNO: Final = tuple(
     for c in CARDS
 )
 _LEGAL_CACHE_MAX: Final = 4_096
+_legal_cache_limit = [_LEGAL_CACHE_MAX]
+"""Entries per generation now (a list: mypyc compiles no assignment to a module global)."""
+
+
+def set_legal_cache_limit(entries: int) -> None:
+    """Bound each generation of the legal-action cache at ``entries`` (default 4,096, ~1.3 MB
+    for both, what ``hard``'s playouts want). The bot's own process plays a few moves a second
+    and gains nothing from a big cache, which there only filled for ~1,300 games and read as
+    memory growing with every game (``bench memory``): it sets a small one."""
+    _legal_cache_limit[0] = max(1, entries)
+    while len(_LEGAL_CACHE) > _legal_cache_limit[0]:
+        _LEGAL_CACHE.pop(next(iter(_LEGAL_CACHE)))
+    _LEGAL_OLD.clear()
 
 
 def _build_legal(key: int) -> tuple[Action, ...]:
@@ -215,7 +228,7 @@ def _build_legal(key: int) -> tuple[Action, ...]:
     result = _LEGAL_OLD.get(key)
     if result is None:
         result = _legal_of(key)
-    if len(_LEGAL_CACHE) >= _LEGAL_CACHE_MAX:
+    if len(_LEGAL_CACHE) >= _legal_cache_limit[0]:
         _LEGAL_OLD.clear()
         _LEGAL_OLD.update(_LEGAL_CACHE)
         _LEGAL_CACHE.clear()

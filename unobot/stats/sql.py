@@ -88,13 +88,14 @@ def missing_sqlite_file(db: pw.Database) -> str | None:
 READER_CACHE_KB = 65_536
 """SQLite's page cache for readers (the web site, the command-line tools): 64 MB, so the hot
 index pages of a big store stay cached."""
-STORE_CACHE_KB = 2_048
-"""SQLite's page cache for :class:`SqlStatsStore`, the bot's connection: 2 MB (SQLite's own
-default). A cache keeps every page it touched up to its size, and the bot touches new pages
-with every game it writes (~1.7 kB a game): with 64 MB the bot's process grew with every game
-for ~38,000 games (``bench memory``). The bot's queries read the small summary and player
-indexes, and the operating system's file cache serves the rest: ``bench stats`` (1M results)
-measured the same query p99s and games/s with 2 MB as with 64 MB."""
+STORE_CACHE_KB = 256
+"""SQLite's page cache for :class:`SqlStatsStore`, the bot's connection: 256 kB. A cache keeps
+every page it touched up to its size, and the bot touches new pages with every game it writes
+(~1.7 kB a game): with 64 MB the process grew with every game for ~38,000 games, with SQLite's
+own 2 MB for ~1,200 (an hour of five channels: ``bench memory``); 256 kB is full within ~150
+games. The bot's queries read the small summary and player indexes, and the operating system's
+file cache serves the rest: ``bench stats`` (300,000 results) measured the same record rate
+and query p99s within the noise with 256 kB as with 2 MB (2026-12-03, docs/benchmarks.md)."""
 
 
 def open_database(url: str, timeout: float = 5.0, cache_kb: int = READER_CACHE_KB) -> pw.Database:
