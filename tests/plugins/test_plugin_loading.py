@@ -1,4 +1,4 @@
-"""Plugins chosen by configuration: the operators' guide's example plugin (docs/operators.md)
+"""Plugins chosen by configuration: the example plugin of docs/plugins.md
 loaded from a file path and played through the bot, built-in plugins dropped, and broken
 plugins refused in one line."""
 
@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def readme_example() -> str:
-    """The example plugin exactly as the operators' guide shows it."""
-    text = (ROOT / "docs" / "operators.md").read_text(encoding="utf-8")
+    """The example plugin exactly as the plugin authors' page shows it."""
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- example plugin: unoquote.py -->\n```python\n(.*?)```", text, re.S)
-    assert found, "docs/operators.md's example plugin is missing"
+    assert found, "docs/plugins.md's example plugin is missing"
     return found.group(1)
 
 
