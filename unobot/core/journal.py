@@ -40,6 +40,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from unobot.core.journal_format import from_record, to_record
 from unobot.core.settings import rules_as_text, rules_from_text
 from unobot.core.table import Table, TableConfig
 from unobot.core.updates import Update
@@ -179,7 +180,8 @@ class TableLog:
             self.failed = True
 
     def call(self, method: str, arguments: dict[str, Any]) -> None:
-        self.write([method, _encode(arguments)])
+        record, fields = to_record(method, arguments)
+        self.write([record, _encode(fields)])
 
     def text(self) -> str | None:
         """The journal so far (its opening and every call accepted): the move list a recorded
@@ -607,14 +609,15 @@ def _rebuild(
     if text is not None:
         table.moves = lambda: text
     last = head["now"] + shift
-    for method, arguments in records[1:]:
-        if method == "clock":  # written after an earlier restore: times on its clock
-            shift = arguments["offset"] - offset
+    for record, fields in records[1:]:
+        if record == "clock":  # written after an earlier restore: times on its clock
+            shift = fields["offset"] - offset
             continue
-        args = _decode(arguments)
-        for key in _TIME_ARGS & args.keys():
-            args[key] = args[key] + shift
-            last = max(last, args[key])
+        values = _decode(fields)  # the fields' values, as the record names them
+        for key in _TIME_ARGS & values.keys():
+            values[key] = values[key] + shift
+            last = max(last, values[key])
+        method, args = from_record(record, values)
         update = getattr(table, method)(**args)
         if observe is not None and isinstance(update, Update):
             observe(table, update)
