@@ -17,12 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unobot.irc.flood import MODELS, Pacer, bucket, flood_words, model_for_server
-from unobot.irc.outbox import Line, Outbox
+from unobot.irc.outbox import Outbox, WireLine
 from unobot.irc.transport import Tag
 
 
-def drain(box: Outbox, until: float = 100_000.0, start: float = 0.0) -> list[tuple[float, Line]]:
-    sent: list[tuple[float, Line]] = []
+def drain(
+    box: Outbox, until: float = 100_000.0, start: float = 0.0
+) -> list[tuple[float, WireLine]]:
+    sent: list[tuple[float, WireLine]] = []
     now = start
     while (t := box.next_time(now)) is not None and t <= until:
         now = t
@@ -30,10 +32,10 @@ def drain(box: Outbox, until: float = 100_000.0, start: float = 0.0) -> list[tup
     return sent
 
 
-def ircu(sent: list[tuple[float, Line]], flood: int = 1024) -> tuple[bool, float]:
+def ircu(sent: list[tuple[float, WireLine]], flood: int = 1024) -> tuple[bool, float]:
     """(killed, longest time a line waited unread) for these lines arriving at ircu."""
     since = 0
-    queue: deque[tuple[float, Line]] = deque()
+    queue: deque[tuple[float, WireLine]] = deque()
     longest = 0.0
     arrivals = deque(sent)
     clock = 0.0
@@ -105,7 +107,7 @@ def test_ircu_never_holds_or_kills_whatever_is_pushed_when(
     pushes: list[tuple[float, int, str]],
 ) -> None:
     box = Outbox(model=MODELS["ircu"])
-    sent: list[tuple[float, Line]] = []
+    sent: list[tuple[float, WireLine]] = []
     now = 0.0
     for at, size, target in sorted(pushes):
         while (t := box.next_time(now)) is not None and t <= at:
@@ -122,7 +124,7 @@ def test_ircu_never_holds_or_kills_whatever_is_pushed_when(
 
 def test_registration_lines_count_against_the_allowance() -> None:
     box = Outbox(model=MODELS["ircu"])
-    box.reset(0.0, [Line("NICK", "unobot", ""), Line("USER", "unobot 0 *", "unobot")])
+    box.reset(0.0, [WireLine("NICK", "unobot", ""), WireLine("USER", "unobot 0 *", "unobot")])
     assert box.ahead(0.0) == 4.0
     for i in range(10):
         box.push("PRIVMSG", "#uno", f"{i}")
@@ -143,7 +145,7 @@ def test_the_pacer_slows_down_on_lag_and_after_a_flood_kill_and_recovers_slowly(
     assert pacer.factor == 1.0
     box = Outbox(model=MODELS["ircu"])
     box.pacer.flooded()
-    assert box.cost(Line("PRIVMSG", "#uno", "hi")) == 4.0
+    assert box.cost(WireLine("PRIVMSG", "#uno", "hi")) == 4.0
 
 
 def test_a_late_probe_pauses_sending() -> None:
@@ -166,7 +168,7 @@ def test_a_refused_hand_is_sent_again_when_the_server_says_and_others_go_on() ->
     assert [ln.target for ln in box.due(0.0)] == ["amy", "bob"]
     # The server refused bob's hand: "439 unobot bob :Target change too fast. Please wait 20 s"
     again = box.refused("bob", 20.0, 1.0)
-    assert again == (Line("NOTICE", "bob", "Your cards: B2"), "hands", True)
+    assert again == (WireLine("NOTICE", "bob", "Your cards: B2"), "hands", True)
     assert box.held(1.0) == ["bob"]
     # amy (accepted before) and the channel go on; bob and new targets (carl) wait.
     hand(box, "amy", "Your cards: R1 G5", 1.0)
@@ -186,7 +188,11 @@ def test_a_newer_hand_waiting_makes_the_refused_one_moot() -> None:
     hand(box, "bob", "Your cards: B2")
     box.due(0.0)
     hand(box, "bob", "Your cards: B2 R3", 0.5)
-    assert box.refused("bob", 5.0, 1.0) == (Line("NOTICE", "bob", "Your cards: B2"), "hands", False)
+    assert box.refused("bob", 5.0, 1.0) == (
+        WireLine("NOTICE", "bob", "Your cards: B2"),
+        "hands",
+        False,
+    )
     assert [ln.text for _, ln in drain(box, start=1.0)] == ["Your cards: B2 R3"]
 
 

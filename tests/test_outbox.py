@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unobot.irc.outbox import Lane, Line, Outbox, sanitize, sanitize_target, split_text
+from unobot.irc.outbox import Lane, Outbox, WireLine, sanitize, sanitize_target, split_text
 from unobot.irc.transport import Tag
 
 
@@ -88,7 +88,7 @@ def test_sent_lines_never_exceed_burst_plus_rate_times_time() -> None:
     box = Outbox(burst=4, rate=2.0)
     for i in range(60):
         box.push("NOTICE", "bob", str(i))
-    sent: list[tuple[float, Line]] = []
+    sent: list[tuple[float, WireLine]] = []
     now = 0.0
     while (t := box.next_time(now)) is not None:
         now = t
@@ -107,9 +107,9 @@ def test_control_first_then_a_games_hands_before_its_channel_lines() -> None:
     box.push("JOIN", "#uno", "key")
     box.push("NOTICE", "bob", "your hand", tag=Tag("#UNO"))
     assert box.due(0.0) == [
-        Line("JOIN", "#uno", "key"),
-        Line("NOTICE", "alice", "your hand"),
-        Line("NOTICE", "bob", "your hand"),
+        WireLine("JOIN", "#uno", "key"),
+        WireLine("NOTICE", "alice", "your hand"),
+        WireLine("NOTICE", "bob", "your hand"),
     ]
     assert [ln.text for ln in box.due(2.0)] == ["chatter 1", "chatter 2"]
 
@@ -134,12 +134,12 @@ def test_push_splits_and_sanitises_and_reports_count() -> None:
     assert box.push("NOTICE", "bob", "\r\n") == 0
     lines = box.due(0.0)
     assert all(ln.command in ("PRIVMSG", "NOTICE") for ln in lines)
-    assert Line("NOTICE", "bob", "a  b") in lines and len(lines) == 5
+    assert WireLine("NOTICE", "bob", "a  b") in lines and len(lines) == 5
 
 
-def drain(box: Outbox, until: float = 10_000.0, start: float = 0.0) -> list[tuple[float, Line]]:
+def drain(box: Outbox, until: float = 10_000.0, start: float = 0.0) -> list[tuple[float, WireLine]]:
     """Everything the box sends, with when, as the adapter's timer would take it."""
-    sent: list[tuple[float, Line]] = []
+    sent: list[tuple[float, WireLine]] = []
     now = start
     while (t := box.next_time(now)) is not None and t <= until:
         now = t

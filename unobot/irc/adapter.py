@@ -61,7 +61,7 @@ from tempora import schedule as tempora_schedule
 from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
-from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Line, Outbox, is_private, strip_codes
+from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private, strip_codes
 from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
@@ -652,7 +652,7 @@ class IrcAdapter:
                 return
         self._schedule_drain()
 
-    def _send(self, line: Line) -> None:
+    def _send(self, line: WireLine) -> None:
         conn = self._conn
         try:
             via = self._via_channel(line) if line.via else None
@@ -682,7 +682,7 @@ class IrcAdapter:
         except (irc.client.MessageTooLong, irc.client.InvalidCharacters) as exc:
             log.error("dropped %s to %s: %s", line.command, line.target, exc)
 
-    def _via_channel(self, line: Line) -> str | None:
+    def _via_channel(self, line: WireLine) -> str | None:
         """The channel a private line may be sent through as ``CNOTICE``/``CPRIVMSG``, or
         None. ircu counts every new person the bot messages against a target-change limit
         (a new one every two minutes, once twenty are used: ``439``), unless it sends as
@@ -705,11 +705,11 @@ class IrcAdapter:
         self._identify_sent = None
         self._identified = None
 
-    def _registration(self) -> list[Line]:
+    def _registration(self) -> list[WireLine]:
         """What registering sent (the library wrote it): charged to the server's clock."""
         nick = self._conn.get_nickname() or self.settings.nick
         user = self.settings.username or nick
-        return [Line("NICK", nick, ""), Line("USER", f"{user} 0 *", self.settings.realname)]
+        return [WireLine("NICK", nick, ""), WireLine("USER", f"{user} 0 *", self.settings.realname)]
 
     def flood_model(self, version: str) -> FloodModel:
         """The model to send by on a server that calls itself ``version``."""
@@ -828,7 +828,7 @@ class IrcAdapter:
 
     def _on_ping(self, conn: Any, event: irc.client.Event) -> None:
         """The library answers the server's PING itself: its PONG costs like any line."""
-        self._outbox.charge(Line("PONG", str(event.target or ""), ""), time.monotonic())
+        self._outbox.charge(WireLine("PONG", str(event.target or ""), ""), time.monotonic())
 
     def _on_target_too_fast(self, conn: Any, event: irc.client.Event) -> None:
         """439 (ircu) / 707 (Solanum): a message to a new target, or a JOIN, refused for now.

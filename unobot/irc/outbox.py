@@ -25,9 +25,9 @@ from unobot.irc.transport import UNTAGGED, Tag
 __all__ = [
     "CHANNEL_PREFIXES",
     "Lane",
-    "Line",
     "Outbox",
     "Tag",
+    "WireLine",
     "is_private",
     "sanitize",
     "sanitize_target",
@@ -131,8 +131,10 @@ class Lane(IntEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
-    """One outbound command: ``command target :text`` (``text`` is a key for JOIN)."""
+class WireLine:
+    """One outbound command: ``command target :text`` (``text`` is a key for JOIN). Not
+    :class:`unobot.core.render_irc.Line`, the message the core renders: the adapter turns
+    that into one or more of these (split to the server's line length, queued by lane)."""
 
     command: str
     target: str
@@ -147,14 +149,14 @@ class Line:
         return size + 2 + len(self.text.encode()) if self.text else size
 
 
-def is_private(line: Line) -> bool:
+def is_private(line: WireLine) -> bool:
     """A message to one person: what a server's target-change limit (ircu's 439) counts."""
     return line.command in ("PRIVMSG", "NOTICE") and not line.target.startswith(CHANNEL_PREFIXES)
 
 
 @dataclass(slots=True)
 class _Waiting:
-    line: Line
+    line: WireLine
     key: str
     expires: float
     status: str = ""
@@ -298,7 +300,7 @@ class Outbox:
         self._burst_at = -math.inf
         self._burst_bytes = 0
         """Bytes sent since ``_burst_at``: what may reach the server in one read."""
-        self._control: deque[Line] = deque()
+        self._control: deque[WireLine] = deque()
         self._flows: dict[str, _Flow] = {}
         self._games: deque[str] = deque()
         """Flows whose game has lines waiting, in the order they are served."""
@@ -339,13 +341,13 @@ class Outbox:
         are spent, and each refusal pushes its clock on by 2 s)."""
         self._sent: dict[str, deque[tuple[float, _Waiting]]] = {}
         """Folded private target -> its latest lines that left, with when."""
-        self.exempt: Callable[[Line], bool] | None = None
+        self.exempt: Callable[[WireLine], bool] | None = None
         """Private lines no target-change limit applies to (the adapter's CNOTICE test)."""
 
     def __len__(self) -> int:
         return self._count
 
-    def __iter__(self) -> Iterator[Line]:
+    def __iter__(self) -> Iterator[WireLine]:
         yield from self._control
         for flow in self._flows.values():
             for queue in flow.queues():
@@ -361,11 +363,11 @@ class Outbox:
         """Account lines the way this server does from now on (what is spent stays spent)."""
         self.model = model
 
-    def cost(self, line: Line) -> float:
+    def cost(self, line: WireLine) -> float:
         """Seconds ``line`` adds to the server's clock, with the pacer's slowdown."""
         return self.model.cost(line.params_bytes()) * self.pacer.factor
 
-    def charge(self, line: Line, now: float) -> None:
+    def charge(self, line: WireLine, now: float) -> None:
         """``line`` was sent (by the outbox, or by the library itself: a PONG)."""
         if self.unlimited:
             return
@@ -401,7 +403,7 @@ class Outbox:
         if not self.unlimited:
             self._clock = max(self._clock or now, now) + seconds
 
-    def reset(self, now: float, spent: Iterable[Line] = ()) -> None:
+    def reset(self, now: float, spent: Iterable[WireLine] = ()) -> None:
         """A new connection: the server's clock starts now, plus what registering cost
         (``spent``: NICK, USER... the library sent them itself)."""
         self._clock = now
@@ -444,7 +446,7 @@ class Outbox:
         if not pieces:
             return 0
         if lane is Lane.CONTROL:
-            self._control.extend(Line(command, target, piece) for piece in pieces)
+            self._control.extend(WireLine(command, target, piece) for piece in pieces)
             self._count += len(pieces)
             return len(pieces)
         name = irc_lower(tag.channel) if tag.channel else (irc_lower(target) if to_channel else "")
@@ -491,7 +493,7 @@ class Outbox:
         via = name if not to_channel else ""
         waiting = [
             _Waiting(
-                Line(command, target, piece, via),
+                WireLine(command, target, piece, via),
                 tag.key,
                 expires,
                 status,
@@ -553,7 +555,7 @@ class Outbox:
         for name, key in pairs:
             cost = len(name.encode()) + 1 + (len(key.encode()) + 1 if key else 0)
             if names and size + cost > self.limit:
-                self._control.append(Line("JOIN", ",".join(names), ",".join(keys)))
+                self._control.append(WireLine("JOIN", ",".join(names), ",".join(keys)))
                 lines += 1
                 names, keys, size = [], [], 0
             names.append(name)
@@ -561,7 +563,7 @@ class Outbox:
                 keys.append(key)
             size += cost
         if names:
-            self._control.append(Line("JOIN", ",".join(names), ",".join(keys)))
+            self._control.append(WireLine("JOIN", ",".join(names), ",".join(keys)))
             lines += 1
         self._count += lines
         return lines
@@ -579,7 +581,7 @@ class Outbox:
         merged = f"{news} {text}" if news else text
         if len(merged.encode()) > self.limit:
             return False
-        last.line = Line(last.line.command, last.line.target, merged, last.line.via)
+        last.line = WireLine(last.line.command, last.line.target, merged, last.line.via)
         last.status = status
         self.merged += 1
         return True
@@ -603,7 +605,7 @@ class Outbox:
 
     # --- what may go -------------------------------------------------------------------------
 
-    def _free_at(self, line: Line, now: float) -> float:
+    def _free_at(self, line: WireLine, now: float) -> float:
         """When ``line`` may go as far as the server's target limit is concerned."""
         if not (self._held or self._block_until > now) or not is_private(line):
             return now
@@ -636,7 +638,7 @@ class Outbox:
                 return waiting
         return None
 
-    def _next(self, now: float) -> Line | None:
+    def _next(self, now: float) -> WireLine | None:
         if self._control:
             self._count -= 1
             return self._control.popleft()
@@ -736,10 +738,10 @@ class Outbox:
                 return waiting
         return None
 
-    def due(self, now: float) -> list[Line]:
+    def due(self, now: float) -> list[WireLine]:
         """Take the lines that may be sent at ``now`` (control first, then the flows in turn)
         and charge them to the server's clock."""
-        out: list[Line] = []
+        out: list[WireLine] = []
         if self._held:  # a hold that ended a while ago means nothing any more
             self._held = {t: end for t, end in self._held.items() if now < end + _HOLD_MEMORY}
         while self._count and self._allowed(now):
@@ -793,7 +795,7 @@ class Outbox:
         if len(self._known) > _KNOWN_TARGETS:
             del self._known[next(iter(self._known))]
 
-    def refused(self, target: str, wait: float, now: float) -> tuple[Line, str, bool] | None:
+    def refused(self, target: str, wait: float, now: float) -> tuple[WireLine, str, bool] | None:
         """The server refused a private line to ``target`` and says to wait ``wait`` seconds
         (ircu's 439): hold that target, and every target not recently accepted, until then,
         and queue the refused line again at the head of its queue (unless a newer text of
@@ -852,6 +854,8 @@ class Outbox:
                 for waiting in queue:
                     line = waiting.line
                     if irc_lower(line.target) == low:
-                        waiting.line = Line(line.command, sanitize_target(new), line.text, line.via)
+                        waiting.line = WireLine(
+                            line.command, sanitize_target(new), line.text, line.via
+                        )
                         moved += 1
         return moved
