@@ -67,40 +67,12 @@ class Buckets:
 
 
 class CommandThrottle:
-    """Budgets for commands that cost the bot lines without moving a game, so that nobody can
-    flood its send queue (about one line a second for every channel together).
-
-    Moves that the game accepts are free (the game itself paces them: one turn at a time);
-    every refused command and every command that only informs (help, hands, top card, stats,
-    opening and stopping tables) costs a token from three buckets: the person's, the
-    channel's and everybody's. The person is their services account when the network tells,
-    else their host (``user@host``'s host: clones on one host share one budget, and a new nick
-    is the same person), else their nick. With the person's bucket empty, their commands are
-    ignored; with the channel's or everybody's empty, the informational commands of those who
-    have been asking wait for the refill (moves still go). Someone who has not been asking
-    (their own bucket all but full) is still answered: five hosts flooding a channel within
-    their own budgets must not get an innocent user told to slow down. Their replies cost the
-    flooders nothing: the send queue takes replies by person in turn.
-
-    Whoever is ignored is told so, by nick (several people may share a host: a LAN party, a
-    web gateway), once every ``notice_every`` seconds; a host's nicks together get at most
-    ``notice_burst`` such notices, then one per ``notice_every / notice_burst`` seconds, so that
-    clones or nick changes can't turn the notice itself into a flood.
-
-    A *timely* move, one the table is waiting for (the mover's own play, draw, pass, colour
-    or challenge at their turn, an UNO call or a catch while its window is open:
-    ``Table.is_timely``), is never held back by a budget others behind the same address
-    spent: a swallowed move would cost the whole table the turn timer. What keeps that from
-    being a way around the budgets: only the player to move, or one with a window open,
-    qualifies, and each timely move the table then refuses (a card not held, say) is charged
-    to the person's budget and to the nick's own small budget of refused timely moves
-    (``turn_burst``, one more every ``turn_interval`` seconds), which alone gates the way
-    past; accepted ones are paced by the game.
-
-    Hosts in ``trusted`` (``[bot] trusted_hosts``: a LAN) get ``trusted_multiplier`` times
-    the person's budget (burst and refill rate) and as many more notices, and there each nick
-    counts as a person for the rule above: one who has not been asking is answered while the
-    channel's or everybody's budget is spent (not while the host's own is).
+    """Budgets for commands that cost the bot lines without moving a game, so that nobody
+    can flood its send queue: accepted moves are free; refused and informational commands cost
+    a token from the person's, the channel's and everybody's bucket; a timely move (the table
+    is waiting for it) is never held back by a budget others behind the same address spent.
+    The rules in full (who counts as a person, the notices, trusted hosts): docs/networks.md,
+    "Command budgets".
     """
 
     def __init__(

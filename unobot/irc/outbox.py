@@ -228,45 +228,12 @@ _HOLD_MEMORY = 3 * _TRICKLE_GAP
 
 
 class Outbox:
-    """A penalty clock over a fair queue.
-
-    How fast: every line costs seconds on the server's penalty clock for this client
-    (:mod:`unobot.irc.flood`: a token bucket of ``burst`` lines then ``rate`` a second by
-    default, or the server's own accounting once the adapter knows the server), times the
-    ``pacer``'s factor, which grows while the server holds lines back; lines leave while the
-    clock is within the model's allowance. The clock is passed in (``now``, in seconds,
-    monotonic), never read here.
-
-    Fairness: every channel has its own flow, and the lines that may go take turns round the
-    flows whose game has lines waiting, one line each (round robin), so a busy channel gets
-    its share and no more. Replies to users (help, stats, refusals) take their turns apart:
-    after every ``game_share`` game lines one reply may go, round robin over the channels with
-    replies waiting, and within a channel round robin over the people asking, so one person's
-    requests only delay their own. So with N channels' games waiting, each game sends at least
-    one line in every N + ⌈N/``game_share``⌉ (1.5 N at the default, rounded up to whole lines:
-    with three games, five), however many replies anyone asks for, and replies are never
-    starved either; a reply older than ``reply_ttl`` seconds
-    is dropped instead of sent late. Lines about no channel (private commands, CTCP) share one
-    flow. Within a game, a player's hand goes before the channel's line.
-
-    Optional lines (``Tag.optional``: the hand of the player whose turn it is) go first in
-    their flow's turn, before its other hands and its channel line: the player has their hand
-    when they read that it is their turn. While the connection carries at most ``hand_games``
-    games (channels whose game lines left in the last ``GAME_WINDOW`` seconds) they cost a
-    line like any other, and such a game's pace follows the budget. With more games the
-    budget is the wall for all of them: an optional line then goes only from spare budget (no
-    other game waiting, the clock at rest, room for it and the channel line after it), else it
-    is dropped, and a player asks with ``.cards``. A waiting one is also dropped when a newer
-    game line of its channel is queued (the turn moved on), so it is never about a turn
-    already played. Without a send budget (the bot's own server) none is dropped for want of
-    budget.
-
-    Refusals: a server that limits how fast a client may message new people (ircu's
-    ``439 Target change too fast``) names the target and the wait. :meth:`refused` puts the
-    refused line back at the head of its queue and holds it, and every private line to a
-    target not recently accepted, until the server's time; lines to others go on. ``exempt``
-    (set by the adapter) says which private lines the limit does not apply to (those it can
-    send as ``CNOTICE``).
+    """A penalty clock over a fair queue: lines leave while the server's flood model
+    (:mod:`unobot.irc.flood`) allows, taking turns round the channels whose games have lines
+    waiting, with replies to users in turns of their own; the turn's hand goes first in its
+    channel's turn; a line refused for a target limit (ircu's 439) is held until the server's
+    time. The clock is passed in (``now``), never read here. How and why, with the figures:
+    docs/networks.md, "The send queue".
     """
 
     def __init__(
