@@ -184,12 +184,10 @@ _COLOR_MASK_ALL: Final = tuple(sum(c.bit for c in CARDS if c.color is col) for c
 
 # legal_actions for the PLAY and DRAWN phases is a pure function of a small key (which distinct
 # cards are playable, plus a few flags), so results are cached. The keys are many (any set of
-# distinct playable cards): in games among computer players ~9% of calls still meet a new key
-# after 5,000 games, and an unbounded cache grew ~0.5 kB a game for good (8 MB after 20,000
-# games: the long-running bot's memory grew with every game, ``bench memory``). So two
-# generations of at most _LEGAL_CACHE_MAX entries each: when the new one is full it becomes the
-# old one, and a key found only in the old one moves back: the keys in use stay (13.6% of calls
-# build, against 9.3% unbounded; random-agent games ~1% slower) and the cache stays ~1.3 MB.
+# distinct playable cards), so an unbounded cache grows with every game: two generations of at
+# most the limit each instead; when the new one is full it becomes the old one, and a key found
+# only in the old one moves back, so the keys in use stay (hit rates and sizes measured:
+# docs/benchmarks.md, "Memory").
 _UNO_FLAG: Final = 1 << 54
 _DRAW_FLAG: Final = 1 << 55
 _PASS_FLAG: Final = 1 << 56
