@@ -22,6 +22,9 @@ settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
+    "quick", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
     "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("default")
@@ -35,6 +38,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{SERIAL}: measures time against a tight bound: under xdist it runs last, alone "
         "(tests/parallel.py)",
+    )
+    config.addinivalue_line(
+        "markers", "slow: takes over ~10 s; left out of the quick lane (tests/quick.sh)"
     )
     if hasattr(config, "workerinput"):  # an xdist worker: the controller named them
         return

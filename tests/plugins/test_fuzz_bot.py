@@ -1089,3 +1089,4 @@ BotMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestBotMachine = BotMachine.TestCase
+TestBotMachine.pytestmark = [pytest.mark.slow]  # type: ignore[attr-defined]

@@ -44,6 +44,7 @@ GAMES = 64
 SETUP = Setup(per_level=2, playouts=400)
 
 
+@pytest.mark.slow
 def test_recorded_ratings_order_easy_normal_hard(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'calibration.db'}"
     result = calibrate(GAMES, SEED, SETUP, url=url)
