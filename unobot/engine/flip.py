@@ -142,7 +142,7 @@ _LIGHT_ACTIONS: Final = (_R.DRAW_ONE, _R.REVERSE, _R.SKIP, _R.FLIP)
 _DARK_ACTIONS: Final = (_R.DRAW_FIVE, _R.REVERSE, _R.SKIP_EVERYONE, _R.FLIP)
 
 
-class Face(object):
+class Face:
     """One side's face of a card (interned: compare by identity). ``color`` is None for wilds."""
 
     __slots__ = ("color", "draw", "is_wild", "points", "rank", "side", "text")
@@ -219,7 +219,7 @@ def side_faces(side: Side) -> list[Face]:
     return out
 
 
-class FlipCard(object):
+class FlipCard:
     """One physical card: ``light`` and ``dark`` faces and ``id`` (0-111, its place in
     :data:`FLIP_DECK`). Two cards may show the same face on one side and differ on the other, so
     the engine always moves physical cards. Interned: compare by identity."""
@@ -476,7 +476,31 @@ class FlipGame:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FlipGame):
             return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in FlipGame.__slots__ if s != "rng")
+        return self._state() == other._state()
+
+    def _state(self) -> tuple[object, ...]:
+        """Everything but the rng, cards by their two faces (two cards alike on both sides are
+        the same card to every player and rule)."""
+
+        def faces(cards: list[FlipCard]) -> list[tuple[Face, Face]]:
+            return [(c.light, c.dark) for c in cards]
+
+        drawn = self.drawn
+        return (
+            self.n,
+            self.side,
+            [faces(h) for h in self.hands],
+            faces(self.draw_pile),
+            faces(self.discard),
+            self.color,
+            self.current,
+            self.direction,
+            self.phase,
+            None if drawn is None else (drawn.light, drawn.dark),
+            self.outcome,
+            self.pending_by,
+            self.pending_guilty,
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -683,7 +707,7 @@ class FlipGame:
         events.append(FlipEvent("won", seat, (), None, points))
 
     def _flip(self, events: list[FlipEvent]) -> None:
-        """"A Flip turns the discard pile, the draw pile and every hand over": each pile is
+        """ "A Flip turns the discard pile, the draw pile and every hand over": each pile is
         turned as a whole (its order reverses), and the other side is in play everywhere."""
         self.side = Side(1 - self.side)
         self.discard.reverse()
