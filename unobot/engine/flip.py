@@ -26,6 +26,8 @@ silent the choice is said here and in docs/rules.md ("UNO Flip"):
 - UNO calls are automatic in this first engine (the IRC side adds them later).
 """
 
+# translations: domain("commands")  (the message ids of its refusals, marked N_)
+
 from __future__ import annotations
 
 import re
@@ -34,6 +36,7 @@ from enum import IntEnum
 from random import Random
 from typing import ClassVar, Final
 
+from unobot.engine import errors
 from unobot.engine.actions import Challenge, Draw, Pass
 from unobot.engine.errors import N_, CardParseError, UnoError
 
@@ -563,6 +566,24 @@ class FlipGame:
         out.append(Pass() if phase is FlipPhase.DRAWN else Draw())
         return tuple(out)
 
+    def _letters(self) -> str:
+        """The letters of the colours on the side in play."""
+        return "rygb" if self.side is Side.LIGHT else "ptou"
+
+    def _wrong_side(self) -> UnoError:
+        letters = self._letters()
+        return UnoError(
+            N_("that colour is not on the side in play: use {a}, {b}, {c} or {d}"),
+            a=letters[0],
+            b=letters[1],
+            c=letters[2],
+            d=letters[3],
+        )
+
+    def _top_text(self) -> str:
+        top = self.top
+        return f"{top} ({self.color.letter})" if top.is_wild else str(top)
+
     def _plays(self, face: Face) -> list[FlipAction]:
         if not face.is_wild:
             return [FlipPlay(face)]
@@ -575,15 +596,20 @@ class FlipGame:
         """Carry out ``action`` for ``seat``; raise an :class:`UnoError` (state unchanged) if
         it isn't allowed."""
         if self.phase is FlipPhase.OVER:
-            raise UnoError(N_("the hand is over"))
+            raise errors.HandOver()
+        if not 0 <= seat < self.n:
+            raise errors.NotAPlayer()
         if seat != self.current:
-            raise UnoError(N_("it is not your turn"))
+            raise errors.NotYourTurn()
         events: list[FlipEvent] = []
         phase = self.phase
         kind = type(action)
         if phase is FlipPhase.CHOOSE:
             if kind is not FlipChoose:
-                raise UnoError(N_("name the colour first"))
+                raise UnoError(
+                    N_("the Flip turned up a wild: name the colour first (e.g. .color {letter})"),
+                    letter=self._letters()[0],
+                )
             self._choose(seat, action, events)  # type: ignore[arg-type]
         elif phase is FlipPhase.PENDING:
             if kind is Draw:
@@ -593,25 +619,28 @@ class FlipGame:
             elif kind is Challenge:
                 self._challenge(seat, events)
             else:
-                raise UnoError(N_("draw the cards or challenge first"))
+                raise UnoError(
+                    N_("{card} was played on you: draw the cards or challenge first"),
+                    card=str(self.top),
+                )
         elif kind is FlipPlay:
             self._play(seat, action, events)  # type: ignore[arg-type]
         elif kind is Draw:
             if phase is FlipPhase.DRAWN:
-                raise UnoError(N_("you already drew a card: play it or pass"))
+                raise errors.AlreadyDrew()
             self._draw_turn(seat, events)
         elif kind is Pass:
             if phase is not FlipPhase.DRAWN:
-                raise UnoError(N_("draw a card before you pass"))
+                raise errors.CannotPass()
             events.append(FlipEvent("passed", seat))
             self._advance(1)
         else:
-            raise UnoError(N_("that is not a move now"))
+            raise UnoError(N_("that is not a move in UNO Flip"))
         return events
 
     def _choose(self, seat: int, action: FlipChoose, events: list[FlipEvent]) -> None:
         if action.color.side is not self.side:
-            raise UnoError(N_("that colour is not on this side"))
+            raise self._wrong_side()
         self.color = action.color
         events.append(FlipEvent("color", seat, (), action.color))
         self._advance(1)
@@ -623,22 +652,27 @@ class FlipGame:
         if self.phase is FlipPhase.DRAWN:
             drawn = self.drawn
             if drawn is None or drawn.face(side) is not face:
-                raise UnoError(N_("after drawing you may play only the card you drew"))
+                raise errors.OnlyDrawnCard(drawn.face(side) if drawn is not None else "")
             card = drawn
         else:
             found = [c for c in hand if c.face(side) is face]
             if not found:
-                raise UnoError(N_("you don't have that card"))
+                raise UnoError(N_("you have no {card}"), card=str(face))
             card = found[0]
         if not self.matches(face):
-            raise UnoError(N_("that card does not match the top card"))
+            raise UnoError(N_("{card} does not match {top}"), card=str(face), top=self._top_text())
         if face.is_wild:
             if action.color is None:
-                raise UnoError(N_("name a colour with a wild card"))
+                raise UnoError(
+                    N_("name a colour for {card}: e.g. .play {code} {letter}"),
+                    card=str(face),
+                    code=face.text.lower(),
+                    letter=self._letters()[0],
+                )
             if action.color.side is not side:
-                raise UnoError(N_("that colour is not on this side"))
+                raise self._wrong_side()
         elif action.color is not None:
-            raise UnoError(N_("only a wild card takes a colour"))
+            raise UnoError(N_("{card} is not a wild: no colour to name"), card=str(face))
         # Wild Draw Two / Color: "only with no card of the colour in play" (challengeable).
         guilty = face.rank >= _R.WILD_DRAW_TWO and self._holds_color(seat, self.color)
         hand.remove(card)
