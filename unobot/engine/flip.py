@@ -730,6 +730,8 @@ class FlipGame:
             self._draw_until(victim, self.color, 0, events)
         elif rank is _R.FLIP:
             self._flip(events)
+            if not self.top.is_wild:
+                self.color = self.top.color  # type: ignore[assignment]
         self._finish(seat, events)
 
     def _finish(self, seat: int, events: list[FlipEvent]) -> None:
