@@ -20,10 +20,19 @@ from __future__ import annotations
 from random import Random
 
 from unobot.engine.cards import Card, parse_color
+from unobot.engine.flip import (
+    FLIP_DECK,
+    Face,
+    FlipCard,
+    FlipGame,
+    FlipPhase,
+    Side,
+    parse_flip_color,
+)
 from unobot.engine.game import Game, Phase
 from unobot.engine.rules import HouseRules
 
-__all__ = ["format_position", "parse_position"]
+__all__ = ["format_flip_position", "format_position", "parse_flip_position", "parse_position"]
 
 
 def _cards(text: str) -> list[Card]:
@@ -111,4 +120,126 @@ def format_position(game: Game, names: list[str] | None = None) -> str:
         segs.append(f"{name}{mark}: {' '.join(str(c) for c in game.hand(seat))}".rstrip())
     if game.draw_pile:
         segs.append("pile=" + " ".join(str(c) for c in reversed(game.draw_pile)))
+    return " | ".join(segs)
+
+
+# --- UNO Flip -------------------------------------------------------------------------------------
+
+
+def parse_flip_position(text: str, rng: Random | None = None) -> tuple[FlipGame, list[str]]:
+    """A UNO Flip position, in the same notation plus ``side=light|dark`` (default light).
+
+    A card is written as the face on the side in play (``P5``, ``W``), optionally with its back
+    after a slash (``P5/R3``): the notation names physical cards of the real deck
+    (:data:`~unobot.engine.flip.FLIP_DECK`), each at most once; a card without its back is the
+    first one of that face not named elsewhere. ``pending=yes`` (with ``guilty=yes|no``): the
+    Wild Draw on top waits for the player to move to draw or challenge; ``by`` its player
+    (default: the one before). ``phase=choose``: the player to move names the colour.
+    """
+    options: dict[str, str] = {}
+    names: list[str] = []
+    hand_tokens: list[list[str]] = []
+    current = 0
+    for raw in text.replace("\n", "|").split("|"):
+        seg = raw.strip()
+        if not seg:
+            continue
+        if ":" in seg and ("=" not in seg or seg.index(":") < seg.index("=")):
+            name, tokens = seg.split(":", 1)
+            name = name.strip()
+            if name.endswith("*"):
+                name = name[:-1].strip()
+                current = len(names)
+            names.append(name)
+            hand_tokens.append(tokens.split())
+            continue
+        for part in _split_options(seg):
+            key, _, value = part.partition("=")
+            options[key.strip().lower()] = value.strip()
+    if "top" not in options:
+        raise ValueError("a position needs top=CARD")
+    side = Side[options.get("side", "light").upper()]
+    groups = [
+        *hand_tokens,
+        options.get("discard", "").split(),
+        [options["top"]],
+        options.get("pile", "").split(),
+    ]
+    resolved = _flip_cards(groups, side)
+    game = FlipGame(len(names), rng if rng is not None else Random(0))
+    game.side = side
+    game.hands = resolved[: len(names)]
+    game.discard = [*resolved[-3], *resolved[-2]]
+    game.draw_pile = list(reversed(resolved[-1]))
+    top = game.top
+    if "color" in options:
+        game.color = parse_flip_color(options["color"], side)
+    elif top.is_wild:
+        raise ValueError("a wild on top needs the colour in force")
+    else:
+        game.color = top.color  # type: ignore[assignment]
+    game.current = current
+    game.direction = -1 if options.get("dir", "cw").lower() == "ccw" else 1
+    if options.get("pending", "no").lower() in ("yes", "true", "1"):
+        game.phase = FlipPhase.PENDING
+        by = options.get("by")
+        game.pending_by = names.index(by) if by else (current - game.direction) % game.n
+        game.pending_guilty = options.get("guilty", "no").lower() in ("yes", "true", "1")
+    elif "phase" in options:
+        game.phase = FlipPhase[options["phase"].upper()]
+    return game, names
+
+
+def _flip_cards(groups: list[list[str]], side: Side) -> list[list[FlipCard]]:
+    """Resolve tokens to physical cards: the ones with a back first, then the rest."""
+    used: set[int] = set()
+    out: list[list[FlipCard | None]] = [[None] * len(g) for g in groups]
+    other = Side(1 - side)
+    for pinned in (True, False):
+        for gi, group in enumerate(groups):
+            for ti, tok in enumerate(group):
+                front_text, slash, back_text = tok.partition("/")
+                if bool(slash) is not pinned:
+                    continue
+                front = Face.parse(front_text, side)
+                back: Face | None = Face.parse(back_text, other) if slash else None
+                for card in FLIP_DECK:
+                    if card.id in used or card.face(side) is not front:
+                        continue
+                    if back is None or card.face(other) is back:
+                        used.add(card.id)
+                        out[gi][ti] = card
+                        break
+                else:
+                    raise ValueError(f"no card {tok} left in the UNO Flip deck")
+    return [[c for c in g if c is not None] for g in out]
+
+
+def format_flip_position(game: FlipGame, names: list[str] | None = None) -> str:
+    """A Flip game in the notation ``parse_flip_position`` reads, every card with its back."""
+    names = names or [f"p{i}" for i in range(game.n)]
+    side = game.side
+    other = Side(1 - side)
+
+    def show(card: FlipCard) -> str:
+        return f"{card.face(side)}/{card.face(other)}"
+
+    parts = [f"side={side}", f"top={show(game.discard[-1])}"]
+    if game.top.is_wild:
+        parts.append(f"color={game.color.letter.lower()}")
+    if game.direction < 0:
+        parts.append("dir=ccw")
+    if game.phase is FlipPhase.PENDING:
+        guilty = "yes" if game.pending_guilty else "no"
+        parts.append(f"pending=yes guilty={guilty} by={names[game.pending_by]}")
+    elif game.phase is FlipPhase.CHOOSE:
+        parts.append("phase=choose")
+    segs = [" ".join(parts)]
+    for seat, name in enumerate(names):
+        mark = "*" if seat == game.current and not game.over else ""
+        segs.append(f"{name}{mark}: {' '.join(show(c) for c in game.hands[seat])}".rstrip())
+    if len(game.discard) > 1:
+        segs.append("discard=" + " ".join(show(c) for c in game.discard[:-1]))
+    if game.draw_pile:
+        segs.append("pile=" + " ".join(show(c) for c in reversed(game.draw_pile)))
     return " | ".join(segs)

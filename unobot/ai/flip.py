@@ -1,0 +1,55 @@
+"""Computer players for UNO Flip (:class:`~unobot.engine.flip.FlipGame`), a first version.
+
+The classic strategies (``easy``, ``normal``, ``hard``) read an :class:`Observation` of the
+classic ``Game`` (cards of the 108-card deck); a Flip game has double-sided cards, so they
+can't be handed one. Until they learn Flip, :func:`flip_action` plays each level safely from
+the engine's ``legal_actions``:
+
+- ``easy``: a random legal move, a card whenever it has one (draws only for want of a card);
+- ``normal``: the card worth the most points on the side in play (what it would lose if caught
+  holding it), wilds kept for last, the colour it holds most when naming one; it never
+  challenges;
+- ``hard``: plays as ``normal`` (its search's hidden-card model and playouts assume the classic
+  deck: falling back is the safe choice until they are taught Flip).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+
+from unobot.engine.actions import Draw, Pass
+from unobot.engine.flip import FlipAction, FlipChoose, FlipColor, FlipGame, FlipPlay
+
+__all__ = ["flip_action"]
+
+
+def flip_action(game: FlipGame, level: str, rng: Random) -> FlipAction:
+    """The move of a computer player of ``level`` to move in ``game`` (one of its legal
+    actions)."""
+    legal = game.legal_actions()
+    if not legal:
+        raise ValueError("not this player's turn")
+    plays = [a for a in legal if type(a) is FlipPlay]
+    if level == "easy":
+        return rng.choice(plays) if plays else legal[0]
+    seat = game.current
+    held = Counter(
+        c.face(game.side).color for c in game.hands[seat] if c.face(game.side).color is not None
+    )
+
+    def best(color: FlipColor) -> int:
+        return held.get(color, 0)
+
+    chooses = [a for a in legal if type(a) is FlipChoose]
+    if chooses:
+        return max(chooses, key=lambda a: best(a.color))  # type: ignore[union-attr]
+    if plays:
+        colored = [a for a in plays if not a.face.is_wild]  # type: ignore[union-attr]
+        if colored:
+            return max(colored, key=lambda a: (a.face.points, best(a.face.color)))  # type: ignore
+        return max(plays, key=lambda a: best(a.color))  # type: ignore[union-attr,arg-type]
+    for action in legal:
+        if type(action) is Draw or type(action) is Pass:
+            return action
+    return legal[0]
