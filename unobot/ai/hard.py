@@ -2,9 +2,9 @@
 the other players.
 
 On each turn with more than one distinct move (which card, which colour for a wild, play or
-keep a drawn card, challenge or not, the colour of a starting Wild, and, where the rules let a
-player draw instead of playing, holding back a wild that is its only card to play: such a
-draw must win clearly, ``FREE_DRAW_Z``) it repeatedly:
+keep a drawn card, challenge or not, the colour of a starting Wild, whom a 7 swaps with, and,
+where the rules let a player draw instead of playing, holding back a wild that is its only
+card to play: such a draw must win clearly, ``FREE_DRAW_Z``) it repeatedly:
 
 1. samples a world consistent with what its seat has seen (:class:`Dealer`): the cards it can't
    see dealt to the other hands, by their public counts, and to the draw pile, each hand avoiding
@@ -57,6 +57,7 @@ from unobot.engine import (
     Pass,
     Phase,
     Play,
+    Swap,
 )
 from unobot.engine.cards import CARDS, Card, Color, Rank, shuffle
 
@@ -448,7 +449,8 @@ randomness, the colour under a Wild Draw Four just played (-1: none) and the sea
 def candidates(obs: Observation) -> list[Action]:
     """The distinct moves worth searching: one play per card and colour named (UNO called where
     the rules offer it), then draw / pass / challenge, or the colours a starting Wild may be
-    given. A draw the rules offer beside a card to play only when every such card is a wild."""
+    given, or (Seven-O, after a 7) whom to swap hands with. A draw the rules offer beside a
+    card to play only when every such card is a wild."""
     by_card: dict[tuple[Card, Color | None], Play] = {}
     others: list[Action] = []
     for action in obs.legal:
@@ -457,7 +459,7 @@ def candidates(obs: Observation) -> list[Action]:
             old = by_card.get(key)
             if old is None or (action.uno and not old.uno):
                 by_card[key] = action
-        elif type(action) in (Draw, Pass, Challenge, ChooseColor):
+        elif type(action) in (Draw, Pass, Challenge, ChooseColor, Swap):
             others.append(action)
     if by_card and obs.phase is Phase.PLAY and any(not card.is_wild for card, _ in by_card):
         # A draw while a card could be played (``voluntary_draw``) is searched only when every

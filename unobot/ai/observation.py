@@ -36,6 +36,7 @@ from unobot.engine import (
     TurnPassed,
 )
 from unobot.engine.cards import Card, Color, Rank
+from unobot.engine.events import JumpedIn
 
 __all__ = [
     "EarlierChoice",
@@ -231,6 +232,8 @@ class Observer:
         self.runs: list[list[tuple[Card, LastPlay | None]]] = [[] for _ in range(players)]
         # Per seat, its free choices from before its last draw (see EarlierChoice).
         self.earlier: list[list[_Earlier]] = [[] for _ in range(players)]
+        # Jump-In: the seat whose out-of-turn play the next ``CardPlayed`` is (-1: none).
+        self.jumper = -1
         # This seat's own cards as of its last observe, kept up to date by its plays and draws
         # (None: unknown): with Seven-O the hand it gives away is then known exactly.
         self.mine: list[Card] | None = None
@@ -291,6 +294,8 @@ class Observer:
                 self.last_plays = [None] * self.players
                 self.runs = [[] for _ in range(self.players)]
                 self.earlier = [[] for _ in range(self.players)]
+            elif kind is JumpedIn:
+                self.jumper = event.seat  # type: ignore[union-attr]
             elif kind is HandsSwapped:
                 self._swapped(event.seat, event.target)  # type: ignore[union-attr]
             elif kind is HandsRotated:
@@ -392,10 +397,14 @@ class Observer:
         self.drew = None
         from_hand = self.drawer != seat
         self.drawer = -1
+        # Jump-In: a jump is no choice among the hand's cards (only the card on top may jump),
+        # so it says nothing of the others.
+        jumped, self.jumper = self.jumper == seat, -1
         top = self.top
         self.last_plays[seat] = None
         if (
             from_hand
+            and not jumped
             and top is not None
             and not (card.draw and top.draw and self.rules.stacking is not Stacking.NONE)
         ):  # a free choice from the hand (not the drawn card, not an answer to a draw card)
@@ -447,7 +456,7 @@ class Observer:
                 lacked |= _RANK_MASKS[self.top.rank]
             for segment in segments:
                 segment[2] |= lacked
-        elif from_hand and card.rank <= 9 and card.color is color_before:
+        elif from_hand and not jumped and card.rank <= 9 and card.color is color_before:
             # Following the colour with a number card: one who sheds high cards first (normal)
             # held no higher card of that colour (an action card counts 20).
             lacked = _HIGHER[card.code]
