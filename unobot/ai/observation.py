@@ -234,6 +234,9 @@ class Observer:
         self.earlier: list[list[_Earlier]] = [[] for _ in range(players)]
         # Jump-In: the seat whose out-of-turn play the next ``CardPlayed`` is (-1: none).
         self.jumper = -1
+        # Jump-In: (seat, card bit) of the card on top that others could jump on until the next
+        # move in turn (0: none open, or none this observer reads anything from).
+        self.window: tuple[int, int] = (-1, 0)
         # This seat's own cards as of its last observe, kept up to date by its plays and draws
         # (None: unknown): with Seven-O the hand it gives away is then known exactly.
         self.mine: list[Card] | None = None
@@ -243,6 +246,9 @@ class Observer:
         for event in events:
             kind = type(event)
             if kind is CardPlayed:
+                jump = self.jumper >= 0
+                if self.window[1] and not jump:
+                    self._not_jumped(event.seat)  # type: ignore[union-attr]
                 mine = self.mine if event.seat == self.seat else None  # type: ignore[union-attr]
                 if mine is not None and event.card in mine:  # type: ignore[union-attr]
                     mine.remove(event.card)  # type: ignore[union-attr]
@@ -251,8 +257,12 @@ class Observer:
                 self._played(event.seat, event.card, before, event.cards_left)  # type: ignore[union-attr]
                 self.color = event.color  # type: ignore[union-attr]
                 self.top = event.card  # type: ignore[union-attr]
+                # (a card laid by a jump can't be jumped on)
+                self.window = (-1, 0) if jump else self._opens(event.seat, event.card)  # type: ignore[union-attr]
             elif kind is CardsDrawn:
                 seat = event.seat  # type: ignore[union-attr]
+                if self.window[1] and event.reason is DrawReason.DRAW:  # type: ignore[union-attr]
+                    self._not_jumped(seat)
                 if seat == self.seat and self.mine is not None:
                     self.mine.extend(event.cards)  # type: ignore[union-attr]
                 voids = self.voids[seat]
@@ -286,6 +296,7 @@ class Observer:
                 self.top = card
             elif kind is HandStarted:
                 self.mine = None
+                self.window = (-1, 0)
                 self.history.clear()
                 size = event.hand_size  # type: ignore[union-attr]
                 self.segments = [[[size, 0, 0]] for _ in range(self.players)]
@@ -296,12 +307,14 @@ class Observer:
                 self.earlier = [[] for _ in range(self.players)]
             elif kind is JumpedIn:
                 self.jumper = event.seat  # type: ignore[union-attr]
+                self.window = (-1, 0)
             elif kind is HandsSwapped:
                 self._swapped(event.seat, event.target)  # type: ignore[union-attr]
             elif kind is HandsRotated:
                 self._rotated(event.direction)  # type: ignore[union-attr]
             elif kind is SeatRemoved:
                 gone = event.seat  # type: ignore[union-attr]
+                self.window = (-1, 0)
                 del self.voids[gone]
                 del self.segments[gone]
                 del self.last_plays[gone]
@@ -310,6 +323,30 @@ class Observer:
                 self.players -= 1
                 if gone < self.seat:
                     self.seat -= 1
+
+    # --- Jump-In: who didn't jump ---------------------------------------------------------------
+
+    def _opens(self, seat: int, card: Card) -> tuple[int, int]:
+        """The jump window ``seat``'s play of ``card`` opens, as far as this observer reads
+        anything from it: number cards, Skips and Reverses (a Draw Two may only be jumped where
+        it stacks; a 7 or 0 of Seven-O is kept by a player it would hand a bigger hand)."""
+        if not self.rules.jump_in or card.is_wild or card.rank > Rank.REVERSE:
+            return (-1, 0)
+        if self.rules.seven_o and card.rank in (Rank.ZERO, Rank.SEVEN):
+            return (-1, 0)
+        return (seat, card.bit)
+
+    def _not_jumped(self, mover: int) -> None:
+        """The window closed with ``mover``'s move in turn and nobody jumped: every other seat
+        but the one that laid the card most likely doesn't hold it (``normal`` jumps whenever
+        it can; a person may be slow or miss it, so it is a likely fact, not a certain one)."""
+        laid, bit = self.window
+        self.window = (-1, 0)
+        for seat, segments in enumerate(self.segments):
+            if seat in (laid, mover, self.seat):
+                continue
+            for segment in segments:
+                segment[2] |= bit
 
     # --- Seven-O: hands change owners --------------------------------------------------------
 
