@@ -158,3 +158,19 @@ def test_the_seats_that_did_not_jump_are_told() -> None:
     assert all(s[2] & r5 for seat in (2, 3) for s in obs.hidden[seat])
     assert not any(s[2] & r5 for s in obs.hidden[1])
     assert not any(s[1] & r5 for seat in (2, 3) for s in obs.hidden[seat])  # not certain
+
+
+def test_hard_names_its_7s_target_in_the_same_move() -> None:
+    """Seven-O: a 7 is searched once per player it may swap with, so the move ``hard`` makes
+    names its target (as ``.p r7 bob``: at an IRC table ``named_swap`` then leaves it)."""
+    game, observers = _watch(
+        "top=R5 | alice*: R7 R3 G4 | bob: G1 | carol: B4 B6 | dave: Y2 Y8 | pile=" + "G9 " * 20
+    )
+    obs = observers[0].observe(game)
+    sevens = [m for m in candidates(obs) if type(m) is Play and m.card == Card.parse("R7")]
+    assert sorted(m.target for m in sevens) == [1, 2, 3]
+    choice = HardStrategy(Random(1), playouts=400).act(obs)
+    assert type(choice) is Play
+    assert choice.card != Card.parse("R7") or choice.target in (1, 2, 3)
+    _apply(game, observers, 0, choice)
+    assert game.phase is Phase.PLAY and game.current != 0  # no swap prompt waited for

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable
 from random import Random
 
-from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
+from unobot.ai.normal import NormalStrategy, best_color, swap_target, unseen_cards
 from unobot.ai.observation import EarlierChoice, LastPlay, Observation
 from unobot.ai.playout import play_out
 from unobot.ai.teams import spares_partner
@@ -449,8 +449,9 @@ randomness, the colour under a Wild Draw Four just played (-1: none) and the sea
 def candidates(obs: Observation) -> list[Action]:
     """The distinct moves worth searching: one play per card and colour named (UNO called where
     the rules offer it), then draw / pass / challenge, or the colours a starting Wild may be
-    given, or (Seven-O, after a 7) whom to swap hands with. A draw the rules offer beside a
-    card to play only when every such card is a wild."""
+    given, or (Seven-O) whom to swap hands with: a 7 once per player it may name, and after a
+    7 laid without one, each of them. A draw the rules offer beside a card to play only when
+    every such card is a wild."""
     by_card: dict[tuple[Card, Color | None], Play] = {}
     others: list[Action] = []
     for action in obs.legal:
@@ -467,7 +468,19 @@ def candidates(obs: Observation) -> list[Action]:
         # and searching it took playouts from the real choices (docs/benchmarks.md: 18.5% of
         # 200 hands won against three ``normal`` at 20 ms a move, searched at every turn).
         others = [a for a in others if type(a) is not Draw]
-    return [*by_card.values(), *others]
+    plays: list[Action] = []
+    for play in by_card.values():
+        if play.card.rank == 7 and obs.rules.seven_o and play.target < 0 and len(obs.hand) > 1:
+            # Seven-O: the 7 with each player it may swap with, searched together (at an IRC
+            # table the 7 names its target in the same move: ``core.computers.named_swap``).
+            plays += [
+                Play(play.card, play.color, play.uno, target)
+                for target in range(obs.players)
+                if target != obs.seat and obs.counts[target]
+            ]
+        else:
+            plays.append(play)
+    return [*plays, *others]
 
 
 class HardStrategy:
@@ -502,11 +515,13 @@ class HardStrategy:
             return moves[0] if moves else self.normal.act(obs)
         prior = -1
         usual = self.normal.act(obs)
+        if type(usual) is Play and usual.card.rank == 7 and obs.rules.seven_o:
+            usual = Play(usual.card, usual.color, usual.uno, swap_target(obs))  # named_swap's
         for i, move in enumerate(moves):
             if move == usual or (  # the same card and colour, with or without the UNO call
                 type(move) is Play
                 and type(usual) is Play
-                and (move.card, move.color) == (usual.card, usual.color)
+                and (move.card, move.color, move.target) == (usual.card, usual.color, usual.target)
             ):
                 prior = i
                 break
