@@ -338,7 +338,12 @@ def normal_objections(
     holds = colors[last.color_before] > 0
     bluff = holds and rules.wd4_challenge
     top = last.top
-    chosen = _normal_score(card, size, bluff, colors, threatened, players) + 0.011
+    # Seven-O: ``normal`` scores a 7 or 0 by the cards it gains (``normal.seven_o_value``).
+    gain7 = gain0 = 0.0
+    if rules.seven_o and last.fewest >= 0:
+        gain7 = 10.0 * (size - 1 - last.fewest)
+        gain0 = 10.0 * (size - 1 - last.before_count)
+    chosen = _normal_score(card, size, bluff, colors, threatened, players, gain7, gain0) + 0.011
     found = 0
     for c in after:  # normal breaks ties with up to 0.01 of noise
         if c.is_wild:
@@ -346,7 +351,7 @@ def normal_objections(
                 continue  # not a legal play then
         elif c.color is not last.color_before and (top.is_wild or c.rank is not top.rank):
             continue
-        if _normal_score(c, size, bluff, colors, threatened, players) > chosen:
+        if _normal_score(c, size, bluff, colors, threatened, players, gain7, gain0) > chosen:
             found += 1
             if found >= limit:
                 return found
@@ -356,9 +361,17 @@ def normal_objections(
 
 
 def _normal_score(
-    c: Card, size: int, bluff: bool, colors: list[int], threatened: bool, players: int
+    c: Card,
+    size: int,
+    bluff: bool,
+    colors: list[int],
+    threatened: bool,
+    players: int,
+    gain7: float = 0.0,
+    gain0: float = 0.0,
 ) -> float:
-    """``NormalStrategy.best_play``'s score of playing ``c`` (without the tie-break noise)."""
+    """``NormalStrategy.best_play``'s score of playing ``c`` (without the tie-break noise);
+    ``gain7``/``gain0``: Seven-O's value of a 7 / a 0 then."""
     if c.is_wild:
         value = 0.0 if size <= 2 else -60.0
         if bluff and c.rank is Rank.WILD_DRAW_FOUR:
@@ -370,6 +383,10 @@ def _normal_score(
             value += 60.0 if players > 2 else 90.0
         else:
             value += _THREAT_BONUS.get(c.rank, 0.0)
+    if c.rank == 7:
+        value += gain7
+    elif c.rank == 0:
+        value += gain0
     return value
 
 

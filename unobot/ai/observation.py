@@ -98,6 +98,10 @@ class LastPlay:
     top: Card
     next_count: int
     color_after: Color
+    fewest: int = -1
+    """Seven-O: the fewest cards another player held then (whom a 7 swaps with; -1: unknown)."""
+    before_count: int = -1
+    """Seven-O: the cards the previous player held then (what a 0 hands over; -1: unknown)."""
 
 
 EarlierChoice = tuple[LastPlay, tuple[Card, ...], int, int]
@@ -447,8 +451,14 @@ class Observer:
         ):  # a free choice from the hand (not the drawn card, not an answer to a draw card)
             after = self.history[-1].color_after if self.history else color_before
             ahead = self.segments[(seat + self.direction) % len(self.segments)]
+            fewest = before_count = -1
+            if self.rules.seven_o:  # what ``normal`` scores a 7 or 0 by (``seven_o_value``)
+                sizes = [sum(s[0] for s in segments) for segments in self.segments]
+                others = [k for i, k in enumerate(sizes) if i != seat and k]
+                fewest = min(others) if others else -1
+                before_count = sizes[(seat - self.direction) % len(sizes)]
             self.last_plays[seat] = LastPlay(
-                card, color_before, top, sum(s[0] for s in ahead), after
+                card, color_before, top, sum(s[0] for s in ahead), after, fewest, before_count
             )
         self.runs[seat].append((card, self.last_plays[seat]))
         for choice in self.earlier[seat]:
@@ -493,10 +503,19 @@ class Observer:
                 lacked |= _RANK_MASKS[self.top.rank]
             for segment in segments:
                 segment[2] |= lacked
-        elif from_hand and not jumped and card.rank <= 9 and card.color is color_before:
+        elif (
+            from_hand
+            and not jumped
+            and card.rank <= 9
+            and card.color is color_before
+            and not (self.rules.seven_o and card.rank in (Rank.ZERO, Rank.SEVEN))
+        ):
             # Following the colour with a number card: one who sheds high cards first (normal)
-            # held no higher card of that colour (an action card counts 20).
+            # held no higher card of that colour (an action card counts 20). Seven-O: a 7 or 0
+            # is played (or kept) for the hand it brings, whatever its points.
             lacked = _HIGHER[card.code]
+            if self.rules.seven_o:
+                lacked &= ~(1 << (13 * int(card.color) + 7))
             for segment in segments:
                 segment[2] |= lacked
 
