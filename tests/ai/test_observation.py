@@ -183,7 +183,7 @@ def _fits(hand: list[Card], segments: tuple[tuple[int, int, int], ...], which: i
     return True
 
 
-@pytest.mark.parametrize("name", ["official", "ocuk-tournament", "irc-classic"])
+@pytest.mark.parametrize("name", ["official", "ocuk-tournament", "irc-classic", "seven-o"])
 def test_what_public_play_says_about_hidden_hands_holds(name: str) -> None:
     """Among normal players, every fact the observer infers (certain and likely) is true of the
     real hands, and the segments add up to the public counts."""
@@ -227,7 +227,7 @@ def test_sampled_worlds_honour_the_known_facts_and_conserve_cards() -> None:
     assert sampled > 100
 
 
-@pytest.mark.parametrize("name", ["official", "irc-classic"])
+@pytest.mark.parametrize("name", ["official", "irc-classic", "seven-o", "house"])
 def test_latest_plays_fit_the_real_hands_of_normal_players(name: str) -> None:
     """``hard`` redeals worlds in which a seat's latest free play isn't the one ``normal`` would
     have made: among normal players the real hands always pass that check."""
@@ -242,7 +242,7 @@ def test_latest_plays_fit_the_real_hands_of_normal_players(name: str) -> None:
     assert checked > 1000
 
 
-@pytest.mark.parametrize("name", ["official", "irc-classic"])
+@pytest.mark.parametrize("name", ["official", "irc-classic", "seven-o", "house"])
 def test_every_free_choice_since_a_draw_fits_the_real_hands_of_normal_players(name: str) -> None:
     """``obs.runs`` holds each seat's plays since it last drew; the hand at each free choice was
     its hand now plus that card and the later ones, and among normal players ``normal`` would
@@ -265,7 +265,7 @@ def test_every_free_choice_since_a_draw_fits_the_real_hands_of_normal_players(na
     assert checked > 1000 and earlier > 300
 
 
-@pytest.mark.parametrize("name", ["official", "irc-classic"])
+@pytest.mark.parametrize("name", ["official", "irc-classic", "seven-o", "house"])
 def test_free_choices_before_a_draw_fit_the_real_hands_of_normal_players(name: str) -> None:
     """``obs.earlier`` keeps choices from before a seat's last draw, with the cards it laid since
     and how many of the cards it took since it still holds. Its hand then was its hand now plus

@@ -2,9 +2,9 @@
 the other players.
 
 On each turn with more than one distinct move (which card, which colour for a wild, play or
-keep a drawn card, challenge or not, the colour of a starting Wild, and, where the rules let a
-player draw instead of playing, holding back a wild that is its only card to play: such a
-draw must win clearly, ``FREE_DRAW_Z``) it repeatedly:
+keep a drawn card, challenge or not, the colour of a starting Wild, whom a 7 swaps with, and,
+where the rules let a player draw instead of playing, holding back a wild that is its only
+card to play: such a draw must win clearly, ``FREE_DRAW_Z``) it repeatedly:
 
 1. samples a world consistent with what its seat has seen (:class:`Dealer`): the cards it can't
    see dealt to the other hands, by their public counts, and to the draw pile, each hand avoiding
@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable
 from random import Random
 
-from unobot.ai.normal import NormalStrategy, best_color, unseen_cards
+from unobot.ai.normal import NormalStrategy, best_color, swap_target, unseen_cards
 from unobot.ai.observation import EarlierChoice, LastPlay, Observation
 from unobot.ai.playout import play_out
 from unobot.ai.teams import spares_partner
@@ -57,6 +57,7 @@ from unobot.engine import (
     Pass,
     Phase,
     Play,
+    Swap,
 )
 from unobot.engine.cards import CARDS, Card, Color, Rank, shuffle
 
@@ -337,7 +338,12 @@ def normal_objections(
     holds = colors[last.color_before] > 0
     bluff = holds and rules.wd4_challenge
     top = last.top
-    chosen = _normal_score(card, size, bluff, colors, threatened, players) + 0.011
+    # Seven-O: ``normal`` scores a 7 or 0 by the cards it gains (``normal.seven_o_value``).
+    gain7 = gain0 = 0.0
+    if rules.seven_o and last.fewest >= 0:
+        gain7 = 10.0 * (size - 1 - last.fewest)
+        gain0 = 10.0 * (size - 1 - last.before_count)
+    chosen = _normal_score(card, size, bluff, colors, threatened, players, gain7, gain0) + 0.011
     found = 0
     for c in after:  # normal breaks ties with up to 0.01 of noise
         if c.is_wild:
@@ -345,7 +351,7 @@ def normal_objections(
                 continue  # not a legal play then
         elif c.color is not last.color_before and (top.is_wild or c.rank is not top.rank):
             continue
-        if _normal_score(c, size, bluff, colors, threatened, players) > chosen:
+        if _normal_score(c, size, bluff, colors, threatened, players, gain7, gain0) > chosen:
             found += 1
             if found >= limit:
                 return found
@@ -355,9 +361,17 @@ def normal_objections(
 
 
 def _normal_score(
-    c: Card, size: int, bluff: bool, colors: list[int], threatened: bool, players: int
+    c: Card,
+    size: int,
+    bluff: bool,
+    colors: list[int],
+    threatened: bool,
+    players: int,
+    gain7: float = 0.0,
+    gain0: float = 0.0,
 ) -> float:
-    """``NormalStrategy.best_play``'s score of playing ``c`` (without the tie-break noise)."""
+    """``NormalStrategy.best_play``'s score of playing ``c`` (without the tie-break noise);
+    ``gain7``/``gain0``: Seven-O's value of a 7 / a 0 then."""
     if c.is_wild:
         value = 0.0 if size <= 2 else -60.0
         if bluff and c.rank is Rank.WILD_DRAW_FOUR:
@@ -369,6 +383,10 @@ def _normal_score(
             value += 60.0 if players > 2 else 90.0
         else:
             value += _THREAT_BONUS.get(c.rank, 0.0)
+    if c.rank == 7:
+        value += gain7
+    elif c.rank == 0:
+        value += gain0
     return value
 
 
@@ -448,7 +466,9 @@ randomness, the colour under a Wild Draw Four just played (-1: none) and the sea
 def candidates(obs: Observation) -> list[Action]:
     """The distinct moves worth searching: one play per card and colour named (UNO called where
     the rules offer it), then draw / pass / challenge, or the colours a starting Wild may be
-    given. A draw the rules offer beside a card to play only when every such card is a wild."""
+    given, or (Seven-O) whom to swap hands with: a 7 once per player it may name, and after a
+    7 laid without one, each of them. A draw the rules offer beside a card to play only when
+    every such card is a wild."""
     by_card: dict[tuple[Card, Color | None], Play] = {}
     others: list[Action] = []
     for action in obs.legal:
@@ -457,7 +477,7 @@ def candidates(obs: Observation) -> list[Action]:
             old = by_card.get(key)
             if old is None or (action.uno and not old.uno):
                 by_card[key] = action
-        elif type(action) in (Draw, Pass, Challenge, ChooseColor):
+        elif type(action) in (Draw, Pass, Challenge, ChooseColor, Swap):
             others.append(action)
     if by_card and obs.phase is Phase.PLAY and any(not card.is_wild for card, _ in by_card):
         # A draw while a card could be played (``voluntary_draw``) is searched only when every
@@ -465,7 +485,19 @@ def candidates(obs: Observation) -> list[Action]:
         # and searching it took playouts from the real choices (docs/benchmarks.md: 18.5% of
         # 200 hands won against three ``normal`` at 20 ms a move, searched at every turn).
         others = [a for a in others if type(a) is not Draw]
-    return [*by_card.values(), *others]
+    plays: list[Action] = []
+    for play in by_card.values():
+        if play.card.rank == 7 and obs.rules.seven_o and play.target < 0 and len(obs.hand) > 1:
+            # Seven-O: the 7 with each player it may swap with, searched together (at an IRC
+            # table the 7 names its target in the same move: ``core.computers.named_swap``).
+            plays += [
+                Play(play.card, play.color, play.uno, target)
+                for target in range(obs.players)
+                if target != obs.seat and obs.counts[target]
+            ]
+        else:
+            plays.append(play)
+    return [*plays, *others]
 
 
 class HardStrategy:
@@ -500,11 +532,13 @@ class HardStrategy:
             return moves[0] if moves else self.normal.act(obs)
         prior = -1
         usual = self.normal.act(obs)
+        if type(usual) is Play and usual.card.rank == 7 and obs.rules.seven_o:
+            usual = Play(usual.card, usual.color, usual.uno, swap_target(obs))  # named_swap's
         for i, move in enumerate(moves):
             if move == usual or (  # the same card and colour, with or without the UNO call
                 type(move) is Play
                 and type(usual) is Play
-                and (move.card, move.color) == (usual.card, usual.color)
+                and (move.card, move.color, move.target) == (usual.card, usual.color, usual.target)
             ):
                 prior = i
                 break

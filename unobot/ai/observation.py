@@ -36,6 +36,7 @@ from unobot.engine import (
     TurnPassed,
 )
 from unobot.engine.cards import Card, Color, Rank
+from unobot.engine.events import JumpedIn
 
 __all__ = [
     "EarlierChoice",
@@ -97,6 +98,10 @@ class LastPlay:
     top: Card
     next_count: int
     color_after: Color
+    fewest: int = -1
+    """Seven-O: the fewest cards another player held then (whom a 7 swaps with; -1: unknown)."""
+    before_count: int = -1
+    """Seven-O: the cards the previous player held then (what a 0 hands over; -1: unknown)."""
 
 
 EarlierChoice = tuple[LastPlay, tuple[Card, ...], int, int]
@@ -231,6 +236,11 @@ class Observer:
         self.runs: list[list[tuple[Card, LastPlay | None]]] = [[] for _ in range(players)]
         # Per seat, its free choices from before its last draw (see EarlierChoice).
         self.earlier: list[list[_Earlier]] = [[] for _ in range(players)]
+        # Jump-In: the seat whose out-of-turn play the next ``CardPlayed`` is (-1: none).
+        self.jumper = -1
+        # Jump-In: (seat, card bit) of the card on top that others could jump on until the next
+        # move in turn (0: none open, or none this observer reads anything from).
+        self.window: tuple[int, int] = (-1, 0)
         # This seat's own cards as of its last observe, kept up to date by its plays and draws
         # (None: unknown): with Seven-O the hand it gives away is then known exactly.
         self.mine: list[Card] | None = None
@@ -240,6 +250,9 @@ class Observer:
         for event in events:
             kind = type(event)
             if kind is CardPlayed:
+                jump = self.jumper >= 0
+                if self.window[1] and not jump:
+                    self._not_jumped(event.seat)  # type: ignore[union-attr]
                 mine = self.mine if event.seat == self.seat else None  # type: ignore[union-attr]
                 if mine is not None and event.card in mine:  # type: ignore[union-attr]
                     mine.remove(event.card)  # type: ignore[union-attr]
@@ -248,8 +261,12 @@ class Observer:
                 self._played(event.seat, event.card, before, event.cards_left)  # type: ignore[union-attr]
                 self.color = event.color  # type: ignore[union-attr]
                 self.top = event.card  # type: ignore[union-attr]
+                # (a card laid by a jump can't be jumped on)
+                self.window = (-1, 0) if jump else self._opens(event.seat, event.card)  # type: ignore[union-attr]
             elif kind is CardsDrawn:
                 seat = event.seat  # type: ignore[union-attr]
+                if self.window[1] and event.reason is DrawReason.DRAW:  # type: ignore[union-attr]
+                    self._not_jumped(seat)
                 if seat == self.seat and self.mine is not None:
                     self.mine.extend(event.cards)  # type: ignore[union-attr]
                 voids = self.voids[seat]
@@ -283,6 +300,7 @@ class Observer:
                 self.top = card
             elif kind is HandStarted:
                 self.mine = None
+                self.window = (-1, 0)
                 self.history.clear()
                 size = event.hand_size  # type: ignore[union-attr]
                 self.segments = [[[size, 0, 0]] for _ in range(self.players)]
@@ -291,12 +309,16 @@ class Observer:
                 self.last_plays = [None] * self.players
                 self.runs = [[] for _ in range(self.players)]
                 self.earlier = [[] for _ in range(self.players)]
+            elif kind is JumpedIn:
+                self.jumper = event.seat  # type: ignore[union-attr]
+                self.window = (-1, 0)
             elif kind is HandsSwapped:
                 self._swapped(event.seat, event.target)  # type: ignore[union-attr]
             elif kind is HandsRotated:
                 self._rotated(event.direction)  # type: ignore[union-attr]
             elif kind is SeatRemoved:
                 gone = event.seat  # type: ignore[union-attr]
+                self.window = (-1, 0)
                 del self.voids[gone]
                 del self.segments[gone]
                 del self.last_plays[gone]
@@ -305,6 +327,30 @@ class Observer:
                 self.players -= 1
                 if gone < self.seat:
                     self.seat -= 1
+
+    # --- Jump-In: who didn't jump ---------------------------------------------------------------
+
+    def _opens(self, seat: int, card: Card) -> tuple[int, int]:
+        """The jump window ``seat``'s play of ``card`` opens, as far as this observer reads
+        anything from it: number cards, Skips and Reverses (a Draw Two may only be jumped where
+        it stacks; a 7 or 0 of Seven-O is kept by a player it would hand a bigger hand)."""
+        if not self.rules.jump_in or card.is_wild or card.rank > Rank.REVERSE:
+            return (-1, 0)
+        if self.rules.seven_o and card.rank in (Rank.ZERO, Rank.SEVEN):
+            return (-1, 0)
+        return (seat, card.bit)
+
+    def _not_jumped(self, mover: int) -> None:
+        """The window closed with ``mover``'s move in turn and nobody jumped: every other seat
+        but the one that laid the card most likely doesn't hold it (``normal`` jumps whenever
+        it can; a person may be slow or miss it, so it is a likely fact, not a certain one)."""
+        laid, bit = self.window
+        self.window = (-1, 0)
+        for seat, segments in enumerate(self.segments):
+            if seat in (laid, mover, self.seat):
+                continue
+            for segment in segments:
+                segment[2] |= bit
 
     # --- Seven-O: hands change owners --------------------------------------------------------
 
@@ -392,17 +438,27 @@ class Observer:
         self.drew = None
         from_hand = self.drawer != seat
         self.drawer = -1
+        # Jump-In: a jump is no choice among the hand's cards (only the card on top may jump),
+        # so it says nothing of the others.
+        jumped, self.jumper = self.jumper == seat, -1
         top = self.top
         self.last_plays[seat] = None
         if (
             from_hand
+            and not jumped
             and top is not None
             and not (card.draw and top.draw and self.rules.stacking is not Stacking.NONE)
         ):  # a free choice from the hand (not the drawn card, not an answer to a draw card)
             after = self.history[-1].color_after if self.history else color_before
             ahead = self.segments[(seat + self.direction) % len(self.segments)]
+            fewest = before_count = -1
+            if self.rules.seven_o:  # what ``normal`` scores a 7 or 0 by (``seven_o_value``)
+                sizes = [sum(s[0] for s in segments) for segments in self.segments]
+                others = [k for i, k in enumerate(sizes) if i != seat and k]
+                fewest = min(others) if others else -1
+                before_count = sizes[(seat - self.direction) % len(sizes)]
             self.last_plays[seat] = LastPlay(
-                card, color_before, top, sum(s[0] for s in ahead), after
+                card, color_before, top, sum(s[0] for s in ahead), after, fewest, before_count
             )
         self.runs[seat].append((card, self.last_plays[seat]))
         for choice in self.earlier[seat]:
@@ -447,10 +503,19 @@ class Observer:
                 lacked |= _RANK_MASKS[self.top.rank]
             for segment in segments:
                 segment[2] |= lacked
-        elif from_hand and card.rank <= 9 and card.color is color_before:
+        elif (
+            from_hand
+            and not jumped
+            and card.rank <= 9
+            and card.color is color_before
+            and not (self.rules.seven_o and card.rank in (Rank.ZERO, Rank.SEVEN))
+        ):
             # Following the colour with a number card: one who sheds high cards first (normal)
-            # held no higher card of that colour (an action card counts 20).
+            # held no higher card of that colour (an action card counts 20). Seven-O: a 7 or 0
+            # is played (or kept) for the hand it brings, whatever its points.
             lacked = _HIGHER[card.code]
+            if self.rules.seven_o:
+                lacked &= ~(1 << (13 * int(card.color) + 7))
             for segment in segments:
                 segment[2] |= lacked
 

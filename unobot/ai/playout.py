@@ -76,6 +76,10 @@ _THREAT: Final = tuple(
     for c in CARDS
 )
 _DISCARD_ALL: Final = tuple(1.0 if c.rank is Rank.DISCARD_ALL else 0.0 for c in CARDS)
+_SEVEN_O_RANK: Final = tuple(
+    7 if c.rank is Rank.SEVEN else 1 if c.rank is Rank.ZERO else 0 for c in CARDS
+)
+"""Seven-O: per card code, 7 for a 7 (swap with the fewest cards), 1 for a 0 (rotate), else 0."""
 _REVERSE_THREAT: Final = tuple(1.0 if c.rank is Rank.REVERSE else 0.0 for c in CARDS)
 _POINT_WEIGHT: Final = tuple(c.points / 100.0 for c in CARDS)
 _CODE_COLOR: Final = tuple(-1 if c.color is None else int(c.color) for c in CARDS)
@@ -197,6 +201,17 @@ def normal_move(
     for color in range(4):
         base = color * 13
         colors[color] = sum(counts[base : base + 13])
+    nm = game._nm
+    discard_all = 12.0
+    if nm:
+        # No Mercy: ``normal`` counts its new coloured cards too, and Discard All's shedding
+        # weighs more within 8 cards of the mercy limit.
+        for code in range(52, len(counts)):
+            held = counts[code]
+            if held and _CODE_COLOR[code] >= 0:
+                colors[_CODE_COLOR[code]] += held
+        if size >= game.rules.mercy_limit - 8:
+            discard_all = 25.0
     n = game.n
     # No Mercy: the next seat still in the hand (an eliminated one holds no cards).
     threatened = game._sizes[game.next_seat(1)] <= 2
@@ -208,6 +223,13 @@ def normal_move(
     if own_wrd4:
         own_wrd4 = not any(counts[code] for code in _SENDS_BACK if code < len(counts))
     holds_color = colors[game.color] > 0
+    # Seven-O: a 7 or 0 is scored by the cards it gains (``normal.seven_o_value``): a 7 trades
+    # this hand, less the 7, for the smallest other one; a 0 for the previous player's.
+    seven_o = game.rules.seven_o
+    gain7 = gain0 = 0.0
+    if seven_o:
+        gain7 = 10.0 * (size - 1 - game._sizes[game.default_swap_target(seat)])
+        gain0 = 10.0 * (size - 1 - game._sizes[(seat - game.direction) % n])
     bluff_matters = game.rules.wd4_challenge
     best: Play | None = None
     last_code = -1
@@ -232,9 +254,10 @@ def normal_move(
         if own_wrd4 and code == _WRD4_CODE:
             score -= WRD4_ON_SELF
         if _DISCARD_ALL[code]:
-            # No Mercy: it sheds the other cards of its colour (``colors`` counts the classic
-            # codes only, so not this card itself, nor the colour's other No Mercy cards).
-            score += 12.0 * colors[card.color]  # type: ignore[index]
+            # No Mercy: it sheds the other cards of its colour.
+            score += discard_all * (colors[card.color] - 1)  # type: ignore[index]
+        if seven_o and _SEVEN_O_RANK[code]:
+            score += gain7 if _SEVEN_O_RANK[code] == 7 else gain0
         score += tie * 0.01
         tie = (tie * 7.31 + 0.137) % 1.0
         if score > best_score:
@@ -329,8 +352,19 @@ def _jumper(game: Game) -> int:
     n = game.n
     current = game.current
     direction = game.direction
+    seven_o = game.rules.seven_o and _SEVEN_O_RANK[code] != 0
     for step in range(1, n):
         seat = (current + direction * step) % n
         if counts[seat][code] and game.jump_card(seat) is not None:
+            if seven_o and _seven_o_gain(game, seat, _SEVEN_O_RANK[code] == 7) < 0:
+                continue  # ``normal.jump``: a 7 or 0 that would hand over a better hand
             return seat
     return -1
+
+
+def _seven_o_gain(game: Game, seat: int, seven: bool) -> int:
+    """Seven-O: the cards ``seat`` gains by playing a 7 (``seven``) or a 0 now (negative: it
+    would get a bigger hand), as ``normal.seven_o_value`` counts them."""
+    sizes = game._sizes
+    other = game.default_swap_target(seat) if seven else (seat - game.direction) % game.n
+    return sizes[seat] - 1 - sizes[other]

@@ -148,8 +148,9 @@ def named_swap(action: Action | None, obs: Observation, level: str, rng: Random)
     A person who plays a 7 without a nick is asked ``swap with whom? .swap <nick>``: a prompt
     for people, which for a computer player would only cost the channel a line and a second
     move. ``easy`` names anyone still in the hand at random (as it would answer the prompt);
-    the others the player holding fewest cards, as ``normal`` answers it and as ``hard``'s
-    playouts assume its own 7s do. A 7 that is the last card goes out: no target."""
+    the others the player holding fewest cards, as ``normal`` answers it (``hard`` searches
+    its 7 once per target and names the one it chose: left as it is). A 7 that is the last
+    card goes out: no target."""
     if (
         type(action) is not Play
         or action.card.rank != 7
