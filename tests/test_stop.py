@@ -65,8 +65,8 @@ def test_the_server_lines_are_said_in_each_channels_language() -> None:
     h.bot.farewell(server_stops=True)
     said = {s.target: s.text for s in h.sent[start:]}
     assert said == {
-        "#de": "unobot wird beendet: Dieses Spiel endet hier. Der IRC-Server stoppt mit: "
-        "verbinde dich gleich neu (/reconnect).",
+        "#de": "unobot wird beendet: Dieses Spiel endet hier. Der IRC-Server wird ebenfalls "
+        "beendet: verbinde dich gleich neu (/reconnect).",
         "#pl": "unobot się wyłącza, a z nim ten serwer IRC: połącz się ponownie za chwilę "
         "(/reconnect).",
     }
