@@ -200,6 +200,12 @@ def _compile_in_memory(po: str) -> bytes | None:
 # from.
 
 _memo_source: object = None
+_MEMO_N = 1000
+"""Plural forms are kept for counts below this (cards, points of a hand): a count of games
+or points in the millions is looked up each time rather than kept forever."""
+_MEMO_SIZE = 20_000
+"""At most this many kept per (domain, language): the ids are the program's messages (a few
+hundred a domain), but a caller that passed text it didn't write must not grow them forever."""
 _memos: dict[tuple[str, str], dict[Any, str]] = {}
 
 
@@ -218,10 +224,14 @@ def _memo(name: str, lang: str) -> dict[Any, str]:
 
 def _pattern(name: str, lang: str, message: str) -> str:
     """``message`` of domain ``name`` in ``lang``: what ``catalog(lang, name).gettext`` says."""
-    memo = _memo(name, lang)
+    memo = _memos.get((name, lang)) if _memo_source is catalog else None
+    if memo is None:
+        memo = _memo(name, lang)
     found = memo.get(message)
     if found is None:
-        found = memo[message] = catalog(lang, name).gettext(message)
+        found = catalog(lang, name).gettext(message)
+        if len(memo) < _MEMO_SIZE:
+            memo[message] = found
     return found
 
 
@@ -229,10 +239,12 @@ def _plural_pattern(name: str, lang: str, singular: str, plural: str, n: int) ->
     """What ``catalog(lang, name).ngettext(singular, plural, n)`` says, looked up once per
     (message, n)."""
     memo = _memo(name, lang)
-    key = (singular, plural, n)
+    key = (singular, n)  # a message id is its singular (gettext's own key: (msgid, form))
     found = memo.get(key)
     if found is None:
-        found = memo[key] = catalog(lang, name).ngettext(singular, plural, n)
+        found = catalog(lang, name).ngettext(singular, plural, n)
+        if 0 <= n < _MEMO_N and len(memo) < _MEMO_SIZE:
+            memo[key] = found
     return found
 
 
@@ -342,7 +354,9 @@ def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
                 memo = lookup(lang)
             pattern = memo.get(message)  # type: ignore[assignment]
             if pattern is None:
-                pattern = memo[message] = catalog(lang, name).gettext(message)
+                pattern = catalog(lang, name).gettext(message)
+                if len(memo) < _MEMO_SIZE:
+                    memo[message] = pattern
         if not params:
             return pattern
         try:
@@ -356,7 +370,15 @@ def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
         if lang == DEFAULT:
             pattern = singular if n == 1 else plural
         else:
-            pattern = _plural_pattern(name, lang, singular, plural, n)
+            memo = memos.get(lang) if source[0] is catalog else None
+            if memo is None:
+                memo = lookup(lang)
+            key = (singular, n)
+            pattern = memo.get(key)  # type: ignore[assignment]
+            if pattern is None:
+                pattern = catalog(lang, name).ngettext(singular, plural, n)
+                if 0 <= n < _MEMO_N and len(memo) < _MEMO_SIZE:
+                    memo[key] = pattern
         try:
             return pattern.format_map(params)
         except (KeyError, IndexError, ValueError, AttributeError):
