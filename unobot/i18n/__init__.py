@@ -190,6 +190,64 @@ def _compile_in_memory(po: str) -> bytes | None:
     return out.getvalue()
 
 
+# --- what each message is in each language, looked up once -------------------------------------
+#
+# A line's pieces are looked up in the catalogues many times a command (gettext's own lookup is
+# a Python method with a fallback chain and, for plurals, a call of the plural formula). The
+# answer never changes while the catalogues don't, so each (domain, language) keeps a dict of
+# message id -> pattern, filled on first use. A test that swaps :func:`catalog` (a
+# pseudo-language) empties them: the fast paths check that ``catalog`` is the one they filled
+# from.
+
+_memo_source: object = None
+_MEMO_N = 1000
+"""Plural forms are kept for counts below this (cards, points of a hand): a count of games
+or points in the millions is looked up each time rather than kept forever."""
+_MEMO_SIZE = 20_000
+"""At most this many kept per (domain, language): the ids are the program's messages (a few
+hundred a domain), but a caller that passed text it didn't write must not grow them forever."""
+_memos: dict[tuple[str, str], dict[Any, str]] = {}
+
+
+def _memo(name: str, lang: str) -> dict[Any, str]:
+    """The message -> pattern dict of ``name`` in ``lang`` (a new one if the catalogues were
+    swapped since the last was made)."""
+    global _memo_source
+    if _memo_source is not catalog:
+        _memos.clear()
+        _memo_source = catalog
+    found = _memos.get((name, lang))
+    if found is None:
+        found = _memos[(name, lang)] = {}
+    return found
+
+
+def _pattern(name: str, lang: str, message: str) -> str:
+    """``message`` of domain ``name`` in ``lang``: what ``catalog(lang, name).gettext`` says."""
+    memo = _memos.get((name, lang)) if _memo_source is catalog else None
+    if memo is None:
+        memo = _memo(name, lang)
+    found = memo.get(message)
+    if found is None:
+        found = catalog(lang, name).gettext(message)
+        if len(memo) < _MEMO_SIZE:
+            memo[message] = found
+    return found
+
+
+def _plural_pattern(name: str, lang: str, singular: str, plural: str, n: int) -> str:
+    """What ``catalog(lang, name).ngettext(singular, plural, n)`` says, looked up once per
+    (message, n)."""
+    memo = _memo(name, lang)
+    key = (singular, n)  # a message id is its singular (gettext's own key: (msgid, form))
+    found = memo.get(key)
+    if found is None:
+        found = catalog(lang, name).ngettext(singular, plural, n)
+        if 0 <= n < _MEMO_N and len(memo) < _MEMO_SIZE:
+            memo[key] = found
+    return found
+
+
 # --- messages ----------------------------------------------------------------------------------
 
 
@@ -229,9 +287,10 @@ def _render(
     # Every line the bot sends passes here several times: kept to a few dict lookups.
     if lang == DEFAULT:
         pattern = singular if plural is None or n == 1 else plural
+    elif plural is None:
+        pattern = _pattern(name, lang, singular)
     else:
-        cat = catalog(lang, name)
-        pattern = cat.gettext(singular) if plural is None else cat.ngettext(singular, plural, n)
+        pattern = _plural_pattern(name, lang, singular, plural, n)
     if params:
         values = params
         for value in params.values():
@@ -273,9 +332,31 @@ def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
     if name not in DOMAINS:
         raise ValueError(f"unknown translation domain {name!r}")
 
+    memos: dict[str, dict[Any, str]] = {}  # this domain's :func:`_memo` by language
+    source: list[object] = [None]  # the ``catalog`` they were filled from
+
+    def lookup(lang: str) -> dict[Any, str]:
+        if source[0] is not catalog:
+            memos.clear()
+            source[0] = catalog
+        found = memos.get(lang)
+        if found is None:
+            found = memos[lang] = _memo(name, lang)
+        return found
+
     def gettext_(message: str, /, **params: Any) -> str:
         lang = _current.get()
-        pattern = message if lang == DEFAULT else catalog(lang, name).gettext(message)
+        if lang == DEFAULT:
+            pattern = message
+        else:
+            memo = memos.get(lang) if source[0] is catalog else None
+            if memo is None:
+                memo = lookup(lang)
+            pattern = memo.get(message)  # type: ignore[assignment]
+            if pattern is None:
+                pattern = catalog(lang, name).gettext(message)
+                if len(memo) < _MEMO_SIZE:
+                    memo[message] = pattern
         if not params:
             return pattern
         try:
@@ -289,7 +370,15 @@ def plain(name: str) -> tuple[Callable[..., str], Callable[..., str]]:
         if lang == DEFAULT:
             pattern = singular if n == 1 else plural
         else:
-            pattern = catalog(lang, name).ngettext(singular, plural, n)
+            memo = memos.get(lang) if source[0] is catalog else None
+            if memo is None:
+                memo = lookup(lang)
+            key = (singular, n)
+            pattern = memo.get(key)  # type: ignore[assignment]
+            if pattern is None:
+                pattern = catalog(lang, name).ngettext(singular, plural, n)
+                if 0 <= n < _MEMO_N and len(memo) < _MEMO_SIZE:
+                    memo[key] = pattern
         try:
             return pattern.format_map(params)
         except (KeyError, IndexError, ValueError, AttributeError):
