@@ -9,49 +9,24 @@ the language the player chose (``.unolang me de``).
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
-from random import Random
 
 from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     NetGame,
     Player,
     RunningBot,
     players_for,
+    rig,
     run_bot,
     server,
 )
 from unobot.core.table import TableConfig
 from unobot.engine import preset
-from unobot.engine.notation import parse_position
 from unobot.irc.casemap import irc_lower
 
 PACE = 1.0
 """Seconds between two moves: a person's pace (moves 1-3 s apart)."""
-
-
-def rig(bot: RunningBot, hands: list[str], top: str, pile: str) -> list[Player | str]:
-    """Replace the dealt hand by an exact position, on the bot's own thread (seat 0 to move,
-    ``pile`` drawn first card first); returns the nicks in seat order."""
-    table = bot.table()
-    assert table is not None and table.match is not None
-    names = list(table.names)
-    pairs = enumerate(zip(names, hands, strict=True))
-    seats = " | ".join(f"{n}{'*' if i == 0 else ''}: {h}" for i, (n, h) in pairs)
-    position = f"top={top} | {seats} | pile={pile}"
-    done = threading.Event()
-
-    def swap_in() -> None:
-        game, seated = parse_position(position, table.config.rules, Random(1))
-        assert seated == names
-        table.match.game = game  # type: ignore[union-attr]
-        table._new_turn(bot.adapter.now())
-        done.set()
-
-    bot.adapter.call_soon_threadsafe(swap_in)
-    assert done.wait(5)
-    return names  # type: ignore[return-value]
 
 
 def seated(bot: RunningBot, players: list[Player], names: list[Player | str]) -> list[Player]:

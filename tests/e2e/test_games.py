@@ -25,6 +25,7 @@ from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal
 from unobot.core.settings import MemorySettings, SettingsStore
 from unobot.core.table import TableConfig
+from unobot.engine.notation import parse_position
 from unobot.irc.adapter import IrcAdapter
 from unobot.irc.casemap import irc_lower
 from unobot.main import database_stores, keep_up, live_writer
@@ -312,6 +313,28 @@ class NetGame:
             assert time.monotonic() < deadline, f"no invitation: {self.channel_text()[-2:]}"
             time.sleep(0.01)
         self.sync(len(self.order[0].bot_lines(self.bot.nick, self.channel)))
+
+
+def rig(
+    bot: RunningBot, hands: list[str], top: str, pile: str = " ".join(["B9"] * 12)
+) -> list[str]:
+    """Replace the dealt hand by an exact position (the seats stay), on the bot's own thread:
+    seat 0 to move, ``pile`` drawn first card first. Returns the nicks in seat order."""
+    table = bot.table()
+    assert table is not None and table.match is not None
+    names = list(table.names)
+    pairs = enumerate(zip(names, hands, strict=True))
+    seats = " | ".join(f"{n}{'*' if i == 0 else ''}: {h}" for i, (n, h) in pairs)
+    position = f"top={top} | {seats} | pile={pile}"
+
+    def swap_in() -> None:
+        game, seated = parse_position(position, table.config.rules, Random(1))
+        assert seated == names
+        table.match.game = game  # type: ignore[union-attr]
+        table._new_turn(bot.adapter.now())
+
+    on_reactor(bot.adapter, swap_in)
+    return names
 
 
 def make_players(server: IrcServer, count: int, channel: str) -> list[Player]:

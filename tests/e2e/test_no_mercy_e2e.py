@@ -7,22 +7,18 @@ let their turn clock run out, by the bot for them."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from random import Random
 
 import pytest
 
 from tests.e2e.conftest import unique
 from tests.e2e.servers import IrcServer
-from tests.e2e.test_games import NetGame, Player, RunningBot, make_players, server  # noqa: F401
-from tests.e2e.test_seven_jump_e2e import rig
+from tests.e2e.test_games import NetGame, Player, RunningBot, make_players, rig, server  # noqa: F401
 from tests.plugins.fakes import strip_codes
 from tests.plugins.test_stats_recording import RecordingStore
 from unobot.core.table import TableConfig
-from unobot.engine.notation import parse_position
 from unobot.irc.casemap import irc_lower
 from unobot.stats.sql import SqlStatsStore
 
@@ -88,30 +84,6 @@ def test_a_mercy_elimination_over_irc_is_announced_refused_and_recorded(
     assert sum(r.won for r in record.results) == 1
 
 
-def rig_pile(bot: RunningBot, hands: list[str], top: str, pile: str) -> list[str]:
-    """``rig`` with a draw pile of our own (first card drawn first); seat 0 is to move."""
-    table = bot.table()
-    assert table is not None and table.match is not None
-    names = list(table.names)
-    seats = " | ".join(
-        f"{n}{'*' if i == 0 else ''}: {h}"
-        for i, (n, h) in enumerate(zip(names, hands, strict=True))
-    )
-    position = f"top={top} | {seats} | pile={pile}"
-    done = threading.Event()
-
-    def swap_in() -> None:
-        game, seated = parse_position(position, table.config.rules, Random(1))
-        assert seated == names
-        table.match.game = game  # type: ignore[union-attr]
-        table._new_turn(bot.adapter.now())
-        done.set()
-
-    bot.adapter.call_soon_threadsafe(swap_in)
-    assert done.wait(5)
-    return names
-
-
 def test_the_next_player_names_the_roulettes_colour_over_irc(
     server: IrcServer,  # noqa: F811
 ) -> None:
@@ -136,7 +108,7 @@ def test_the_next_player_names_the_roulettes_colour_over_irc(
             game.command(p, ".join")
         game.command(first, ".deal")
         pile = "R1 B2 G7 Y5 R9 G8 " + " ".join(["B9"] * 12)
-        names = rig_pile(bot, ["WCR WCR R1 R2", "G3 Y4", "G1 Y2 R3"], "R5", pile)
+        names = rig(bot, ["WCR WCR R1 R2", "G3 Y4", "G1 Y2 R3"], "R5", pile)
         by_nick = {irc_lower(p.client.nick): p for p in players}
         a, b, c = (by_nick[irc_lower(n)] for n in names)
         assert game.command(a, ".p wcr r") == [

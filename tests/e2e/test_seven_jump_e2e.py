@@ -19,6 +19,7 @@ from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     Player,
     RunningBot,
     players_for,
+    rig,
     run_bot,
     server,
 )
@@ -26,7 +27,6 @@ from tests.plugins.fakes import Agent, read_status, strip_codes
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.engine.cards import Card, Rank, parse_play
-from unobot.engine.notation import parse_position
 from unobot.irc.casemap import irc_lower
 
 
@@ -127,30 +127,6 @@ def test_seven_o_game_swaps_are_told_only_to_the_two_over_irc(
     assert game.swaps_checked == 1, "no 7 was played with a target"
     said = " ".join(game.channel_text())
     assert "swaps hands with" in said and "Your cards" not in said
-
-
-def rig(bot: RunningBot, hands: list[str], top: str) -> list[str]:
-    """Replace the dealt hand by an exact position (the seats stay), on the bot's own thread;
-    returns the nicks in seat order. Seat 0 is to move."""
-    table = bot.table()
-    assert table is not None and table.match is not None
-    names = list(table.names)
-    pile = " ".join(["B9"] * 12)
-    pairs = enumerate(zip(names, hands, strict=True))
-    seats = " | ".join(f"{n}{'*' if i == 0 else ''}: {h}" for i, (n, h) in pairs)
-    position = f"top={top} | {seats} | pile={pile}"
-    done = threading.Event()
-
-    def swap_in() -> None:
-        game, seated = parse_position(position, table.config.rules, Random(1))
-        assert seated == names
-        table.match.game = game  # type: ignore[union-attr]
-        table._new_turn(bot.adapter.now())
-        done.set()
-
-    bot.adapter.call_soon_threadsafe(swap_in)
-    assert done.wait(5)
-    return names
 
 
 def test_two_clients_jump_in_at_once_over_irc(

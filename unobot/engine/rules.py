@@ -13,7 +13,7 @@ import dataclasses
 import difflib
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from unobot.engine.errors import N_, RuleError
 
@@ -439,6 +439,25 @@ class HouseRules:
                 raise RuleError(N_("{name} is 0 to 10"), name=name)
 
 
+NO_MERCY: Final = HouseRules(
+    name="no-mercy",
+    deck=Deck.NO_MERCY,
+    start_card=StartCard.REDRAW_SPECIALS,
+    no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
+    after_draw=AfterDraw.DRAWN_CARD_MUST,
+    voluntary_draw=False,
+    stacking=Stacking.HIGHER,
+    wd4_challenge=False,
+    seven_o=True,
+    mercy_limit=25,
+    mercy_bonus=250,
+    target_score=0,
+    max_players=6,
+)
+"""Mattel's No Mercy sheet (HVW18); ``no-mercy-1000`` is the same with its optional scoring
+("When a player reaches 1000 points, they are the winner"), made from it, not written twice."""
+
+
 PRESETS: dict[str, HouseRules] = {
     "official": HouseRules(),
     "irc-classic": HouseRules(
@@ -504,36 +523,8 @@ PRESETS: dict[str, HouseRules] = {
     ),
     "seven-o": HouseRules(name="seven-o", seven_o=True),
     "jump-in": HouseRules(name="jump-in", jump_in=True),
-    "no-mercy": HouseRules(
-        name="no-mercy",
-        deck=Deck.NO_MERCY,
-        start_card=StartCard.REDRAW_SPECIALS,
-        no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
-        after_draw=AfterDraw.DRAWN_CARD_MUST,
-        voluntary_draw=False,
-        stacking=Stacking.HIGHER,
-        wd4_challenge=False,
-        seven_o=True,
-        mercy_limit=25,
-        mercy_bonus=250,
-        target_score=0,
-        max_players=6,
-    ),
-    "no-mercy-1000": HouseRules(
-        name="no-mercy-1000",
-        deck=Deck.NO_MERCY,
-        start_card=StartCard.REDRAW_SPECIALS,
-        no_playable=NoPlayableCard.DRAW_UNTIL_PLAYABLE,
-        after_draw=AfterDraw.DRAWN_CARD_MUST,
-        voluntary_draw=False,
-        stacking=Stacking.HIGHER,
-        wd4_challenge=False,
-        seven_o=True,
-        mercy_limit=25,
-        mercy_bonus=250,
-        target_score=1000,
-        max_players=6,
-    ),
+    "no-mercy": NO_MERCY,
+    "no-mercy-1000": dataclasses.replace(NO_MERCY, name="no-mercy-1000", target_score=1000),
     "house": HouseRules(
         name="house",
         seven_o=True,
