@@ -30,7 +30,7 @@ def test_ten_player_game_with_mass_notices_keeps_the_bot_connected() -> None:
             clients.append(client)
             client.join(bot.channel)
             players.append(Player(client, seed=i))
-        game = NetGame(bot, players, quiet=20.0)
+        game = NetGame(bot, players)
         started = time.monotonic()
         game.start()  # .uno, 9 x .join, .deal: 10 hand notices plus the channel lines
         for p in players:  # everyone asks for their hand again, at once

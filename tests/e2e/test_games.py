@@ -34,6 +34,9 @@ from unobot.stats.recorder import GameRecorder
 
 T = TypeVar("T")
 GAME_SERVERS = ["miniircd", "ngircd"]
+HINT = re.compile(r"\| (You must play|You may play|Play) ")
+"""A hand notice's hint after a draw that leaves the drawer a decision (the table gives one
+for every such draw: :meth:`unobot.core.table.Table._draw_hint`)."""
 
 
 server = module_server(*GAME_SERVERS)
@@ -162,8 +165,7 @@ class Player:
 class NetGame:
     """Drives one game over the network, one command at a time by the player to move."""
 
-    def __init__(self, bot: RunningBot, players: list[Player], quiet: float = 0.4) -> None:
-        self.quiet = quiet
+    def __init__(self, bot: RunningBot, players: list[Player]) -> None:
         """How long a hand notice with no channel line means "drew a playable card": longer
         for a rate-limited bot, whose channel line queues behind the notices."""
         self.bot = bot
@@ -187,28 +189,23 @@ class NetGame:
             p.catch_up(self.bot.nick)
 
     def command(self, player: Player, text: str, timeout: float = 30.0) -> list[str]:
-        """Send ``text`` and wait for the bot's answer; returns the notices to ``player``."""
-        before = len(player.bot_lines(self.bot.nick, self.channel))
+        """Send ``text``; wait for a channel line, a private reply, or a hand notice with a
+        hint (a draw that leaves a decision: the bot gives a hint for every such draw, so no
+        quiet period is needed, and a slow channel line under load, or a hand sent again
+        after a restart, is never mistaken for one). Returns the notices to ``player``."""
+        nick = self.bot.nick
+        before = len(player.bot_lines(nick, self.channel))
         seen_before = len(player.client.snapshot())
         player.client.privmsg(self.channel, text)
         deadline = time.monotonic() + timeout
-        drew_at = None
-        while True:
-            lines = player.bot_lines(self.bot.nick, self.channel)
-            if len(lines) > before:
-                break
+        while len(player.bot_lines(nick, self.channel)) == before:
             fresh = player.client.snapshot()[seen_before:]
-            notes = [m for m in fresh if self.private(player, m)]
-            if any("Your cards" not in m.text for m in notes):
-                break  # a private reply (an error, help, counts)
-            if notes and drew_at is None:
-                drew_at = time.monotonic()
-            if drew_at is not None and time.monotonic() - drew_at > self.quiet:
-                break  # only their hand: they drew a playable card and must decide
+            notes = [strip_codes(m.text) for m in fresh if self.private(player, m)]
+            if any("Your cards (" not in t or HINT.search(t) for t in notes):
+                break
             assert time.monotonic() < deadline, f"no answer to {text!r}"
             time.sleep(0.01)
-        count = len(player.bot_lines(self.bot.nick, self.channel))
-        self.sync(count)
+        self.sync(len(player.bot_lines(nick, self.channel)))
         return [strip_codes(m.text) for m in player.client.snapshot()[seen_before:]
                 if self.private(player, m)]  # fmt: skip
 

@@ -8,7 +8,6 @@ multi-hand match runs hand after hand to its target, a knockout game until its t
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from random import Random
@@ -18,13 +17,10 @@ import pytest
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
-from tests.plugins.fakes import Seen, read_status, strip_codes
+from tests.plugins.fakes import Seen, read_status
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.engine.rules import UnoCall
-
-_HINT = re.compile(r"\| (You must play|You may play|Play) ")
-
 
 server = module_server(*GAME_SERVERS)
 
@@ -79,26 +75,6 @@ class PresetGame(NetGame):
                     break
                 time.sleep(0.01)
             assert told == real, (p.client.nick, told, real, self.channel_text()[-3:])
-
-    def command(self, player: Player, text: str, timeout: float = 30.0) -> list[str]:
-        """Send ``text``; wait for a channel line, a private reply, or a hand notice with a
-        hint (a draw that leaves a decision: the bot gives a hint for every such draw, so no
-        quiet period is needed and a slow channel line is never mistaken for one)."""
-        nick = self.bot.nick
-        before = len(player.bot_lines(nick, self.channel))
-        seen_before = len(player.client.snapshot())
-        player.client.privmsg(self.channel, text)
-        deadline = time.monotonic() + timeout
-        while len(player.bot_lines(nick, self.channel)) == before:
-            fresh = player.client.snapshot()[seen_before:]
-            notes = [strip_codes(m.text) for m in fresh if m.nick == nick and m.command == "NOTICE"]
-            if any("Your cards" not in t or _HINT.search(t) for t in notes):
-                break
-            assert time.monotonic() < deadline, f"no answer to {text!r}"
-            time.sleep(0.01)
-        self.sync(len(player.bot_lines(nick, self.channel)))
-        return [strip_codes(m.text) for m in player.client.snapshot()[seen_before:]
-                if m.nick == nick and m.command == "NOTICE"]  # fmt: skip
 
     def status(self, lines: list[str]) -> Seen | None:
         return last_status(lines)

@@ -159,7 +159,7 @@ def test_the_bot_stops_in_one_line_with_a_hard_player_seated(tmp_path: Path, how
     with bot_with_a_person(tmp_path, "alice", "--config", str(config)) as (console, alice):
         person = Player(alice, seed=1)
         view = SimpleNamespace(nick="unobot", channel="#uno", table=lambda: None)
-        game = NetGame(view, [person], quiet=1.0)  # type: ignore[arg-type]
+        game = NetGame(view, [person])  # type: ignore[arg-type]
         game.command(person, ".uno")
         game.command(person, ".addbot hard")
         game.command(person, ".deal")
