@@ -48,6 +48,7 @@ from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
 from unobot.irc.outbox import strip_codes
 from unobot.irc.transport import UNTAGGED, Tag
+from unobot.values import value
 
 _, ngettext = plain("game")
 """Plain strings: the pieces of a line are joined in the language being spoken, never said
@@ -90,7 +91,7 @@ _BOLD = "\x02"
 _NEW_SENTENCE = "\x00"  # marks a fragment that starts a sentence of its own (never sent)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Line:
     kind: str
     """``privmsg`` or ``notice``."""

@@ -303,8 +303,14 @@ class Table:
         People's commands, nick changes and departures look up people only: somebody who
         takes a computer player's name on the network can't move for it or make it leave.
         """
+        players = self.players
+        # The nick as the table wrote it (every hand and update names players so) is found
+        # without folding; folding is for what people type.
+        for seat, player in enumerate(players):
+            if player.nick == nick and (computer is None or bool(player.level) == computer):
+                return seat
         low = irc_lower(nick)
-        for seat, player in enumerate(self.players):
+        for seat, player in enumerate(players):
             if irc_lower(player.nick) == low and (computer is None or player.computer == computer):
                 return seat
         return None

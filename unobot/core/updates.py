@@ -14,6 +14,7 @@ from unobot.engine import Phase
 from unobot.engine.cards import Card, Color
 from unobot.engine.events import Event
 from unobot.engine.rules import HouseRules, TeamGame
+from unobot.values import value
 
 __all__ = [
     "Away",
@@ -115,7 +116,7 @@ class TimeUp:
     counted: bool
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class EngineEvents:
     """Engine events, with the seat names as they were when the events happened."""
 
@@ -206,7 +207,7 @@ TableEvent = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HandNotice:
     """A player's whole hand to send them, and which cards are new to them."""
 
@@ -240,7 +241,7 @@ class EarlyUno:
     left: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Status:
     """The public state after an update: what the channel needs to play on."""
 

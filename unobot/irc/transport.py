@@ -10,9 +10,10 @@ them through the same single callback as everything else.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
+
+from unobot.values import value
 
 __all__ = ["UNTAGGED", "Incoming", "Kind", "Scheduler", "Tag", "Transport"]
 
@@ -49,7 +50,7 @@ class Kind(Enum):
     ``JOIN`` records, or a refusal the adapter logs (banned, invite-only, full, bad key)."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Incoming:
     kind: Kind
     nick: str
@@ -68,7 +69,7 @@ class Incoming:
         return self.kind is Kind.MESSAGE and not self.target.startswith(("#", "&", "+", "!"))
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Tag:
     """What a line is, for the adapter's send queue, fair by channel (the core knows; the
     queue can't guess: ``unobot.irc.outbox``).
