@@ -334,17 +334,18 @@ class Bot:
         if self.live is not None:  # first, so the deal's lines find the game being watched
             self.live.observe(table, update)
         spoken = self.channel_language(table.channel)
+        key = _keys_of(table)  # the seats looked up once for the four preferences of a hand
         with speaking(spoken):
             lines = render_update(
                 update,
                 table.channel,
-                self.colors_for(table),
+                self.colors_for(table, key),
                 channel_colors=self.config.channel_colors,
                 prefix=self.config.prefix,
                 invite=table.match is not None and not table.config.tournament,
-                turn_hands=self.turn_hands_for(table),
-                language_for=self.languages_for(table, spoken),
-                query=self.hand_query_for(table),
+                turn_hands=self.turn_hands_for(table, key),
+                language_for=self.languages_for(table, spoken, key),
+                query=self.hand_query_for(table, key),
             )
         for line in lines:
             self.send(line)
@@ -362,12 +363,11 @@ class Bot:
         else:
             self._sync_timers(key, table)
 
-    def colors_for(self, table: Table):
-        def colors(nick: str) -> bool:
-            player = table.player(nick)
-            return self.settings.colors(player.key if player else irc_lower(nick))
-
-        return colors
+    def colors_for(self, table: Table, key: Callable[[str], str] | None = None):
+        """Whether a player at ``table`` reads their cards in colour (``.pce-on``/``-off``)."""
+        key = key or _keys_of(table)
+        colors = self.settings.colors
+        return lambda nick: colors(key(nick))
 
     @property
     def config(self) -> BotConfig:
@@ -417,36 +417,32 @@ class Bot:
             return chosen
         return self.channel_language(channel) if channel else self.config.language
 
-    def languages_for(self, table: Table, channel: str | None = None) -> Callable[[str], str]:
+    def languages_for(
+        self, table: Table, channel: str | None = None, key: Callable[[str], str] | None = None
+    ) -> Callable[[str], str]:
         """Each seated nick's language for their hands (by their identity, as colours), else
         the channel's (``channel``: already known, else looked up once)."""
         spoken = channel if channel is not None else self.channel_language(table.channel)
+        key = key or _keys_of(table)
+        return lambda nick: self._stored_language(key(nick)) or spoken
 
-        def language(nick: str) -> str:
-            player = table.player(nick)
-            return self._stored_language(player.key if player else irc_lower(nick)) or spoken
-
-        return language
-
-    def turn_hands_for(self, table: Table) -> Callable[[str], bool]:
+    def turn_hands_for(
+        self, table: Table, key: Callable[[str], str] | None = None
+    ) -> Callable[[str], bool]:
         """Whether a player at ``table`` wants their hand when their turn comes
         (``.unohand``)."""
+        key = key or _keys_of(table)
+        wanted = self.settings.turn_hands
+        return lambda nick: wanted(key(nick))
 
-        def wanted(nick: str) -> bool:
-            player = table.player(nick)
-            return self.settings.turn_hands(player.key if player else irc_lower(nick))
-
-        return wanted
-
-    def hand_query_for(self, table: Table) -> Callable[[str], bool]:
+    def hand_query_for(
+        self, table: Table, key: Callable[[str], str] | None = None
+    ) -> Callable[[str], bool]:
         """Whether a player at ``table`` wants their hands by private message rather than by
         NOTICE (``.unohand query``)."""
-
-        def wanted(nick: str) -> bool:
-            player = table.player(nick)
-            return self.settings.hand_query(player.key if player else irc_lower(nick))
-
-        return wanted
+        key = key or _keys_of(table)
+        wanted = self.settings.hand_query
+        return lambda nick: wanted(key(nick))
 
     def _drop(self, key: str, why: str) -> None:
         """Forget the table of ``key`` and its timers, with a log line saying ``why``.
@@ -926,3 +922,18 @@ class Bot:
             known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
             log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
         return claim
+
+
+def _keys_of(table: Table) -> Callable[[str], str]:
+    """A nick's identity for preferences: a seated person's key (their account, which survives
+    nick changes), else the folded nick. The seats as they are now, read once."""
+    keys = {p.nick: p.key for p in table.players if not p.computer}
+
+    def key(nick: str) -> str:
+        found = keys.get(nick)
+        if found is None:
+            player = table.player(nick)  # a nick written otherwise than the table's
+            found = player.key if player is not None else irc_lower(nick)
+        return found
+
+    return key

@@ -1207,7 +1207,9 @@ def render_update(
         with speaking(spoken):
             text = early_uno_text(note, prefix)
         lines.append(Line("notice", note.nick, text, Tag(channel, reply=True)))
-    hands = sorted(update.hands.items(), key=lambda item: item[1].optional)  # stable
+    hands = update.hands.items()
+    if len(hands) > 1:
+        hands = sorted(hands, key=lambda item: item[1].optional)  # stable: the turn's last
     for nick, notice in hands:
         if notice.optional and turn_hands is not None and not turn_hands(nick):
             continue
