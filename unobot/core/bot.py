@@ -34,7 +34,7 @@ from unobot.core.render_irc import Cards, Line, held_text, render_update, resume
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Frozen, Table
 from unobot.core.trusted import TrustedHosts
-from unobot.core.updates import Totals, Update
+from unobot.core.updates import Update
 from unobot.engine import HouseRules
 from unobot.i18n import N_, domain, speak, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -349,13 +349,12 @@ class Bot:
             )
         for line in lines:
             self.send(line)
-        if self.recorder is not None:
-            self.recorder.observe(table, update)  # before a finished table is dropped
-        if table.config.tournament and self.director is not None:
-            self.director.observe(table, update)
-        if self.journal is not None and any(type(e) is Totals for e in update.events):
-            self.journal.sync(table)  # a hand ended: safe from a power cut too
-        self.computers.observe(table, update)  # plans the computer seats' next moves
+        # The followers, in order: the stats (before a finished table is dropped), the
+        # tournament director (its tables only), the journal (a hand's end synced to disk),
+        # the computer seats (they plan their next moves).
+        for follower in (self.recorder, self.director, self.journal, self.computers):
+            if follower is not None:
+                follower.observe(table, update)
         key = irc_lower(table.channel)
         if table.finished:
             if self.tables.get(key) is table:

@@ -43,7 +43,7 @@ from typing import Any
 from unobot.core.journal_format import from_record, to_record
 from unobot.core.settings import rules_as_text, rules_from_text
 from unobot.core.table import Table, TableConfig
-from unobot.core.updates import Update
+from unobot.core.updates import Totals, Update
 from unobot.engine.cards import CARDS, Color
 from unobot.engine.rules import Deck, HouseRules
 
@@ -471,6 +471,11 @@ class Journal:
         self._logs[id(table)] = tlog
         table.journal = tlog.call
         table.moves = tlog.text
+
+    def observe(self, table: Table, update: Update) -> None:
+        """Every update the bot publishes: a hand's end (its totals) is synced to disk."""
+        if any(type(e) is Totals for e in update.events):
+            self.sync(table)
 
     def sync(self, table: Table) -> None:
         """Make what ``table`` wrote safe from a power cut too (at a hand's end), on the
