@@ -173,8 +173,8 @@ class Rotation(Roster[RotationOptions]):
             Announce(
                 _(
                     "Rotation: {n} players at {tables} tables, {rounds} of {time} (the MC's "
-                    "choice; warning {warning} before the end). Lowest at each table moves down "
-                    "a table, highest up; lowest tournament total wins.",
+                    "choice; warning {warning} before the end). The lowest score at each table moves "
+                    "down a table, the highest up; lowest tournament total wins.",
                     n=len(ids),
                     tables=len(self._seating),
                     rounds=ngettext("{n} round", "{n} rounds", o.rounds),
@@ -419,8 +419,10 @@ class Rotation(Roster[RotationOptions]):
         tied = [p for p in ids if rank(p) == best]
         if len(tied) == 1:
             if tied[0] in forfeits:
-                return tied[0], _("highest, forfeited") if highest else _("lowest, forfeited")
-            return tied[0], _("highest") if highest else _("lowest")
+                return tied[0], _("highest score, forfeited") if highest else _(
+                    "lowest score, forfeited"
+                )
+            return tied[0], _("highest score") if highest else _("lowest score")
         n, score = len(tied), scores[tied[0]]
         total = min(sign * self._scores[p] for p in tied)
         by_total = [p for p in tied if sign * self._scores[p] == total]
@@ -428,14 +430,14 @@ class Rotation(Roster[RotationOptions]):
             at = self._scores[by_total[0]]
             if highest:
                 why = _(
-                    "highest, {n} tied on {score}, higher tournament total {total}",
+                    "highest score, {n} tied on {score}, higher tournament total {total}",
                     n=n,
                     score=score,
                     total=at,
                 )
             else:
                 why = _(
-                    "lowest, {n} tied on {score}, lower tournament total {total}",
+                    "lowest score, {n} tied on {score}, lower tournament total {total}",
                     n=n,
                     score=score,
                     total=at,
@@ -443,8 +445,8 @@ class Rotation(Roster[RotationOptions]):
             return by_total[0], why
         chosen = self.rng.choice(by_total)
         if highest:
-            return chosen, _("highest, {n} tied on {score}, drawn by lot", n=n, score=score)
-        return chosen, _("lowest, {n} tied on {score}, drawn by lot", n=n, score=score)
+            return chosen, _("highest score, {n} tied on {score}, drawn by lot", n=n, score=score)
+        return chosen, _("lowest score, {n} tied on {score}, drawn by lot", n=n, score=score)
 
     def _rebalance(self) -> list[Step]:
         steps: list[Step] = []
