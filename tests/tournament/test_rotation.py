@@ -119,12 +119,12 @@ def test_one_round_moves_with_wrap_around() -> None:
     steps = play_round(r, scores)
     assert f"Round 1 table 1: {', '.join(f'{p} {scores[p]}' for p in t1.players)}" in texts(steps)
     assert (
-        f"Table 1: {t1.players[0]} (lowest score) down to table 3, {t1.players[2]} (highest score) up to "
-        "table 2."
+        f"Table 1: {t1.players[0]} (lowest score) down to table 3, "
+        f"{t1.players[2]} (highest score) up to table 2."
     ) in texts(steps)
     assert (
-        f"Table 3: {t3.players[2]} (lowest score) down to table 2, {t3.players[3]} (highest score) up to "
-        "table 1."
+        f"Table 3: {t3.players[2]} (lowest score) down to table 2, "
+        f"{t3.players[3]} (highest score) up to table 1."
     ) in texts(steps)
     clock = [s for s in steps if isinstance(s, RoundClock)]
     assert clock == [RoundClock(2, 1200.0, 300.0)]
@@ -246,8 +246,8 @@ def test_gone_player_forfeits_the_round_and_moves_up() -> None:
     r.finished(result(t2.key, by_seat(t2, 1, 2, 3, 4)))
     steps = r.round_over()
     assert (
-        f"Table 1: {a} (lowest score) down to table 2, {d} (highest score, forfeited) up to table 2."
-        in texts(steps)
+        f"Table 1: {a} (lowest score) down to table 2, "
+        f"{d} (highest score, forfeited) up to table 2." in texts(steps)
     )
     assert {s.name: s.score for s in r.standings()}[d] == 30
 
@@ -344,7 +344,8 @@ def test_correct_before_the_round_ends_changes_the_moves() -> None:
     r.finished(result(t2.key, by_seat(t2, 1, 2, 3, 4)))
     assert r.correct(d, t1.key, -35) == [Announce(f"{t1.key}: {d} -35 points, round total 5.")]
     steps = r.round_over()
-    assert f"Table 1: {d} (lowest score) down to table 2, {c} (highest score) up to table 2." in texts(steps)
+    moved = f"Table 1: {d} (lowest score) down to table 2, {c} (highest score) up to table 2."
+    assert moved in texts(steps)
     # after the round: only the tournament total changes
     assert r.correct(a, t1.key, 100) == [Announce(f"{t1.key}: {a} +100 points, tournament 110.")]
     assert {s.name: s.score for s in r.standings()}[a] == 110

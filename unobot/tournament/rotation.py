@@ -173,8 +173,8 @@ class Rotation(Roster[RotationOptions]):
             Announce(
                 _(
                     "Rotation: {n} players at {tables} tables, {rounds} of {time} (the MC's "
-                    "choice; warning {warning} before the end). The lowest score at each table moves "
-                    "down a table, the highest up; lowest tournament total wins.",
+                    "choice; warning {warning} before the end). The lowest score at each table "
+                    "moves down a table, the highest up; lowest tournament total wins.",
                     n=len(ids),
                     tables=len(self._seating),
                     rounds=ngettext("{n} round", "{n} rounds", o.rounds),
