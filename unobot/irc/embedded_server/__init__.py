@@ -1,9 +1,9 @@
 """The local IRC server of the embedded default (``unobot`` with no settings), in-process.
 
-A small IRC server of our own, in three parts: the loop over the sockets
-(:mod:`.server`: accepting, reading lines, writing what is queued, disconnecting), the IRC
-commands it hands each line to (:mod:`.commands`: NICK, JOIN, PRIVMSG, MODE, WHO…), and the
-state both use (:mod:`.state`: clients, nicks, channels).
+A small IRC server of our own, in parts: the loop over the sockets (:mod:`.server`:
+accepting, reading lines, writing what is queued, disconnecting), the IRC commands it hands
+each line to (:mod:`.commands`: NICK, JOIN, PRIVMSG, MODE, KICK…; :mod:`.queries`: NAMES,
+WHO, WHOIS, LIST…), and the state they use (:mod:`.state`: clients, nicks, channels).
 
 Why one thread: the ``irc`` package's ``irc.server`` (which this replaced) runs a thread per
 client over shared sets and dicts with no lock. Clients that connected, joined or quit within

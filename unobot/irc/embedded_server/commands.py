@@ -1,7 +1,9 @@
 """The embedded server's IRC commands: what each line a client sends does.
 
 The loop (:mod:`.server`) hands every complete line to :meth:`Commands.handle`, which parses
-it, checks registration and the parameter count, and runs the command's handler to its end.
+it, checks registration and the parameter count, and runs the command's handler to its end:
+here for what changes the network (registration, JOIN, PART, messages, MODE, TOPIC, KICK,
+INVITE, AWAY, QUIT), in :mod:`.queries` for what only asks (NAMES, WHO, WHOIS, LIST…).
 Handlers read and change the :class:`~.state.Network` and queue their replies there; they never
 touch a socket (a QUIT marks the client ``closing``, and the loop closes it once its last line
 is written).
@@ -18,27 +20,33 @@ nicks): a person who joins a channel where only bots are gets ``+o`` too. Operat
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 import re
 import time
 from collections.abc import Callable, Iterable
 
 from unobot.irc.casemap import irc_lower
-from unobot.irc.embedded_server.state import SERVER_NAME, Channel, Client, Network
+from unobot.irc.embedded_server.queries import Queries
+from unobot.irc.embedded_server.state import (
+    MAX_TARGETS,
+    SERVER_NAME,
+    VERSION,
+    Channel,
+    Client,
+    Network,
+    word,
+)
 
-__all__ = ["DEFAULT_MOTD", "TOPICLEN", "Commands"]
+__all__ = ["TOPICLEN", "Commands"]
 
 log = logging.getLogger(__name__)
 
-VERSION = "unobot-embedded"
 NICKLEN = 30
 CHANNELLEN = 50
 TOPICLEN = 390
 AWAYLEN = 200
 MODES = 4
 """Modes with a parameter (``+o``, ``+v``) honoured in one MODE line."""
-MAX_TARGETS = 8
 FLAG_MODES = "imnpst"
 ISUPPORT = (
     f"AWAYLEN={AWAYLEN} CASEMAPPING=rfc1459 CHANMODES=,,,{FLAG_MODES} CHANNELLEN={CHANNELLEN} "
@@ -46,7 +54,6 @@ ISUPPORT = (
     f"PREFIX=(ov)@+ TARGMAX=PRIVMSG:{MAX_TARGETS},NOTICE:{MAX_TARGETS} TOPICLEN={TOPICLEN}"
 )
 
-DEFAULT_MOTD = ("unobot's local IRC server: join the bot's channel and type .uno to play.",)
 NOT_THERE = "They aren't on that channel"
 
 _NICK = re.compile(r"[A-Za-z\[\]\\`_^{|}][A-Za-z0-9\[\]\\`_^{|}-]*\Z")
@@ -60,12 +67,6 @@ def _valid_channel(name: str) -> bool:
         and not any(ch in name for ch in " ,:\x07")
         and name.isprintable()
     )
-
-
-def _word(text: str) -> str:
-    """A parameter fit to echo in the middle of a reply: one word, no leading colon."""
-    word = text.split(" ", 1)[0].lstrip(":")[:64]
-    return word or "*"
 
 
 def _parse(line: str) -> tuple[str, list[str]]:
@@ -90,11 +91,12 @@ Handler = Callable[[Client, list[str]], None]
 
 
 class Commands:
-    """The handlers, by command. ``motd``: the lines of the message of the day."""
+    """Every command's handler: those that change the network here, those that only answer
+    in :class:`~.queries.Queries`. ``motd``: the lines of the message of the day."""
 
     def __init__(self, net: Network, motd: Iterable[str] = ()) -> None:
         self.net = net
-        self._motd = tuple(motd) or DEFAULT_MOTD  # 422 (no MOTD) would be an error numeric
+        self.queries = q = Queries(net, motd)
         self._created = time.strftime("%Y-%m-%d %H:%M:%S %Z")
         # (handler, least number of parameters, allowed before registration)
         self._table: dict[str, tuple[Handler, int, bool]] = {
@@ -109,22 +111,22 @@ class Commands:
             "PART": (self._part, 1, False),
             "PRIVMSG": (self._privmsg, 0, False),
             "NOTICE": (self._notice, 0, False),
-            "NAMES": (self._names_cmd, 0, False),
-            "WHO": (self._who, 0, False),
-            "WHOIS": (self._whois, 1, False),
-            "WHOWAS": (self._whowas, 1, False),
+            "NAMES": (q.on_names, 0, False),
+            "WHO": (q.on_who, 0, False),
+            "WHOIS": (q.on_whois, 1, False),
+            "WHOWAS": (q.on_whowas, 1, False),
             "MODE": (self._mode, 1, False),
             "TOPIC": (self._topic, 1, False),
             "KICK": (self._kick, 2, False),
             "INVITE": (self._invite, 2, False),
-            "USERHOST": (self._userhost, 1, False),
-            "ISON": (self._ison, 1, False),
-            "LIST": (self._list, 0, False),
+            "USERHOST": (q.on_userhost, 1, False),
+            "ISON": (q.on_ison, 1, False),
+            "LIST": (q.on_list, 0, False),
             "AWAY": (self._away, 0, False),
-            "MOTD": (lambda client, params: self._send_motd(client), 0, False),
-            "LUSERS": (lambda client, params: self._lusers(client), 0, False),
-            "VERSION": (self._version, 0, False),
-            "TIME": (self._time, 0, False),
+            "MOTD": (lambda client, params: q.motd(client), 0, False),
+            "LUSERS": (lambda client, params: q.lusers(client), 0, False),
+            "VERSION": (q.on_version, 0, False),
+            "TIME": (q.on_time, 0, False),
         }
 
     def handle(self, client: Client, raw: bytes) -> None:
@@ -141,11 +143,11 @@ class Commands:
             self.net.num(client, "451", ":You have not registered")
             return
         if entry is None:
-            self.net.num(client, "421", f"{_word(command)} :Unknown command")
+            self.net.num(client, "421", f"{word(command)} :Unknown command")
             return
         handler, least, _ = entry
         if len(params) < least:
-            self.net.num(client, "461", f"{_word(command)} :Not enough parameters")
+            self.net.num(client, "461", f"{word(command)} :Not enough parameters")
             return
         try:
             handler(client, params)
@@ -174,7 +176,7 @@ class Commands:
             client.cap_pending = False
             self._try_register(client)
         else:
-            self.net.num(client, "410", f"{_word(sub)} :Invalid CAP command")
+            self.net.num(client, "410", f"{word(sub)} :Invalid CAP command")
 
     def _nick(self, client: Client, params: list[str]) -> None:
         new = params[0] if params else ""
@@ -182,7 +184,7 @@ class Commands:
             self.net.num(client, "431", ":No nickname given")
             return
         if len(new) > NICKLEN or not _NICK.match(new):
-            self.net.num(client, "432", f"{_word(new)} :Erroneous nickname")
+            self.net.num(client, "432", f"{word(new)} :Erroneous nickname")
             return
         key = irc_lower(new)
         holder = self.net.nicks.get(key)
@@ -220,21 +222,9 @@ class Commands:
         self.net.num(client, "003", f":This server was created {self._created}")
         self.net.num(client, "004", f"{SERVER_NAME} {VERSION} iw {FLAG_MODES}ov")
         self.net.num(client, "005", f"{ISUPPORT} :are supported by this server")
-        self._lusers(client)
-        self._send_motd(client)
+        self.queries.lusers(client)
+        self.queries.motd(client)
         log.debug("embedded IRC server: %s registered", me)
-
-    def _lusers(self, client: Client) -> None:
-        users = sum(1 for c in self.net.clients if c.registered)
-        self.net.num(client, "251", f":There are {users} users and 0 invisible on 1 servers")
-        self.net.num(client, "254", f"{len(self.net.channels)} :channels formed")
-        self.net.num(client, "255", f":I have {users} clients and 0 servers")
-
-    def _send_motd(self, client: Client) -> None:
-        self.net.num(client, "375", f":- {SERVER_NAME} Message of the day -")
-        for line in self._motd:
-            self.net.num(client, "372", f":- {line}")
-        self.net.num(client, "376", ":End of /MOTD command.")
 
     def _ping(self, client: Client, params: list[str]) -> None:
         if not params or not params[0]:
@@ -247,12 +237,6 @@ class Commands:
         self.net.part_ways(client, reason)
         self.net.send(client, f"ERROR :Closing link: {client.host} ({reason})")
         client.closing = True
-
-    def _version(self, client: Client, params: list[str]) -> None:
-        self.net.num(client, "351", f"{VERSION} {SERVER_NAME} :unobot's local IRC server")
-
-    def _time(self, client: Client, params: list[str]) -> None:
-        self.net.num(client, "391", f"{SERVER_NAME} :{time.strftime('%a %b %d %Y %H:%M:%S %Z')}")
 
     # -- channels ------------------------------------------------------------------------------
 
@@ -267,7 +251,7 @@ class Commands:
             if not name:
                 continue
             if not _valid_channel(name):
-                self.net.num(client, "403", f"{_word(name)} :No such channel")
+                self.net.num(client, "403", f"{word(name)} :No such channel")
                 continue
             key = irc_lower(name)
             channel = self.net.channels.get(key)
@@ -287,8 +271,8 @@ class Commands:
             if opped:
                 self.net.to_channel(channel, f":{SERVER_NAME} MODE {channel.name} +o {client.nick}")
             if channel.topic:
-                self._topic_reply(client, channel)
-            self._names(client, channel)
+                self.queries.topic(client, channel)
+            self.queries.names(client, channel)
 
     def _part(self, client: Client, params: list[str]) -> None:
         reason = params[1][:TOPICLEN] if len(params) > 1 else ""
@@ -297,7 +281,7 @@ class Commands:
                 continue
             channel = self.net.channels.get(irc_lower(name))
             if channel is None:
-                self.net.num(client, "403", f"{_word(name)} :No such channel")
+                self.net.num(client, "403", f"{word(name)} :No such channel")
                 continue
             if client not in channel.members:
                 self.net.num(client, "442", f"{channel.name} :You're not on that channel")
@@ -332,7 +316,7 @@ class Commands:
                 channel = self.net.channels.get(irc_lower(target))
                 if channel is None:
                     if not notice:
-                        self.net.num(client, "401", f"{_word(target)} :No such nick/channel")
+                        self.net.num(client, "401", f"{word(target)} :No such nick/channel")
                     continue
                 status = channel.members.get(client)
                 if (status is None and "n" in channel.modes) or (
@@ -347,97 +331,11 @@ class Commands:
             peer = self.net.registered(target)
             if peer is None:
                 if not notice:
-                    self.net.num(client, "401", f"{_word(target)} :No such nick/channel")
+                    self.net.num(client, "401", f"{word(target)} :No such nick/channel")
                 continue
             self.net.send(peer, f":{client.prefix} {command} {peer.nick} :{text}")
             if peer.away and not notice:
                 self.net.num(client, "301", f"{peer.nick} :{peer.away}")
-
-    def _names(self, client: Client, channel: Channel) -> None:
-        symbol = "@" if "s" in channel.modes else "*" if "p" in channel.modes else "="
-        names = [channel.prefix_of(member) + member.nick for member in channel.members]
-        chunk: list[str] = []
-        size = 0
-        for name in names:
-            if chunk and size + len(name) > 400:
-                self.net.num(client, "353", f"{symbol} {channel.name} :{' '.join(chunk)}")
-                chunk, size = [], 0
-            chunk.append(name)
-            size += len(name) + 1
-        if chunk:
-            self.net.num(client, "353", f"{symbol} {channel.name} :{' '.join(chunk)}")
-        self.net.num(client, "366", f"{channel.name} :End of /NAMES list.")
-
-    def _names_cmd(self, client: Client, params: list[str]) -> None:
-        if not params or not params[0]:
-            for channel in list(self.net.channels.values()):
-                if channel.visible_to(client):
-                    self._names(client, channel)
-            return
-        for name in params[0].split(",")[:MAX_TARGETS]:
-            channel = self.net.channels.get(irc_lower(name))
-            if channel is not None and channel.visible_to(client):
-                self._names(client, channel)
-            else:
-                self.net.num(client, "366", f"{_word(name)} :End of /NAMES list.")
-
-    def _who(self, client: Client, params: list[str]) -> None:
-        mask = params[0] if params and params[0] else "*"
-        if mask[0] in "#&":
-            channel = self.net.channels.get(irc_lower(mask))
-            if channel is not None and channel.visible_to(client):
-                for member in channel.members:
-                    self._who_line(client, member, channel)
-        else:
-            pattern = "*" if mask == "0" else irc_lower(mask)
-            exact = self.net.nicks.get(pattern)
-            found = [exact] if exact is not None else [
-                peer for key, peer in self.net.nicks.items() if fnmatch.fnmatchcase(key, pattern)
-            ]  # fmt: skip
-            for peer in found[:200]:
-                if peer.registered:
-                    self._who_line(client, peer, None)
-        self.net.num(client, "315", f"{_word(mask)} :End of /WHO list.")
-
-    def _who_line(self, client: Client, peer: Client, channel: Channel | None) -> None:
-        here = "G" if peer.away else "H"
-        status = channel.prefix_of(peer) if channel is not None else ""
-        where = channel.name if channel is not None else "*"
-        self.net.num(
-            client,
-            "352",
-            f"{where} {peer.user} {peer.host} {SERVER_NAME} {peer.nick} {here}{status} "
-            f":0 {peer.realname}",
-        )
-
-    def _whois(self, client: Client, params: list[str]) -> None:
-        for nick in params[-1].split(",")[:MAX_TARGETS]:
-            peer = self.net.registered(nick)
-            if peer is None:
-                self.net.num(client, "401", f"{_word(nick)} :No such nick/channel")
-                self.net.num(client, "318", f"{_word(nick)} :End of /WHOIS list.")
-                continue
-            self.net.num(client, "311", f"{peer.nick} {peer.user} {peer.host} * :{peer.realname}")
-            channels = [
-                channel.prefix_of(peer) + channel.name
-                for channel in peer.channels.values()
-                if channel.visible_to(client)
-            ]
-            if channels:
-                self.net.num(client, "319", f"{peer.nick} :{' '.join(channels)}")
-            self.net.num(client, "312", f"{peer.nick} {SERVER_NAME} :unobot's local IRC server")
-            if peer.away:
-                self.net.num(client, "301", f"{peer.nick} :{peer.away}")
-            idle = int(time.monotonic() - peer.active)
-            self.net.num(
-                client, "317", f"{peer.nick} {idle} {peer.signon} :seconds idle, signon time"
-            )
-            self.net.num(client, "318", f"{peer.nick} :End of /WHOIS list.")
-
-    def _whowas(self, client: Client, params: list[str]) -> None:
-        nick = _word(params[0])
-        self.net.num(client, "406", f"{nick} :There was no such nickname")
-        self.net.num(client, "369", f"{nick} :End of WHOWAS")
 
     def _mode(self, client: Client, params: list[str]) -> None:
         if params[0][:1] in ("#", "&"):
@@ -448,7 +346,7 @@ class Commands:
     def _channel_mode(self, client: Client, name: str, args: list[str]) -> None:
         channel = self.net.channels.get(irc_lower(name))
         if channel is None:
-            self.net.num(client, "403", f"{_word(name)} :No such channel")
+            self.net.num(client, "403", f"{word(name)} :No such channel")
             return
         if not args or not args[0]:
             self.net.num(client, "324", f"{channel.name} +{''.join(sorted(channel.modes))}")
@@ -479,19 +377,9 @@ class Commands:
                 if not is_op:
                     need_op = True
                     continue
-                peer = self.net.registered(nick)
-                if peer is None:
-                    self.net.num(client, "401", f"{_word(nick)} :No such nick/channel")
-                elif peer not in channel.members:
-                    self.net.num(client, "441", f"{peer.nick} {channel.name} :{NOT_THERE}")
-                else:
-                    status = channel.members[peer]
-                    if sign == "+" and char not in status:
-                        channel.members[peer] = "".join(m for m in "ov" if m in status + char)
-                        applied.append((sign, char, peer.nick))
-                    elif sign == "-" and char in status:
-                        channel.members[peer] = status.replace(char, "")
-                        applied.append((sign, char, peer.nick))
+                change = self._member_mode(client, channel, sign, char, nick)
+                if change is not None:
+                    applied.append(change)
             elif char in FLAG_MODES:
                 if not is_op:
                     need_op = True
@@ -513,10 +401,32 @@ class Commands:
         if applied:
             self.net.to_channel(channel, f":{client.prefix} MODE {channel.name} {_modes(applied)}")
 
+    def _member_mode(
+        self, client: Client, channel: Channel, sign: str, char: str, nick: str
+    ) -> tuple[str, str, str] | None:
+        """An operator's ``+o``/``-o``/``+v``/``-v`` (``sign``, ``char``) on ``nick``: the
+        change made, or None (no such nick or not on the channel: said so; already so:
+        nothing)."""
+        peer = self.net.registered(nick)
+        if peer is None:
+            self.net.num(client, "401", f"{word(nick)} :No such nick/channel")
+            return None
+        if peer not in channel.members:
+            self.net.num(client, "441", f"{peer.nick} {channel.name} :{NOT_THERE}")
+            return None
+        status = channel.members[peer]
+        if sign == "+" and char not in status:
+            channel.members[peer] = "".join(m for m in "ov" if m in status + char)
+            return (sign, char, peer.nick)
+        if sign == "-" and char in status:
+            channel.members[peer] = status.replace(char, "")
+            return (sign, char, peer.nick)
+        return None
+
     def _user_mode(self, client: Client, nick: str, args: list[str]) -> None:
         peer = self.net.registered(nick)
         if peer is None:
-            self.net.num(client, "401", f"{_word(nick)} :No such nick/channel")
+            self.net.num(client, "401", f"{word(nick)} :No such nick/channel")
             return
         if peer is not client:
             self.net.num(client, "502", ":Can't change mode for other users")
@@ -544,21 +454,17 @@ class Commands:
         if applied:
             self.net.send(client, f":{client.prefix} MODE {client.nick} :{_modes(applied)}")
 
-    def _topic_reply(self, client: Client, channel: Channel) -> None:
-        self.net.num(client, "332", f"{channel.name} :{channel.topic}")
-        self.net.num(client, "333", f"{channel.name} {channel.topic_by} {channel.topic_at}")
-
     def _topic(self, client: Client, params: list[str]) -> None:
         channel = self.net.channels.get(irc_lower(params[0]))
         if channel is None:
-            self.net.num(client, "403", f"{_word(params[0])} :No such channel")
+            self.net.num(client, "403", f"{word(params[0])} :No such channel")
             return
         status = channel.members.get(client)
         if len(params) < 2:
             if not channel.visible_to(client):
                 self.net.num(client, "442", f"{channel.name} :You're not on that channel")
             elif channel.topic:
-                self._topic_reply(client, channel)
+                self.queries.topic(client, channel)
             else:
                 self.net.num(client, "331", f"{channel.name} :No topic is set")
             return
@@ -576,7 +482,7 @@ class Commands:
     def _kick(self, client: Client, params: list[str]) -> None:
         channel = self.net.channels.get(irc_lower(params[0]))
         if channel is None:
-            self.net.num(client, "403", f"{_word(params[0])} :No such channel")
+            self.net.num(client, "403", f"{word(params[0])} :No such channel")
             return
         status = channel.members.get(client)
         if status is None:
@@ -589,7 +495,7 @@ class Commands:
         for nick in params[1].split(",")[:MAX_TARGETS]:
             peer = self.net.nicks.get(irc_lower(nick))
             if peer is None or peer not in channel.members:
-                self.net.num(client, "441", f"{_word(nick)} {channel.name} :{NOT_THERE}")
+                self.net.num(client, "441", f"{word(nick)} {channel.name} :{NOT_THERE}")
                 continue
             self.net.to_channel(
                 channel, f":{client.prefix} KICK {channel.name} {peer.nick} :{reason}"
@@ -599,7 +505,7 @@ class Commands:
     def _invite(self, client: Client, params: list[str]) -> None:
         peer = self.net.registered(params[0])
         if peer is None:
-            self.net.num(client, "401", f"{_word(params[0])} :No such nick/channel")
+            self.net.num(client, "401", f"{word(params[0])} :No such nick/channel")
             return
         name = params[1]
         channel = self.net.channels.get(irc_lower(name))
@@ -617,40 +523,12 @@ class Commands:
             channel.invited.add(peer)
             name = channel.name
         elif not _valid_channel(name):
-            self.net.num(client, "403", f"{_word(name)} :No such channel")
+            self.net.num(client, "403", f"{word(name)} :No such channel")
             return
         self.net.num(client, "341", f"{peer.nick} {name}")
         self.net.send(peer, f":{client.prefix} INVITE {peer.nick} :{name}")
         if peer.away:
             self.net.num(client, "301", f"{peer.nick} :{peer.away}")
-
-    # -- queries -------------------------------------------------------------------------------
-
-    def _userhost(self, client: Client, params: list[str]) -> None:
-        replies = []
-        for nick in " ".join(params).split()[:5]:
-            peer = self.net.registered(nick)
-            if peer is not None:
-                replies.append(f"{peer.nick}={'-' if peer.away else '+'}{peer.user}@{peer.host}")
-        self.net.num(client, "302", f":{' '.join(replies)}")
-
-    def _ison(self, client: Client, params: list[str]) -> None:
-        present = []
-        for nick in " ".join(params).split()[:50]:
-            peer = self.net.registered(nick)
-            if peer is not None:
-                present.append(peer.nick)
-        self.net.num(client, "303", f":{' '.join(present)}")
-
-    def _list(self, client: Client, params: list[str]) -> None:
-        wanted = {irc_lower(n) for n in params[0].split(",")} if params and params[0] else None
-        self.net.num(client, "321", "Channel :Users  Name")
-        for key, channel in list(self.net.channels.items()):
-            if (wanted is None or key in wanted) and channel.visible_to(client):
-                self.net.num(
-                    client, "322", f"{channel.name} {len(channel.members)} :{channel.topic}"
-                )
-        self.net.num(client, "323", ":End of /LIST")
 
     def _away(self, client: Client, params: list[str]) -> None:
         if params and params[0]:

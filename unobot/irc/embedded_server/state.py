@@ -14,9 +14,18 @@ from collections.abc import Iterable
 
 from unobot.irc.casemap import irc_lower
 
-__all__ = ["SERVER_NAME", "Channel", "Client", "Network"]
+__all__ = ["MAX_TARGETS", "SERVER_NAME", "VERSION", "Channel", "Client", "Network", "word"]
 
 SERVER_NAME = "localhost"
+VERSION = "unobot-embedded"
+MAX_TARGETS = 8
+"""Targets honoured in one command (``PRIVMSG a,b,c``, ``WHOIS``, ``NAMES``, ``KICK``)."""
+
+
+def word(text: str) -> str:
+    """A parameter fit to echo in the middle of a reply: one word, no leading colon."""
+    found = text.split(" ", 1)[0].lstrip(":")[:64]
+    return found or "*"
 
 
 class Client:
