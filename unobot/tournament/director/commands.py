@@ -115,6 +115,34 @@ class Director:
             if not tournament.over:
                 self.check_clocks(tournament)
 
+    def check_clocks(self, tournament: Tournament) -> None:
+        """Act on what is due now (see :mod:`.clock`): sign-up's end starts the tournament
+        (or cancels it when it can't start), a table whose players are all there or whose
+        no-show grace is over is dealt, a rotation round whose time is up is over."""
+        if tournament.paused is not None or tournament.over:
+            return
+        now = self.now()
+        if clock.signup_over(tournament, now):
+            try:
+                self.change(tournament, "start", by="the sign-up deadline")
+            except TournamentError as err:
+                # the log keeps English (data); the channel hears its own language
+                reason = speak(err.args[0], "en") if err.args else ""
+                self.change(tournament, "cancel", by="director", reason=reason)
+                self.say(
+                    tournament,
+                    _(
+                        "Tournament {name} can't start: {error}; cancelled.",
+                        name=tournament.name,
+                        error=err.args[0] if err.args else "",
+                    ),
+                )
+            return
+        for key, over in clock.graces(tournament, self.live, self.bot.in_channel, now):
+            self.tables.try_deal(key, force=over)
+        if clock.round_over(tournament, self.live, now):
+            self.change(tournament, "round_over")
+
     # --- reading ----------------------------------------------------------------------------
 
     def for_channel(self, channel: str | None, *, ended: bool = False) -> Tournament | None:
@@ -358,37 +386,7 @@ class Director:
         tournament.apply(entry)
         self.writer.write(tournament, entry)
 
-    # --- clocks -----------------------------------------------------------------------------
-
-    def check_clocks(self, tournament: Tournament) -> None:
-        """Act on what is due now (see :mod:`.clock`): sign-up's end starts the tournament
-        (or cancels it when it can't start), a table whose players are all there or whose
-        no-show grace is over is dealt, a rotation round whose time is up is over."""
-        if tournament.paused is not None or tournament.over:
-            return
-        now = self.now()
-        if clock.signup_over(tournament, now):
-            try:
-                self.change(tournament, "start", by="the sign-up deadline")
-            except TournamentError as err:
-                # the log keeps English (data); the channel hears its own language
-                reason = speak(err.args[0], "en") if err.args else ""
-                self.change(tournament, "cancel", by="director", reason=reason)
-                self.say(
-                    tournament,
-                    _(
-                        "Tournament {name} can't start: {error}; cancelled.",
-                        name=tournament.name,
-                        error=err.args[0] if err.args else "",
-                    ),
-                )
-            return
-        for key, over in clock.graces(tournament, self.live, self.bot.in_channel, now):
-            self.tables.try_deal(key, force=over)
-        if clock.round_over(tournament, self.live, now):
-            self.change(tournament, "round_over")
-
-    # --- output -----------------------------------------------------------------------------
+    # --- output, the database's refusals ----------------------------------------------------
 
     def say(self, tournament: Tournament, text: str) -> None:
         self.bot.say(tournament.channel, text)
