@@ -128,30 +128,7 @@ class Tables:
                 warning=tournament.seconds(live.game.warning),
             )
             live.ready = self.desk.now()
-            missing = self._missing(live)
-            said = {
-                "name": tournament.name,
-                "stage": stage_text(live.game.stage),
-                "players": ", ".join(live.game.players),
-                "missing": ", ".join(missing),
-            }
-            if live.replayed and missing:
-                line = _(
-                    "Tournament {name} - {stage} (played again from the start: its table was "
-                    "lost in a restart): {players}; waiting for {missing}.",
-                    **said,
-                )
-            elif live.replayed:
-                line = _(
-                    "Tournament {name} - {stage} (played again from the start: its table was "
-                    "lost in a restart): {players}.",
-                    **said,
-                )
-            elif missing:
-                line = _("Tournament {name} - {stage}: {players}; waiting for {missing}.", **said)
-            else:
-                line = _("Tournament {name} - {stage}: {players}.", **said)
-            bot.say(live.channel, line)
+            bot.say(live.channel, _opened(tournament, live, self._missing(live)))
         self.try_deal(key)
 
     def _key(self, tournament: Tournament, name: str) -> str:
@@ -430,3 +407,28 @@ def _why_text(why: str) -> str:
             what=found.group(2),
         )
     return why
+
+
+def _opened(tournament: Tournament, live: Live, missing: list[str]) -> str:
+    """What a table says when it opens: the game, its players, who it waits for."""
+    said = {
+        "name": tournament.name,
+        "stage": stage_text(live.game.stage),
+        "players": ", ".join(live.game.players),
+        "missing": ", ".join(missing),
+    }
+    if live.replayed and missing:
+        return _(
+            "Tournament {name} - {stage} (played again from the start: its table was "
+            "lost in a restart): {players}; waiting for {missing}.",
+            **said,
+        )
+    if live.replayed:
+        return _(
+            "Tournament {name} - {stage} (played again from the start: its table was "
+            "lost in a restart): {players}.",
+            **said,
+        )
+    if missing:
+        return _("Tournament {name} - {stage}: {players}; waiting for {missing}.", **said)
+    return _("Tournament {name} - {stage}: {players}.", **said)
