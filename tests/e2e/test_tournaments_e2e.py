@@ -58,6 +58,7 @@ _ARROW = re.compile(r"^(?P<stage>.+?): (?P<players>.+) -> (?P<channel>#\S+)$")
 _OVER = re.compile(
     r"^(?P<stage>.+?) \((?P<channel>#\S+)\) over: (?P<totals>.*); (?P<winners>.+?) wins?\.$"
 )
+_LOADING = "tournaments are still being read from the database"
 _IS_OVER = re.compile(r"Tournament (?P<name>\S+) is over! (?P<top>.*?)\. Full standings")
 _TOP = re.compile(r"(\d+)\. (\S+) \((-?\d+)\)")
 _STANDING = re.compile(r"^(\d+)\. (\S+) (-?\d+)(?: \((.*)\))?$")
@@ -314,15 +315,24 @@ class Scene:
         """``who`` (the admin) says ``text`` in the channel; the bot's line containing
         ``expect`` that answers it (the admin watches)."""
         assert self.admin is not None
-        after = len(self.admin.snapshot())
-        (who or self.admin).privmsg(self.channel, text)
-        found = self.admin.wait_for(
-            lambda m: m.nick == self.bot_nick and expect in strip_codes(m.text),
-            timeout=timeout,
-            what=f"the answer to {text!r} ({expect!r})",
-            after=after,
-        )
-        return strip_codes(found.text)
+        deadline = time.monotonic() + timeout
+        while True:
+            after = len(self.admin.snapshot())
+            (who or self.admin).privmsg(self.channel, text)
+            found = self.admin.wait_for(
+                lambda m: (
+                    m.nick == self.bot_nick
+                    and (expect in strip_codes(m.text) or _LOADING in strip_codes(m.text))
+                ),
+                timeout=max(0.1, deadline - time.monotonic()),
+                what=f"the answer to {text!r} ({expect!r})",
+                after=after,
+            )
+            if _LOADING not in strip_codes(found.text):
+                return strip_codes(found.text)
+            # A bot just started reads its tournaments first (under load, a moment): as a
+            # person would, say it again.
+            time.sleep(0.3)
 
     def wait_over(self, name: str, timeout: float) -> str:
         """Until the channel says the tournament is over; fail early if a person's loop broke."""
