@@ -26,7 +26,9 @@ from unobot import config as config_mod
 from unobot.ai.legal import without_voluntary_draw
 from unobot.core.admins import AdminCode
 from unobot.core.plugin import PluginError, load_plugins
-from unobot.core.render import describe, hand_text
+from unobot.core.render import hand_text
+from unobot.core.render_irc import Cards, channel_text
+from unobot.core.updates import EngineEvents, Update
 from unobot.engine import PRESET_ALIASES, PRESETS, Game, preset
 
 if TYPE_CHECKING:
@@ -52,11 +54,13 @@ def demo(players: int, preset_name: str, seed: int) -> int:
     for seat, name in enumerate(names):
         print(f"  {name}'s hand: {hand_text(game.hand(seat))}")
     actions = 0
+    fmt = Cards(False)
     while True:
-        for event in events:
-            line = describe(event, names)
-            if line:
-                print(line)
+        # As the channel words it (one renderer: unobot.core.render_irc), in plain letters.
+        update = Update(events=[EngineEvents(tuple(events), tuple(names))])
+        text = channel_text(update, fmt)
+        if text:
+            print(text)
         if game.over:
             return actions
         seat = game.current

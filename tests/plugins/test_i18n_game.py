@@ -513,22 +513,28 @@ def test_the_resumed_and_held_lines_through_the_bot() -> None:
 
 
 def test_the_plain_event_lines_in_every_language() -> None:
-    from unobot.core.render import describe
+    """The demo's lines (the channel's renderer, plain letters) in every language."""
+    from unobot.core.render_irc import Cards, channel_text
+    from unobot.core.updates import EngineEvents, Update
 
-    names = ["anna", "bob"]
+    names = ("anna", "bob")
     events: list[ev.Event] = [
         ev.CardPlayed(0, _card("W"), Color.GREEN, 3),
-        ev.CardsDrawn(1, (_card("R5"),) * 2, ev.DrawReason.MISSED_UNO),
         ev.ColorChosen(1, Color.RED),
         ev.Reversed(1),
         ev.UnoCaught(0, 1, 2),
         ev.StartCardReplaced(_card("WD4")),
     ]
-    english = [describe(e, names) for e in events]
-    assert english[0] == "anna plays W and chooses green (3 left)."
-    assert english[1] == "bob draws 2 cards (missed-uno)."
+
+    def lines() -> list[str]:
+        return [
+            channel_text(Update(events=[EngineEvents((e,), names)]), Cards(False)) for e in events
+        ]
+
+    english = lines()
+    assert english[0] == "anna plays W and picks green." and all(english)
     for lang in LANGS:
         with speaking(lang):
-            lines = [describe(e, names) or "" for e in events]
-        assert_translated(lines, lang)
-        assert not set(lines) & set(english)
+            translated = lines()
+        assert_translated(translated, lang)
+        assert not set(translated) & set(english)
