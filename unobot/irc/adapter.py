@@ -61,6 +61,7 @@ from tempora import schedule as tempora_schedule
 from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
+from unobot.irc.lag import LagProbe
 from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private, strip_codes
 from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
@@ -146,9 +147,6 @@ class IrcSettings:
     """Connections to open to the network, each with its own send budget (``unobot.irc.pool``:
     the adapter itself is always one of them)."""
 
-
-LAG_TICK = 2.0
-"""Seconds between looks at the lag probe (is one due, is the one under way late)."""
 
 NICKSERV_WHOIS_TIMEOUT = 10.0
 """Seconds to wait for the WHOIS of NickServ before giving up on identifying (the joins wait
@@ -461,17 +459,14 @@ class IrcAdapter:
         """What the server said about itself on this connection (004, 005)."""
         self._has_cap = False
         """The server answered CAP (IRCv3); ircu and irc2 answer 421."""
-        self._probe: tuple[str, float | None] | None = None
-        """The lag probe under way: (token, when it left; None while it waits in the queue)."""
-        self._probe_late = False
-        self._probes = itertools.count(1)
-        self._probe_mark = 0
-        """``sent_lines`` when the last probe came back: probe again only after sending."""
-        self._probe_done = time.monotonic()
-        """When the last probe came back (or the adapter started)."""
-        self._probe_every = settings.lag_probe
-        """Seconds between probes now: ``lag_probe`` while the server lags, doubling (to 8x)
-        while every probe comes back at once: a probe costs a line (2 s of ircu's budget)."""
+        self._lag = LagProbe(
+            settings.lag_probe,
+            self._outbox,
+            self,
+            connected=lambda: self.connected,
+            sent_lines=lambda: self.sent_lines,
+            drain=self._schedule_drain,
+        )
         self._told_439 = False
         self._told_max = False
         self._waiting_slot: set[str] = set()
@@ -664,8 +659,7 @@ class IrcAdapter:
                 conn.notice(line.target, line.text)
             elif line.command == "PING":
                 conn.send_items("PING", ":" + line.target)
-                if self._probe is not None and self._probe[0] == line.target:
-                    self._probe = (line.target, time.monotonic())
+                self._lag.left(line.target)
             elif line.command == "JOIN":
                 conn.join(line.target, line.text)
             elif line.command == "INVITE":
@@ -700,8 +694,7 @@ class IrcAdapter:
         """Forget what the last server said: the next one may be another kind."""
         self._sasl_ok = self._sasl_said = self._has_cap = False
         self._server = ServerInfo()
-        self._probe = None
-        self._probe_late = False
+        self._lag.reset()
         self._identify_sent = None
         self._identified = None
 
@@ -767,64 +760,6 @@ class IrcAdapter:
         command = event.arguments[0] if event.arguments else ""
         if command.upper() != "CAP":
             log.info("the server does not know the command %s", command)
-
-    def _lag_tick(self) -> None:
-        """Every 2 s: send a lag probe when the bot has been sending, none is under way and
-        the last came back ``lag_probe`` seconds ago; a probe that has not come back for long
-        counts as lag already (the server is holding it)."""
-        try:
-            now = time.monotonic()
-            probe = self._probe
-            if not self.connected or now - self._probe_done < self._probe_every:
-                return
-            if probe is not None:
-                left = probe[1]
-                late = left is not None and now - left > 3 * self._outbox.pacer.LAG_HIGH
-                if late and left is not None and not self._probe_late:
-                    self._probe_late = True
-                    self._lagged(now - left, now)
-                return
-            busy = len(self._outbox) > 0 or self.sent_lines - self._probe_mark >= 8
-            if busy and not self._outbox.unlimited:
-                token = f"unobot-lag-{next(self._probes)}"
-                self._probe = (token, None)
-                # In a reply's turn, not ahead of everything: the games keep their share of
-                # the budget (the probe is timed from when it leaves, so its wait here does
-                # not count as the server's).
-                self._outbox.push("PING", token, "", Lane.PRIVATE, tag=_PROBE, now=now)
-                self._schedule_drain()
-        finally:
-            self.call_later(LAG_TICK, self._lag_tick)
-
-    def _on_pong(self, conn: Any, event: irc.client.Event) -> None:
-        probe = self._probe
-        args = [str(a) for a in event.arguments or ()]
-        if probe is None or probe[1] is None or probe[0] not in args:
-            return
-        now = time.monotonic()
-        self._probe = None
-        self._probe_mark = self.sent_lines
-        self._probe_done = now
-        lag = now - probe[1]
-        if not self._probe_late:
-            self._lagged(lag, now)
-        self._probe_late = False
-
-    def _lagged(self, lag: float, now: float) -> None:
-        pacer = self._outbox.pacer
-        was = pacer.factor
-        base = self.settings.lag_probe
-        prompt = lag < pacer.LAG_LOW
-        self._probe_every = min(8 * base, 2 * self._probe_every) if prompt else base
-        if pacer.lag(lag):
-            self._outbox.pause(now, lag)
-            log.info(
-                "the server holds the bot's lines back (lag %.1f s): sending %.1fx slower",
-                lag,
-                pacer.factor,
-            )
-        elif was > 1.0 and pacer.factor == 1.0:
-            log.info("the server keeps up again (lag %.1f s): sending at its full rate", lag)
 
     def _on_ping(self, conn: Any, event: irc.client.Event) -> None:
         """The library answers the server's PING itself: its PONG costs like any line."""
@@ -903,7 +838,7 @@ class IrcAdapter:
             "featurelist": self._on_isupport,
             "cap": self._on_cap,
             "unknowncommand": self._on_unknown_command,
-            "pong": self._on_pong,
+            "pong": lambda conn, event: self._lag.pong([str(a) for a in event.arguments or ()]),
             "ping": self._on_ping,
             "439": self._on_target_too_fast,  # ircu: Target change too fast
             "707": self._on_target_too_fast,  # Solanum/charybdis: ERR_TARGCHANGE
@@ -913,8 +848,7 @@ class IrcAdapter:
         for name, fn in handlers.items():
             conn.add_global_handler(name, self._guarded(name, fn), 0)
         self.call_later(min(30.0, self.settings.ping_interval / 2), self._keepalive)
-        if self.settings.lag_probe > 0:
-            self.call_later(LAG_TICK, self._lag_tick)
+        self._lag.start()
 
     def _guarded(
         self, name: str, fn: Callable[[Any, irc.client.Event], None]
@@ -1386,8 +1320,6 @@ def _guarded(process_line: Callable[[str], None]) -> Callable[[str], None]:
 _DIRTY = ("\r", "\n", "\0")
 
 _CTCP = Tag("", reply=True)
-_PROBE = Tag("", reply=True, urgent=True, person="$lag")
-"""A lag probe waits for a reply's turn in the flow of private lines, and never expires."""
 """CTCP answers share the flow of private replies, and expire like them."""
 
 _NAMES_LIMIT = 10_000
