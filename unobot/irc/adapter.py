@@ -62,6 +62,7 @@ from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
 from unobot.irc.lag import LagProbe
+from unobot.irc.names import ChannelNames
 from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private, strip_codes
 from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
@@ -443,9 +444,6 @@ class IrcAdapter:
         self._calls: deque[Callable[[], None]] = deque()
         self._stop = threading.Event()
         self._apologised: dict[str, float] = {}
-        self._ops: dict[tuple[str, str], bool] = {}
-        self._names: dict[str, list[str]] = {}
-        """NAMES replies being gathered, by channel (lower case)."""
         self._delivering = False
         self._keys: dict[str, tuple[str, str]] = {
             irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
@@ -486,6 +484,7 @@ class IrcAdapter:
         self._bot = _Bot(self, settings)
         self._conn = self._bot.connection
         self._reactor = self._bot.reactor
+        self._members = ChannelNames(lambda channel: self._bot.channels.get(channel))
         self._install_handlers()
 
     # -- Transport -------------------------------------------------------------------------
@@ -520,26 +519,8 @@ class IrcAdapter:
         self._schedule_drain()
 
     def is_op(self, channel: str, nick: str) -> bool:
-        """Whether ``nick`` holds @ (or & / ~) in ``channel``, as the library tracks it.
-
-        Cached until the next MODE, NAMES, join, part, quit, kick or nick change: the library's
-        case-insensitive lookups build a cache per string and cost ~25 µs a check, and every
-        channel message asks.
-        """
-        key = (channel, nick)
-        found = self._ops.get(key)
-        if found is None:
-            chan = self._bot.channels.get(channel)
-            found = chan is not None and bool(
-                chan.is_oper(nick) or chan.is_admin(nick) or chan.is_owner(nick)
-            )
-            if len(self._ops) > 10_000:
-                self._ops.clear()
-            self._ops[key] = found
-        return found
-
-    def _forget_ops(self, conn: Any = None, event: Any = None) -> None:
-        self._ops.clear()
+        """Whether ``nick`` holds @ (or & / ~) in ``channel`` (:meth:`ChannelNames.is_op`)."""
+        return self._members.is_op(channel, nick)
 
     @property
     def connected(self) -> bool:
@@ -825,7 +806,7 @@ class IrcAdapter:
             "quit": self._on_membership,
             "kick": self._on_membership,
             "nick": self._on_membership,
-            "mode": self._forget_ops,
+            "mode": lambda conn, event: self._members.forget_ops(),
             "namreply": self._on_namreply,
             "endofnames": self._on_endofnames,
             "channelisfull": self._on_join_refused,
@@ -1085,8 +1066,7 @@ class IrcAdapter:
             log.log(level, "the server closes the link: %s", text or "no reason given")
 
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
-        self._ops.clear()
-        self._names.clear()
+        self._members.clear()
         if self._ns_check is not None:
             if self._ns_check.timer is not None:
                 self.cancel(self._ns_check.timer)
@@ -1189,30 +1169,18 @@ class IrcAdapter:
         self._deliver(record)
 
     def _on_namreply(self, conn: Any, event: irc.client.Event) -> None:
-        """One 353 line of a NAMES reply, gathered until its 366 (a big channel's list
-        comes in several). Every status prefix goes (multi-prefix sends ``@+nick``) and so
-        does a userhost (userhost-in-names sends ``nick!user@host``)."""
-        self._ops.clear()
-        args = event.arguments
-        if len(args) < 3:
-            return
+        """353: gathered by :meth:`ChannelNames.namreply`, less the server's status prefixes."""
         prefixes = "".join(getattr(conn.features, "prefix", {}) or "@+")
-        names = self._names.setdefault(irc_lower(args[1]), [])
-        for entry in args[2].split():
-            nick = entry.lstrip(prefixes).split("!", 1)[0]
-            if nick and len(names) < _NAMES_LIMIT:
-                names.append(nick)
+        self._members.namreply(list(event.arguments or ()), prefixes)
 
     def _on_endofnames(self, conn: Any, event: irc.client.Event) -> None:
-        args = event.arguments
-        if not args:
-            return
-        channel = args[0]
-        names = self._names.pop(irc_lower(channel), [])
-        self._deliver(Incoming(Kind.NAMES, "", channel, " ".join(names)))
+        """366: the gathered names go to the core as one NAMES record."""
+        record = self._members.endofnames(list(event.arguments or ()))
+        if record is not None:
+            self._deliver(record)
 
     def _on_membership(self, conn: Any, event: irc.client.Event) -> None:
-        self._ops.clear()
+        self._members.forget_ops()
         source = event.source
         nick = source.nick if source else ""
         userhost = source.userhost if source and "@" in source else ""
@@ -1321,10 +1289,6 @@ _DIRTY = ("\r", "\n", "\0")
 
 _CTCP = Tag("", reply=True)
 """CTCP answers share the flow of private replies, and expire like them."""
-
-_NAMES_LIMIT = 10_000
-"""Nicks kept of one channel's NAMES reply (a hostile server can't make the list grow
-without bound)."""
 
 
 def _clean(text: str) -> str:
