@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fnmatch
 import functools
 import itertools
 import logging
@@ -46,8 +45,7 @@ import ssl
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import irc.bot
@@ -63,8 +61,10 @@ from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
 from unobot.irc.lag import LagProbe
 from unobot.irc.names import ChannelNames
-from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private, strip_codes
-from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
+from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private
+from unobot.irc.serverinfo import ServerInfo, refusal_wait
+from unobot.irc.services import ServicesLogin, service_verdict
+from unobot.irc.settings import IrcSettings, ServerSettings
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
 __all__ = ["IrcAdapter", "IrcSettings", "ServerSettings", "service_verdict"]
@@ -74,108 +74,6 @@ log = logging.getLogger(__name__)
 redact.install()  # before any connection: the library logs PASS and IDENTIFY lines at DEBUG
 
 
-@dataclass(frozen=True, slots=True)
-class ServerSettings:
-    """One server to try; the adapter cycles through the list on every reconnect."""
-
-    host: str
-    port: int = 0
-    """0 means the usual port: 6697 with TLS, 6667 without."""
-    tls: bool = False
-    tls_verify: bool = True
-    """Check the certificate chain and host name (default). False accepts any certificate."""
-    tls_ca_file: str | None = None
-    """Trust this PEM file (e.g. a self-signed server certificate) instead of the system CAs."""
-    password: str | None = field(default=None, repr=False)
-    """Server password (PASS), sent with or without SASL. Kept out of ``repr`` (and so out of
-    any log line or traceback that shows the settings)."""
-
-    @property
-    def effective_port(self) -> int:
-        return self.port or (6697 if self.tls else 6667)
-
-
-@dataclass(frozen=True)
-class IrcSettings:
-    """Everything the adapter needs to reach a network, typed (the TOML loader builds this)."""
-
-    servers: tuple[ServerSettings, ...]
-    nick: str = "unobot"
-    alt_nicks: tuple[str, ...] = ()
-    """Tried in order when the nick is taken; then ``_`` is appended."""
-    username: str | None = None
-    realname: str = "unobot - Uno for IRC"
-    channels: Mapping[str, str] = field(default_factory=dict)
-    """Channel -> key ("" for none)."""
-    sasl_login: str | None = None
-    sasl_password: str | None = field(default=None, repr=False)
-    nickserv_password: str | None = field(default=None, repr=False)
-    """IDENTIFY to NickServ after registering, when SASL is not configured or failed, and
-    only once a WHOIS confirmed it is the service (``nickserv_server``, ``nickserv_host``)."""
-    nickserv_nick: str = "NickServ"
-    nickserv_server: str = "services.*"
-    """Glob (case-insensitive) the server NickServ is on (WHOIS 312) must match. Networks put
-    their services on a server of their own, usually ``services.<network>``; an impostor who
-    took the nick on a network without services is on an ordinary server. ``*``: any server,
-    for networks that hide server names (then ``nickserv_host`` says who the service is)."""
-    nickserv_host: str = ""
-    """Glob (case-insensitive) NickServ's ``user@host`` (WHOIS 311) must match too; without an
-    ``@`` only the host is matched. "" checks the server alone."""
-    burst: int = 4
-    rate: float = 1.0
-    """Lines per second after the burst; 0 = unlimited (only for servers without flood limits)."""
-    flood_model: str = "auto"
-    """How the server counts the bot's lines (:mod:`unobot.irc.flood`): ``auto`` reads it off
-    the server's version (the configured bucket for a server it does not know), ``bucket``
-    always uses ``burst`` and ``rate``, or a model's name (``ircu``, ``irc2``, ``hybrid``...)."""
-    lag_probe: float = 30.0
-    """Seconds between lag probes (a PING whose PONG says how long the server holds the bot's
-    lines) while the bot is sending; 0: never probe. Each probe is a line of the budget (on
-    ircu, 2 s of it): every 30 s costs 3-7 % of it; every 5 s cost 40 % on ircu."""
-    line_bytes: int = 400
-    reconnect_min: float = 2.0
-    reconnect_max: float = 120.0
-    connect_timeout: float = 15.0
-    ping_interval: float = 120.0
-    """Silence after which we PING the server; twice this and we reconnect."""
-    apology: str = "Sorry, something went wrong with that command."
-    apology_interval: float = 30.0
-    """At most one apology per nick in this many seconds (no apology floods)."""
-    rejoin_delay: float = 5.0
-    """Seconds after being kicked before the bot joins the channel again (one try: a refusal
-    such as a ban is logged, not retried). Negative: never rejoin after a kick."""
-    connections: int = 1
-    """Connections to open to the network, each with its own send budget (``unobot.irc.pool``:
-    the adapter itself is always one of them)."""
-
-
-NICKSERV_WHOIS_TIMEOUT = 10.0
-"""Seconds to wait for the WHOIS of NickServ before giving up on identifying (the joins wait
-for it, so it is bounded)."""
-
-
-def service_verdict(settings: IrcSettings, user: str, host: str, server: str) -> str | None:
-    """Why the WHOIS answer for NickServ (``user@host`` on ``server``) is not the configured
-    service, or None when it is and may be sent the password.
-
-    The rule: the service's server must match ``nickserv_server`` (``services.*`` by default:
-    networks run their services as a server of their own, which no user can pose as), and its
-    ``user@host`` must match ``nickserv_host`` when that is set. An empty answer (the nick is
-    not there, or the WHOIS went unanswered) is never trusted.
-    """
-    if not host:
-        return "nobody answers to the nick"
-    wanted = settings.nickserv_server
-    if not fnmatch.fnmatchcase(server.lower(), wanted.lower()):
-        return f"it is on server {server or '(not given)'}, not one matching {wanted!r}"
-    mask = settings.nickserv_host
-    if mask:
-        seen = f"{user}@{host}" if "@" in mask else host
-        if not fnmatch.fnmatchcase(seen.lower(), mask.lower()):
-            return f"it is {user}@{host}, not {mask!r}"
-    return None
-
-
 def _event_text(event: irc.client.Event) -> str:
     """The text of an event. irc 20.5 puts the reason of its own SASL failures ("server does
     not support sasl") in the event's *target* (a list), not its arguments: read both."""
@@ -183,17 +81,6 @@ def _event_text(event: irc.client.Event) -> str:
     if not parts and isinstance(event.target, list):
         parts = [str(a) for a in event.target]
     return " ".join(parts).strip()
-
-
-@dataclass(slots=True)
-class _ServiceCheck:
-    """A WHOIS of NickServ under way, and what it has said so far."""
-
-    nick: str
-    user: str = ""
-    host: str = ""
-    server: str = ""
-    timer: object | None = None
 
 
 class _Handle:
@@ -449,14 +336,8 @@ class IrcAdapter:
             irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
         }
         """Folded name -> (channel, key) of every channel to be in: rejoined after a reconnect."""
-        self._sasl_ok = False
-        """SASL logged the bot in on this connection (NickServ is then not asked)."""
-        self._sasl_said = False
-        """The outcome of SASL on this connection was logged (so its silence can be)."""
         self._server = ServerInfo()
         """What the server said about itself on this connection (004, 005)."""
-        self._has_cap = False
-        """The server answered CAP (IRCv3); ircu and irc2 answer 421."""
         self._lag = LagProbe(
             settings.lag_probe,
             self._outbox,
@@ -469,14 +350,15 @@ class IrcAdapter:
         self._told_max = False
         self._waiting_slot: set[str] = set()
         """Channels refused with 405 (too many channels): joined when the bot leaves one."""
-        self._identify_sent: float | None = None
-        """When IDENTIFY went to NickServ on this connection (its answer is looked for)."""
-        self._identified: bool | None = None
-        """NickServ's answer to IDENTIFY: True accepted, False refused, None not yet."""
-        self._ns_check: _ServiceCheck | None = None
-        """The WHOIS of NickServ before identifying, while under way."""
-        self._ns_refused = 0
-        """Times identifying was refused (the first is a WARNING, later ones INFO)."""
+        self._services = ServicesLogin(
+            settings,
+            self._outbox,
+            self,
+            connected=lambda: self.connected,
+            nickname=lambda: self.nickname,
+            join_channels=self._join_channels,
+            drain=self._schedule_drain,
+        )
         self.connects = 0
         """Successful registrations so far (tests and monitoring read it)."""
         self.disconnects = 0
@@ -673,11 +555,9 @@ class IrcAdapter:
     # -- what the server says about itself and the bot's lines -------------------------------
     def _new_connection(self) -> None:
         """Forget what the last server said: the next one may be another kind."""
-        self._sasl_ok = self._sasl_said = self._has_cap = False
         self._server = ServerInfo()
         self._lag.reset()
-        self._identify_sent = None
-        self._identified = None
+        self._services.reset()
 
     def _registration(self) -> list[WireLine]:
         """What registering sent (the library wrote it): charged to the server's clock."""
@@ -733,9 +613,6 @@ class IrcAdapter:
                 ", ".join(wanted[limit:]),
             )
 
-    def _on_cap(self, conn: Any, event: irc.client.Event) -> None:
-        self._has_cap = True
-
     def _on_unknown_command(self, conn: Any, event: irc.client.Event) -> None:
         """421: the server does not know a command the bot sent (ircu and irc2: CAP)."""
         command = event.arguments[0] if event.arguments else ""
@@ -790,8 +667,8 @@ class IrcAdapter:
             "disconnect": self._on_disconnect,
             "error": self._on_error,
             "passwdmismatch": self._on_error,
-            "login_failed": self._on_login_failed,
-            "saslsuccess": self._on_sasl_success,
+            "login_failed": lambda conn, event: self._services.sasl_failed(_event_text(event)),
+            "saslsuccess": lambda conn, event: self._services.sasl_succeeded(),
             "nicklocked": self._on_sasl_stuck,
             "sasltoolong": self._on_sasl_stuck,
             "saslaborted": self._on_sasl_stuck,
@@ -817,14 +694,14 @@ class IrcAdapter:
             "toomanychannels": self._on_join_refused,  # 405: ircu's MAXCHANNELS=10
             "myinfo": self._on_myinfo,
             "featurelist": self._on_isupport,
-            "cap": self._on_cap,
+            "cap": lambda conn, event: self._services.cap_seen(),
             "unknowncommand": self._on_unknown_command,
             "pong": lambda conn, event: self._lag.pong([str(a) for a in event.arguments or ()]),
             "ping": self._on_ping,
             "439": self._on_target_too_fast,  # ircu: Target change too fast
             "707": self._on_target_too_fast,  # Solanum/charybdis: ERR_TARGCHANGE
             "privnotice": self._on_private_notice,
-            "loggedin": self._on_logged_in,
+            "loggedin": lambda conn, event: self._services.logged_in(_event_text(event)),
         }
         for name, fn in handlers.items():
             conn.add_global_handler(name, self._guarded(name, fn), 0)
@@ -879,26 +756,12 @@ class IrcAdapter:
         self._last_rx = now
         self._outbox.reset(now, self._registration())
         log.info("registered as %s on %s", conn.get_nickname(), conn.get_server_name())
-        if self.settings.sasl_login and self.settings.sasl_password and not self._sasl_said:
-            self._sasl_said = True
-            also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
-            if self._has_cap:
-                log.warning("SASL login not done: the server did not finish it%s", also)
-            else:
-                log.warning(
-                    "SASL login skipped: the server does not negotiate capabilities (no CAP: "
-                    "ircu, irc2 and other older servers)%s",
-                    also,
-                )
-        if self.settings.nickserv_password and not self._sasl_ok:
-            # The service is checked first; the JOINs wait for the outcome, so that the nick is
-            # identified before them where it can be (some channels need +r).
-            self._check_nickserv()
+        self._services.registered()  # SASL's outcome said; NickServ checked (the joins wait)
         # IRCv3 (3.1 allows it after registration): who is logged in to which services account,
         # for admin checks by account. Requested one by one: an unknown cap NAKs its whole REQ.
         for cap in ("account-tag", "extended-join"):
             self._outbox.push("CAP", "REQ", cap)
-        if self._ns_check is None:
+        if not self._services.checking:
             self._join_channels()
         if self._drain_timer is not None:  # armed on the previous connection
             self.cancel(self._drain_timer)
@@ -910,108 +773,14 @@ class IrcAdapter:
     def _join_channels(self) -> None:
         self._outbox.push_joins(self._keys.values())
 
-    # -- identifying -----------------------------------------------------------------------
-    def _check_nickserv(self) -> None:
-        """WHOIS NickServ before it gets the password (:func:`service_verdict` judges the
-        answer); bounded by ``NICKSERV_WHOIS_TIMEOUT``."""
-        check = self._ns_check = _ServiceCheck(self.settings.nickserv_nick)
-        check.timer = self.call_later(
-            NICKSERV_WHOIS_TIMEOUT, lambda: self._nickserv_done(check, "no answer to WHOIS")
-        )
-        self._outbox.push("WHOIS", check.nick, "", Lane.CONTROL)
-
+    # -- identifying (unobot.irc.services) -------------------------------------------------
     def _on_whois(self, conn: Any, event: irc.client.Event) -> None:
-        """311/312/318/401 about the nick being checked (other WHOIS answers are ignored)."""
-        check = self._ns_check
-        args = event.arguments
-        if check is None or not args or irc_lower(args[0]) != irc_lower(check.nick):
-            return
-        if event.type == "whoisuser" and len(args) >= 3:
-            check.user, check.host = args[1], args[2]
-        elif event.type == "whoisserver" and len(args) >= 2:
-            check.server = args[1]
-        elif event.type == "nosuchnick":
-            self._nickserv_done(check, "nobody has the nick (no services on this network?)")
-        elif event.type == "endofwhois":
-            verdict = service_verdict(self.settings, check.user, check.host, check.server)
-            self._nickserv_done(check, verdict)
-
-    def _nickserv_done(self, check: _ServiceCheck, refusal: str | None) -> None:
-        """The check's outcome: IDENTIFY (``refusal`` None) or a log line saying why not;
-        then the JOINs that waited."""
-        if self._ns_check is not check:
-            return  # stale: its connection is gone (a newer check may be under way)
-        self._ns_check = None
-        if check.timer is not None:
-            self.cancel(check.timer)
-        where = f"{check.user}@{check.host} on {check.server}" if check.host else "?"
-        if refusal is None:
-            log.info("identifying to %s (%s)", check.nick, where)
-            self._identify_sent = time.monotonic()
-            self._outbox.push(
-                "PRIVMSG", check.nick, f"IDENTIFY {self.settings.nickserv_password}", Lane.CONTROL
-            )
-        else:
-            self._ns_refused += 1
-            log.log(
-                logging.WARNING if self._ns_refused == 1 else logging.INFO,
-                "not identifying to %s: %s; a password goes only to a confirmed service "
-                "(irc.nickserv_server %r, irc.nickserv_host %r)",
-                check.nick,
-                refusal,
-                self.settings.nickserv_server,
-                self.settings.nickserv_host,
-            )
-        self._join_channels()
-        self._schedule_drain()
+        self._services.whois(event.type, list(event.arguments or ()))
 
     def _on_private_notice(self, conn: Any, event: irc.client.Event) -> None:
-        """NickServ's answer to IDENTIFY, said at INFO (accepted) or WARNING (refused) in one
-        line; then the configured nick is taken back if services had renamed the bot."""
         source = event.source
-        if source is None or self._identify_sent is None or self._identified is not None:
-            return
-        if irc_lower(source.nick) != irc_lower(self.settings.nickserv_nick):
-            return
-        text = strip_codes(_event_text(event))  # anope and atheme answer in bold
-        outcome = nickserv_outcome(text)
-        if outcome is None:  # something else ("This nickname is registered..."): not news
-            log.debug("%s says: %s", source.nick, text)
-            return
-        self._identified = outcome
-        if outcome:
-            log.info("identified to %s: %s", source.nick, text)
-            self._regain_nick()
-        else:
-            log.warning("%s refused the password (irc.nickserv_password): %s", source.nick, text)
-
-    def _on_logged_in(self, conn: Any, event: irc.client.Event) -> None:
-        """900 RPL_LOGGEDIN: the server says which account the bot is logged in to."""
-        log.info("logged in: %s", _event_text(event))
-
-    def _renamed(self, old: str, new: str) -> None:
-        """The bot's own nick changed. Asked for (regaining the configured nick): fine.
-        Otherwise services renamed it (``Guest32460``: the nick is registered and the bot
-        had not identified in time); it takes the configured nick back once identified."""
-        if irc_lower(new) == irc_lower(self.settings.nick):
-            log.info("the bot is %s again", new)
-            return
-        if irc_lower(new) in (irc_lower(n) for n in self._nicks):
-            return
-        log.warning(
-            "the bot was renamed from %s to %s (services enforcing a registered nick: check "
-            "irc.nickserv_password or SASL); it takes %s back once identified",
-            old,
-            new,
-            self.settings.nick,
-        )
-        if self._identified:
-            self._regain_nick()
-
-    def _regain_nick(self) -> None:
-        if self.connected and irc_lower(self._conn.get_nickname()) != irc_lower(self.settings.nick):
-            self._outbox.push("NICK", self.settings.nick, "")
-            self._schedule_drain()
+        if source is not None:
+            self._services.notice(source.nick, _event_text(event))
 
     def _slot_freed(self) -> None:
         """The bot left a channel: one refused for too many channels (405) is tried now."""
@@ -1022,25 +791,11 @@ class IrcAdapter:
             self._outbox.push("JOIN", channel, key)
             self._schedule_drain()
 
-    def _on_sasl_success(self, conn: Any, event: irc.client.Event) -> None:
-        self._sasl_ok = self._sasl_said = True
-        log.info("SASL login succeeded (account %s)", self.settings.sasl_login)
-
-    def _on_login_failed(self, conn: Any, event: irc.client.Event) -> None:
-        reason = _event_text(event) or (
-            "the server gave no reason (check irc.sasl_login and irc.sasl_password)"
-        )
-        also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
-        self._sasl_said = True
-        log.error("SASL login failed: %s%s", reason, also)
-
     def _on_sasl_stuck(self, conn: Any, event: irc.client.Event) -> None:
         """902/905/906 during SASL: the library would wait for ever; end it so the bot
         registers (without an account)."""
         if isinstance(conn, _ServerConnection) and conn.end_sasl():
-            reason = _event_text(event) or event.type
-            self._sasl_said = True
-            log.error("SASL login failed: %s (%s)", reason, event.type)
+            self._services.sasl_stuck(_event_text(event), event.type)
 
     def _on_error(self, conn: Any, event: irc.client.Event) -> None:
         """ERROR (the server closes the link) or 464: say why, as the disconnect that follows
@@ -1067,10 +822,7 @@ class IrcAdapter:
 
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
         self._members.clear()
-        if self._ns_check is not None:
-            if self._ns_check.timer is not None:
-                self.cancel(self._ns_check.timer)
-            self._ns_check = None
+        self._services.lost()
         was = self._registered
         nick = self.nickname
         self._registered = False
@@ -1139,7 +891,7 @@ class IrcAdapter:
                 elif (
                     self._registered
                     and self._conn.get_nickname() != self.settings.nick
-                    and self._identified is not False  # services would only rename it again
+                    and self._services.identified is not False  # they would rename it again
                 ):
                     self._outbox.push("NICK", self.settings.nick, "")
                     self._schedule_drain()
@@ -1213,7 +965,7 @@ class IrcAdapter:
             if record.new_nick:  # what waits for the old nick would be refused, hands lost
                 self._outbox.renamed(nick, record.new_nick)
                 if irc_lower(record.new_nick) == irc_lower(conn.get_nickname()):
-                    self._renamed(nick, record.new_nick)
+                    self._services.renamed(nick, record.new_nick)
         self._deliver(record)
 
     def _deliver(self, record: Incoming) -> None:
