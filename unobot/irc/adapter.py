@@ -27,9 +27,14 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
 - Secrets go only where they belong. The server password is sent as ``PASS`` with SASL too
   (the library's ``connect`` uses one ``password`` for both). The NickServ password is sent
   only to a service whose identity a WHOIS confirmed (its server, and its ``user@host`` when
-  configured: :func:`service_verdict`), never to whoever holds the nick: on a network
-  without services anyone can take it. The library logs every line at DEBUG; the filter of
-  :mod:`unobot.irc.redact` masks the passwords in them.
+  configured: :func:`~unobot.irc.services.service_verdict`), never to whoever holds the nick:
+  on a network without services anyone can take it. The library logs every line at DEBUG;
+  the filter of :mod:`unobot.irc.redact` masks the passwords in them.
+
+Three parts that need no library are classes of their own, each given only what it needs and
+fed the events' arguments: :class:`~unobot.irc.services.ServicesLogin` (SASL's outcome,
+NickServ), :class:`~unobot.irc.lag.LagProbe` (the lag probe) and
+:class:`~unobot.irc.names.ChannelNames` (NAMES replies, who is an operator).
 """
 
 from __future__ import annotations
