@@ -31,10 +31,11 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
   on a network without services anyone can take it. The library logs every line at DEBUG;
   the filter of :mod:`unobot.irc.redact` masks the passwords in them.
 
-Three parts that need no library are classes of their own, each given only what it needs and
+Four parts that need no library are classes of their own, each given only what it needs and
 fed the events' arguments: :class:`~unobot.irc.services.ServicesLogin` (SASL's outcome,
-NickServ), :class:`~unobot.irc.lag.LagProbe` (the lag probe) and
-:class:`~unobot.irc.names.ChannelNames` (NAMES replies, who is an operator).
+NickServ), :class:`~unobot.irc.lag.LagProbe` (the lag probe),
+:class:`~unobot.irc.names.ChannelNames` (NAMES replies, who is an operator) and
+:class:`~unobot.irc.joins.ChannelJoins` (joins, rejoins after a kick, refusals).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ from tempora import schedule as tempora_schedule
 from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
+from unobot.irc.joins import ChannelJoins
 from unobot.irc.lag import LagProbe
 from unobot.irc.names import ChannelNames
 from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private
@@ -337,10 +339,15 @@ class IrcAdapter:
         self._stop = threading.Event()
         self._apologised: dict[str, float] = {}
         self._delivering = False
-        self._keys: dict[str, tuple[str, str]] = {
-            irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
-        }
-        """Folded name -> (channel, key) of every channel to be in: rejoined after a reconnect."""
+        self._joins = ChannelJoins(
+            settings.channels,
+            settings.rejoin_delay,
+            self._outbox,
+            self,
+            connected=lambda: self.connected,
+            joined=lambda: self.joined,
+            drain=self._schedule_drain,
+        )
         self._server = ServerInfo()
         """What the server said about itself on this connection (004, 005)."""
         self._lag = LagProbe(
@@ -352,16 +359,13 @@ class IrcAdapter:
             drain=self._schedule_drain,
         )
         self._told_439 = False
-        self._told_max = False
-        self._waiting_slot: set[str] = set()
-        """Channels refused with 405 (too many channels): joined when the bot leaves one."""
         self._services = ServicesLogin(
             settings,
             self._outbox,
             self,
             connected=lambda: self.connected,
             nickname=lambda: self.nickname,
-            join_channels=self._join_channels,
+            join_channels=self._joins.join_all,
             drain=self._schedule_drain,
         )
         self.connects = 0
@@ -395,9 +399,7 @@ class IrcAdapter:
 
     def join(self, channel: str, key: str = "") -> None:
         """Join ``channel`` now (queued); it is rejoined after reconnects and kicks too."""
-        self._keys[irc_lower(channel)] = (channel, key)
-        self._outbox.push("JOIN", channel, key)
-        self._schedule_drain()
+        self._joins.join(channel, key)
 
     def invite(self, nick: str, channel: str) -> None:
         """Invite ``nick`` to ``channel`` (a tournament table); queued like a JOIN. A server
@@ -606,17 +608,7 @@ class IrcAdapter:
     def _on_isupport(self, conn: Any, event: irc.client.Event) -> None:
         """005: CNOTICE/CPRIVMSG, and how many channels the bot may be in."""
         self._server.read_isupport(list(event.arguments))
-        limit = self._server.max_channels
-        wanted = [name for name, _ in self._keys.values()]
-        if limit is not None and len(wanted) > limit and not self._told_max:
-            self._told_max = True
-            log.warning(
-                "the server lets a client be in %d channels; %d are configured: %s will not "
-                "be joined (use irc.connections for more, or fewer channels)",
-                limit,
-                len(wanted),
-                ", ".join(wanted[limit:]),
-            )
+        self._joins.server_limit(self._server.max_channels)
 
     def _on_unknown_command(self, conn: Any, event: irc.client.Event) -> None:
         """421: the server does not know a command the bot sent (ircu and irc2: CAP)."""
@@ -637,8 +629,7 @@ class IrcAdapter:
         wait = refusal_wait(text, 60.0)
         now = time.monotonic()
         if target.startswith(CHANNEL_PREFIXES):
-            log.warning("can't join %s yet: %s; trying again in %.0f s", target, text, wait)
-            self.call_later(wait + 1.0, lambda: self._rejoin(target))
+            self._joins.later(target, text, wait)
             return
         was_held = irc_lower(target) in self._outbox.held(now)
         again = self._outbox.refused(target, wait, now)
@@ -767,16 +758,13 @@ class IrcAdapter:
         for cap in ("account-tag", "extended-join"):
             self._outbox.push("CAP", "REQ", cap)
         if not self._services.checking:
-            self._join_channels()
+            self._joins.join_all()
         if self._drain_timer is not None:  # armed on the previous connection
             self.cancel(self._drain_timer)
             self._drain_timer = None
         if self.connects > 1:  # the core holds its games until it is back in their channels
             self._deliver(Incoming(Kind.RECONNECTED, conn.get_nickname()))
         self._schedule_drain()
-
-    def _join_channels(self) -> None:
-        self._outbox.push_joins(self._keys.values())
 
     # -- identifying (unobot.irc.services) -------------------------------------------------
     def _on_whois(self, conn: Any, event: irc.client.Event) -> None:
@@ -786,15 +774,6 @@ class IrcAdapter:
         source = event.source
         if source is not None:
             self._services.notice(source.nick, _event_text(event))
-
-    def _slot_freed(self) -> None:
-        """The bot left a channel: one refused for too many channels (405) is tried now."""
-        if self._waiting_slot and self.connected:
-            folded = self._waiting_slot.pop()
-            channel, key = self._keys.get(folded, (folded, ""))
-            log.info("a channel slot is free: joining %s", channel)
-            self._outbox.push("JOIN", channel, key)
-            self._schedule_drain()
 
     def _on_sasl_stuck(self, conn: Any, event: irc.client.Event) -> None:
         """902/905/906 during SASL: the library would wait for ever; end it so the bot
@@ -844,44 +823,9 @@ class IrcAdapter:
         if was and not stopping:
             self._deliver(Incoming(Kind.DISCONNECTED, nick, "", cause))
 
-    def _on_kicked(self, channel: str, by: str, reason: str) -> None:
-        """The bot was kicked from ``channel``: join it again after ``rejoin_delay``, once."""
-        delay = self.settings.rejoin_delay
-        if delay < 0:
-            log.warning("kicked from %s by %s (%s); not rejoining", channel, by, reason)
-            return
-        log.warning("kicked from %s by %s (%s); rejoining in %.1f s", channel, by, reason, delay)
-        self._keys.setdefault(irc_lower(channel), (channel, ""))
-        self.call_later(delay, lambda: self._rejoin(channel))
-
-    def _rejoin(self, channel: str) -> None:
-        if not self.connected:
-            return  # the welcome joins every channel anyway
-        if irc_lower(channel) in (irc_lower(c) for c in self.joined):
-            return  # back in already (an operator's INVITE, a manual JOIN)
-        _, key = self._keys.get(irc_lower(channel), (channel, ""))
-        log.info("rejoining %s", channel)
-        self._outbox.push("JOIN", channel, key)
-        self._schedule_drain()
-
     def _on_join_refused(self, conn: Any, event: irc.client.Event) -> None:
-        """471/473/474/475/477: the server would not let us in. Logged, never retried here: a
-        retry loop against a ban would only flood; the next reconnect tries once more."""
-        args = event.arguments
-        channel = args[0] if args else "?"
-        why = {
-            "channelisfull": "the channel is full (+l)",
-            "inviteonlychan": "the channel is invite-only (+i)",
-            "bannedfromchan": "the bot is banned (+b)",
-            "badchannelkey": "wrong channel key (+k)",
-            "nochanmodes": "refused (477: often a registered nick is needed)",
-            "toomanychannels": "the bot is in as many channels as the server allows (405); "
-            "it joins when it leaves another",
-        }.get(event.type, event.type)
-        text = args[1] if len(args) > 1 else ""
-        log.warning("can't join %s: %s (%s)", channel, why, text)
-        if event.type == "toomanychannels":
-            self._waiting_slot.add(irc_lower(channel))
+        """471/473/474/475/477/405: said by :meth:`ChannelJoins.refused`, never retried here."""
+        self._joins.refused(event.type, list(event.arguments or ()))
 
     def _keepalive(self) -> None:
         """PING after ``ping_interval`` of silence; reconnect after twice that; regain nick."""
@@ -952,7 +896,7 @@ class IrcAdapter:
         elif kind == "part":
             record = Incoming(Kind.PART, nick, event.target or "", args[0] if args else "")
             if irc_lower(nick) == irc_lower(conn.get_nickname()):
-                self._slot_freed()
+                self._joins.left()
         elif kind == "quit":
             record = Incoming(Kind.QUIT, nick, "", args[0] if args else "", userhost=userhost)
         elif kind == "kick":
@@ -963,8 +907,8 @@ class IrcAdapter:
                 args[1] if len(args) > 1 else "",
             )
             if record.nick and irc_lower(record.nick) == irc_lower(conn.get_nickname()):
-                self._on_kicked(record.target, nick, record.text)
-                self._slot_freed()
+                self._joins.kicked(record.target, nick, record.text)
+                self._joins.left()
         else:  # nick
             record = Incoming(Kind.NICK, nick, "", userhost=userhost, new_nick=event.target or "")
             if record.new_nick:  # what waits for the old nick would be refused, hands lost
