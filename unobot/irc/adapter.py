@@ -339,35 +339,9 @@ class IrcAdapter:
         self._stop = threading.Event()
         self._apologised: dict[str, float] = {}
         self._delivering = False
-        self._joins = ChannelJoins(
-            settings.channels,
-            settings.rejoin_delay,
-            self._outbox,
-            self,
-            connected=lambda: self.connected,
-            joined=lambda: self.joined,
-            drain=self._schedule_drain,
-        )
         self._server = ServerInfo()
         """What the server said about itself on this connection (004, 005)."""
-        self._lag = LagProbe(
-            settings.lag_probe,
-            self._outbox,
-            self,
-            connected=lambda: self.connected,
-            sent_lines=lambda: self.sent_lines,
-            drain=self._schedule_drain,
-        )
         self._told_439 = False
-        self._services = ServicesLogin(
-            settings,
-            self._outbox,
-            self,
-            connected=lambda: self.connected,
-            nickname=lambda: self.nickname,
-            join_channels=self._joins.join_all,
-            drain=self._schedule_drain,
-        )
         self.connects = 0
         """Successful registrations so far (tests and monitoring read it)."""
         self.disconnects = 0
@@ -375,7 +349,21 @@ class IrcAdapter:
         self._bot = _Bot(self, settings)
         self._conn = self._bot.connection
         self._reactor = self._bot.reactor
+        # The parts that need no library (module docstring): each told only what it needs.
+        connected, drain = (lambda: self.connected), self._schedule_drain
         self._members = ChannelNames(lambda channel: self._bot.channels.get(channel))
+        self._joins = ChannelJoins(
+            settings.channels, settings.rejoin_delay, self._outbox, self,
+            connected=connected, joined=lambda: self.joined, drain=drain,
+        )  # fmt: skip
+        self._lag = LagProbe(
+            settings.lag_probe, self._outbox, self,
+            connected=connected, sent_lines=lambda: self.sent_lines, drain=drain,
+        )  # fmt: skip
+        self._services = ServicesLogin(
+            settings, self._outbox, self, connected=connected,
+            nickname=lambda: self.nickname, join_channels=self._joins.join_all, drain=drain,
+        )  # fmt: skip
         self._install_handlers()
 
     # -- Transport -------------------------------------------------------------------------
