@@ -22,11 +22,14 @@ SERVICE = ("NickServ", "services", "services.test")
 
 
 class Rig:
-    def __init__(self, **options: object) -> None:
-        defaults: dict[str, object] = {"nickserv_password": "s3cret", "alt_nicks": ("unobot2",)}
+    def __init__(self, sasl_login: str | None = None, sasl_password: str | None = None) -> None:
         self.settings = IrcSettings(
-            servers=(ServerSettings("irc.test"),), **{**defaults, **options}
-        )  # type: ignore[arg-type]
+            servers=(ServerSettings("irc.test"),),
+            alt_nicks=("unobot2",),
+            nickserv_password="s3cret",
+            sasl_login=sasl_login,
+            sasl_password=sasl_password,
+        )
         self.clock = ManualClock()
         self.outbox = Outbox(4, 0.0, 400)
         self.connected = True
