@@ -27,16 +27,21 @@ Why each piece is here (see shared/IRC-NOTES.md for the measurements):
 - Secrets go only where they belong. The server password is sent as ``PASS`` with SASL too
   (the library's ``connect`` uses one ``password`` for both). The NickServ password is sent
   only to a service whose identity a WHOIS confirmed (its server, and its ``user@host`` when
-  configured: :func:`service_verdict`), never to whoever holds the nick: on a network
-  without services anyone can take it. The library logs every line at DEBUG; the filter of
-  :mod:`unobot.irc.redact` masks the passwords in them.
+  configured: :func:`~unobot.irc.services.service_verdict`), never to whoever holds the nick:
+  on a network without services anyone can take it. The library logs every line at DEBUG;
+  the filter of :mod:`unobot.irc.redact` masks the passwords in them.
+
+Four parts that need no library are classes of their own, each given only what it needs and
+fed the events' arguments: :class:`~unobot.irc.services.ServicesLogin` (SASL's outcome,
+NickServ), :class:`~unobot.irc.lag.LagProbe` (the lag probe),
+:class:`~unobot.irc.names.ChannelNames` (NAMES replies, who is an operator) and
+:class:`~unobot.irc.joins.ChannelJoins` (joins, rejoins after a kick, refusals).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fnmatch
 import functools
 import itertools
 import logging
@@ -46,8 +51,7 @@ import ssl
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import irc.bot
@@ -61,8 +65,13 @@ from tempora import schedule as tempora_schedule
 from unobot.irc import redact
 from unobot.irc.casemap import irc_lower
 from unobot.irc.flood import MODELS, FloodModel, bucket, flood_words, model_for_server
-from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private, strip_codes
-from unobot.irc.serverinfo import ServerInfo, nickserv_outcome, refusal_wait
+from unobot.irc.joins import ChannelJoins
+from unobot.irc.lag import LagProbe
+from unobot.irc.names import ChannelNames
+from unobot.irc.outbox import CHANNEL_PREFIXES, Lane, Outbox, WireLine, is_private
+from unobot.irc.serverinfo import ServerInfo, refusal_wait
+from unobot.irc.services import ServicesLogin, service_verdict
+from unobot.irc.settings import IrcSettings, ServerSettings
 from unobot.irc.transport import UNTAGGED, Incoming, Kind, Tag
 
 __all__ = ["IrcAdapter", "IrcSettings", "ServerSettings", "service_verdict"]
@@ -72,111 +81,6 @@ log = logging.getLogger(__name__)
 redact.install()  # before any connection: the library logs PASS and IDENTIFY lines at DEBUG
 
 
-@dataclass(frozen=True, slots=True)
-class ServerSettings:
-    """One server to try; the adapter cycles through the list on every reconnect."""
-
-    host: str
-    port: int = 0
-    """0 means the usual port: 6697 with TLS, 6667 without."""
-    tls: bool = False
-    tls_verify: bool = True
-    """Check the certificate chain and host name (default). False accepts any certificate."""
-    tls_ca_file: str | None = None
-    """Trust this PEM file (e.g. a self-signed server certificate) instead of the system CAs."""
-    password: str | None = field(default=None, repr=False)
-    """Server password (PASS), sent with or without SASL. Kept out of ``repr`` (and so out of
-    any log line or traceback that shows the settings)."""
-
-    @property
-    def effective_port(self) -> int:
-        return self.port or (6697 if self.tls else 6667)
-
-
-@dataclass(frozen=True)
-class IrcSettings:
-    """Everything the adapter needs to reach a network, typed (the TOML loader builds this)."""
-
-    servers: tuple[ServerSettings, ...]
-    nick: str = "unobot"
-    alt_nicks: tuple[str, ...] = ()
-    """Tried in order when the nick is taken; then ``_`` is appended."""
-    username: str | None = None
-    realname: str = "unobot - Uno for IRC"
-    channels: Mapping[str, str] = field(default_factory=dict)
-    """Channel -> key ("" for none)."""
-    sasl_login: str | None = None
-    sasl_password: str | None = field(default=None, repr=False)
-    nickserv_password: str | None = field(default=None, repr=False)
-    """IDENTIFY to NickServ after registering, when SASL is not configured or failed, and
-    only once a WHOIS confirmed it is the service (``nickserv_server``, ``nickserv_host``)."""
-    nickserv_nick: str = "NickServ"
-    nickserv_server: str = "services.*"
-    """Glob (case-insensitive) the server NickServ is on (WHOIS 312) must match. Networks put
-    their services on a server of their own, usually ``services.<network>``; an impostor who
-    took the nick on a network without services is on an ordinary server. ``*``: any server,
-    for networks that hide server names (then ``nickserv_host`` says who the service is)."""
-    nickserv_host: str = ""
-    """Glob (case-insensitive) NickServ's ``user@host`` (WHOIS 311) must match too; without an
-    ``@`` only the host is matched. "" checks the server alone."""
-    burst: int = 4
-    rate: float = 1.0
-    """Lines per second after the burst; 0 = unlimited (only for servers without flood limits)."""
-    flood_model: str = "auto"
-    """How the server counts the bot's lines (:mod:`unobot.irc.flood`): ``auto`` reads it off
-    the server's version (the configured bucket for a server it does not know), ``bucket``
-    always uses ``burst`` and ``rate``, or a model's name (``ircu``, ``irc2``, ``hybrid``...)."""
-    lag_probe: float = 30.0
-    """Seconds between lag probes (a PING whose PONG says how long the server holds the bot's
-    lines) while the bot is sending; 0: never probe. Each probe is a line of the budget (on
-    ircu, 2 s of it): every 30 s costs 3-7 % of it; every 5 s cost 40 % on ircu."""
-    line_bytes: int = 400
-    reconnect_min: float = 2.0
-    reconnect_max: float = 120.0
-    connect_timeout: float = 15.0
-    ping_interval: float = 120.0
-    """Silence after which we PING the server; twice this and we reconnect."""
-    apology: str = "Sorry, something went wrong with that command."
-    apology_interval: float = 30.0
-    """At most one apology per nick in this many seconds (no apology floods)."""
-    rejoin_delay: float = 5.0
-    """Seconds after being kicked before the bot joins the channel again (one try: a refusal
-    such as a ban is logged, not retried). Negative: never rejoin after a kick."""
-    connections: int = 1
-    """Connections to open to the network, each with its own send budget (``unobot.irc.pool``:
-    the adapter itself is always one of them)."""
-
-
-LAG_TICK = 2.0
-"""Seconds between looks at the lag probe (is one due, is the one under way late)."""
-
-NICKSERV_WHOIS_TIMEOUT = 10.0
-"""Seconds to wait for the WHOIS of NickServ before giving up on identifying (the joins wait
-for it, so it is bounded)."""
-
-
-def service_verdict(settings: IrcSettings, user: str, host: str, server: str) -> str | None:
-    """Why the WHOIS answer for NickServ (``user@host`` on ``server``) is not the configured
-    service, or None when it is and may be sent the password.
-
-    The rule: the service's server must match ``nickserv_server`` (``services.*`` by default:
-    networks run their services as a server of their own, which no user can pose as), and its
-    ``user@host`` must match ``nickserv_host`` when that is set. An empty answer (the nick is
-    not there, or the WHOIS went unanswered) is never trusted.
-    """
-    if not host:
-        return "nobody answers to the nick"
-    wanted = settings.nickserv_server
-    if not fnmatch.fnmatchcase(server.lower(), wanted.lower()):
-        return f"it is on server {server or '(not given)'}, not one matching {wanted!r}"
-    mask = settings.nickserv_host
-    if mask:
-        seen = f"{user}@{host}" if "@" in mask else host
-        if not fnmatch.fnmatchcase(seen.lower(), mask.lower()):
-            return f"it is {user}@{host}, not {mask!r}"
-    return None
-
-
 def _event_text(event: irc.client.Event) -> str:
     """The text of an event. irc 20.5 puts the reason of its own SASL failures ("server does
     not support sasl") in the event's *target* (a list), not its arguments: read both."""
@@ -184,17 +88,6 @@ def _event_text(event: irc.client.Event) -> str:
     if not parts and isinstance(event.target, list):
         parts = [str(a) for a in event.target]
     return " ".join(parts).strip()
-
-
-@dataclass(slots=True)
-class _ServiceCheck:
-    """A WHOIS of NickServ under way, and what it has said so far."""
-
-    nick: str
-    user: str = ""
-    host: str = ""
-    server: str = ""
-    timer: object | None = None
 
 
 class _Handle:
@@ -445,45 +338,10 @@ class IrcAdapter:
         self._calls: deque[Callable[[], None]] = deque()
         self._stop = threading.Event()
         self._apologised: dict[str, float] = {}
-        self._ops: dict[tuple[str, str], bool] = {}
-        self._names: dict[str, list[str]] = {}
-        """NAMES replies being gathered, by channel (lower case)."""
         self._delivering = False
-        self._keys: dict[str, tuple[str, str]] = {
-            irc_lower(channel): (channel, key or "") for channel, key in settings.channels.items()
-        }
-        """Folded name -> (channel, key) of every channel to be in: rejoined after a reconnect."""
-        self._sasl_ok = False
-        """SASL logged the bot in on this connection (NickServ is then not asked)."""
-        self._sasl_said = False
-        """The outcome of SASL on this connection was logged (so its silence can be)."""
         self._server = ServerInfo()
         """What the server said about itself on this connection (004, 005)."""
-        self._has_cap = False
-        """The server answered CAP (IRCv3); ircu and irc2 answer 421."""
-        self._probe: tuple[str, float | None] | None = None
-        """The lag probe under way: (token, when it left; None while it waits in the queue)."""
-        self._probe_late = False
-        self._probes = itertools.count(1)
-        self._probe_mark = 0
-        """``sent_lines`` when the last probe came back: probe again only after sending."""
-        self._probe_done = time.monotonic()
-        """When the last probe came back (or the adapter started)."""
-        self._probe_every = settings.lag_probe
-        """Seconds between probes now: ``lag_probe`` while the server lags, doubling (to 8x)
-        while every probe comes back at once: a probe costs a line (2 s of ircu's budget)."""
         self._told_439 = False
-        self._told_max = False
-        self._waiting_slot: set[str] = set()
-        """Channels refused with 405 (too many channels): joined when the bot leaves one."""
-        self._identify_sent: float | None = None
-        """When IDENTIFY went to NickServ on this connection (its answer is looked for)."""
-        self._identified: bool | None = None
-        """NickServ's answer to IDENTIFY: True accepted, False refused, None not yet."""
-        self._ns_check: _ServiceCheck | None = None
-        """The WHOIS of NickServ before identifying, while under way."""
-        self._ns_refused = 0
-        """Times identifying was refused (the first is a WARNING, later ones INFO)."""
         self.connects = 0
         """Successful registrations so far (tests and monitoring read it)."""
         self.disconnects = 0
@@ -491,6 +349,21 @@ class IrcAdapter:
         self._bot = _Bot(self, settings)
         self._conn = self._bot.connection
         self._reactor = self._bot.reactor
+        # The parts that need no library (module docstring): each told only what it needs.
+        connected, drain = (lambda: self.connected), self._schedule_drain
+        self._members = ChannelNames(lambda channel: self._bot.channels.get(channel))
+        self._joins = ChannelJoins(
+            settings.channels, settings.rejoin_delay, self._outbox, self,
+            connected=connected, joined=lambda: self.joined, drain=drain,
+        )  # fmt: skip
+        self._lag = LagProbe(
+            settings.lag_probe, self._outbox, self,
+            connected=connected, sent_lines=lambda: self.sent_lines, drain=drain,
+        )  # fmt: skip
+        self._services = ServicesLogin(
+            settings, self._outbox, self, connected=connected,
+            nickname=lambda: self.nickname, join_channels=self._joins.join_all, drain=drain,
+        )  # fmt: skip
         self._install_handlers()
 
     # -- Transport -------------------------------------------------------------------------
@@ -514,9 +387,7 @@ class IrcAdapter:
 
     def join(self, channel: str, key: str = "") -> None:
         """Join ``channel`` now (queued); it is rejoined after reconnects and kicks too."""
-        self._keys[irc_lower(channel)] = (channel, key)
-        self._outbox.push("JOIN", channel, key)
-        self._schedule_drain()
+        self._joins.join(channel, key)
 
     def invite(self, nick: str, channel: str) -> None:
         """Invite ``nick`` to ``channel`` (a tournament table); queued like a JOIN. A server
@@ -525,26 +396,8 @@ class IrcAdapter:
         self._schedule_drain()
 
     def is_op(self, channel: str, nick: str) -> bool:
-        """Whether ``nick`` holds @ (or & / ~) in ``channel``, as the library tracks it.
-
-        Cached until the next MODE, NAMES, join, part, quit, kick or nick change: the library's
-        case-insensitive lookups build a cache per string and cost ~25 µs a check, and every
-        channel message asks.
-        """
-        key = (channel, nick)
-        found = self._ops.get(key)
-        if found is None:
-            chan = self._bot.channels.get(channel)
-            found = chan is not None and bool(
-                chan.is_oper(nick) or chan.is_admin(nick) or chan.is_owner(nick)
-            )
-            if len(self._ops) > 10_000:
-                self._ops.clear()
-            self._ops[key] = found
-        return found
-
-    def _forget_ops(self, conn: Any = None, event: Any = None) -> None:
-        self._ops.clear()
+        """Whether ``nick`` holds @ (or & / ~) in ``channel`` (:meth:`ChannelNames.is_op`)."""
+        return self._members.is_op(channel, nick)
 
     @property
     def connected(self) -> bool:
@@ -664,8 +517,7 @@ class IrcAdapter:
                 conn.notice(line.target, line.text)
             elif line.command == "PING":
                 conn.send_items("PING", ":" + line.target)
-                if self._probe is not None and self._probe[0] == line.target:
-                    self._probe = (line.target, time.monotonic())
+                self._lag.left(line.target)
             elif line.command == "JOIN":
                 conn.join(line.target, line.text)
             elif line.command == "INVITE":
@@ -698,12 +550,9 @@ class IrcAdapter:
     # -- what the server says about itself and the bot's lines -------------------------------
     def _new_connection(self) -> None:
         """Forget what the last server said: the next one may be another kind."""
-        self._sasl_ok = self._sasl_said = self._has_cap = False
         self._server = ServerInfo()
-        self._probe = None
-        self._probe_late = False
-        self._identify_sent = None
-        self._identified = None
+        self._lag.reset()
+        self._services.reset()
 
     def _registration(self) -> list[WireLine]:
         """What registering sent (the library wrote it): charged to the server's clock."""
@@ -747,84 +596,13 @@ class IrcAdapter:
     def _on_isupport(self, conn: Any, event: irc.client.Event) -> None:
         """005: CNOTICE/CPRIVMSG, and how many channels the bot may be in."""
         self._server.read_isupport(list(event.arguments))
-        limit = self._server.max_channels
-        wanted = [name for name, _ in self._keys.values()]
-        if limit is not None and len(wanted) > limit and not self._told_max:
-            self._told_max = True
-            log.warning(
-                "the server lets a client be in %d channels; %d are configured: %s will not "
-                "be joined (use irc.connections for more, or fewer channels)",
-                limit,
-                len(wanted),
-                ", ".join(wanted[limit:]),
-            )
-
-    def _on_cap(self, conn: Any, event: irc.client.Event) -> None:
-        self._has_cap = True
+        self._joins.server_limit(self._server.max_channels)
 
     def _on_unknown_command(self, conn: Any, event: irc.client.Event) -> None:
         """421: the server does not know a command the bot sent (ircu and irc2: CAP)."""
         command = event.arguments[0] if event.arguments else ""
         if command.upper() != "CAP":
             log.info("the server does not know the command %s", command)
-
-    def _lag_tick(self) -> None:
-        """Every 2 s: send a lag probe when the bot has been sending, none is under way and
-        the last came back ``lag_probe`` seconds ago; a probe that has not come back for long
-        counts as lag already (the server is holding it)."""
-        try:
-            now = time.monotonic()
-            probe = self._probe
-            if not self.connected or now - self._probe_done < self._probe_every:
-                return
-            if probe is not None:
-                left = probe[1]
-                late = left is not None and now - left > 3 * self._outbox.pacer.LAG_HIGH
-                if late and left is not None and not self._probe_late:
-                    self._probe_late = True
-                    self._lagged(now - left, now)
-                return
-            busy = len(self._outbox) > 0 or self.sent_lines - self._probe_mark >= 8
-            if busy and not self._outbox.unlimited:
-                token = f"unobot-lag-{next(self._probes)}"
-                self._probe = (token, None)
-                # In a reply's turn, not ahead of everything: the games keep their share of
-                # the budget (the probe is timed from when it leaves, so its wait here does
-                # not count as the server's).
-                self._outbox.push("PING", token, "", Lane.PRIVATE, tag=_PROBE, now=now)
-                self._schedule_drain()
-        finally:
-            self.call_later(LAG_TICK, self._lag_tick)
-
-    def _on_pong(self, conn: Any, event: irc.client.Event) -> None:
-        probe = self._probe
-        args = [str(a) for a in event.arguments or ()]
-        if probe is None or probe[1] is None or probe[0] not in args:
-            return
-        now = time.monotonic()
-        self._probe = None
-        self._probe_mark = self.sent_lines
-        self._probe_done = now
-        lag = now - probe[1]
-        if not self._probe_late:
-            self._lagged(lag, now)
-        self._probe_late = False
-
-    def _lagged(self, lag: float, now: float) -> None:
-        pacer = self._outbox.pacer
-        was = pacer.factor
-        base = self.settings.lag_probe
-        prompt = lag < pacer.LAG_LOW
-        self._probe_every = min(8 * base, 2 * self._probe_every) if prompt else base
-        if pacer.lag(lag):
-            self._outbox.pause(now, lag)
-            log.info(
-                "the server holds the bot's lines back (lag %.1f s): sending %.1fx slower",
-                lag,
-                pacer.factor,
-            )
-        elif was > 1.0 and pacer.factor == 1.0:
-            log.info("the server keeps up again (lag %.1f s): sending at its full rate", lag)
 
     def _on_ping(self, conn: Any, event: irc.client.Event) -> None:
         """The library answers the server's PING itself: its PONG costs like any line."""
@@ -839,8 +617,7 @@ class IrcAdapter:
         wait = refusal_wait(text, 60.0)
         now = time.monotonic()
         if target.startswith(CHANNEL_PREFIXES):
-            log.warning("can't join %s yet: %s; trying again in %.0f s", target, text, wait)
-            self.call_later(wait + 1.0, lambda: self._rejoin(target))
+            self._joins.later(target, text, wait)
             return
         was_held = irc_lower(target) in self._outbox.held(now)
         again = self._outbox.refused(target, wait, now)
@@ -874,8 +651,8 @@ class IrcAdapter:
             "disconnect": self._on_disconnect,
             "error": self._on_error,
             "passwdmismatch": self._on_error,
-            "login_failed": self._on_login_failed,
-            "saslsuccess": self._on_sasl_success,
+            "login_failed": lambda conn, event: self._services.sasl_failed(_event_text(event)),
+            "saslsuccess": lambda conn, event: self._services.sasl_succeeded(),
             "nicklocked": self._on_sasl_stuck,
             "sasltoolong": self._on_sasl_stuck,
             "saslaborted": self._on_sasl_stuck,
@@ -890,7 +667,7 @@ class IrcAdapter:
             "quit": self._on_membership,
             "kick": self._on_membership,
             "nick": self._on_membership,
-            "mode": self._forget_ops,
+            "mode": lambda conn, event: self._members.forget_ops(),
             "namreply": self._on_namreply,
             "endofnames": self._on_endofnames,
             "channelisfull": self._on_join_refused,
@@ -901,20 +678,19 @@ class IrcAdapter:
             "toomanychannels": self._on_join_refused,  # 405: ircu's MAXCHANNELS=10
             "myinfo": self._on_myinfo,
             "featurelist": self._on_isupport,
-            "cap": self._on_cap,
+            "cap": lambda conn, event: self._services.cap_seen(),
             "unknowncommand": self._on_unknown_command,
-            "pong": self._on_pong,
+            "pong": lambda conn, event: self._lag.pong([str(a) for a in event.arguments or ()]),
             "ping": self._on_ping,
             "439": self._on_target_too_fast,  # ircu: Target change too fast
             "707": self._on_target_too_fast,  # Solanum/charybdis: ERR_TARGCHANGE
             "privnotice": self._on_private_notice,
-            "loggedin": self._on_logged_in,
+            "loggedin": lambda conn, event: self._services.logged_in(_event_text(event)),
         }
         for name, fn in handlers.items():
             conn.add_global_handler(name, self._guarded(name, fn), 0)
         self.call_later(min(30.0, self.settings.ping_interval / 2), self._keepalive)
-        if self.settings.lag_probe > 0:
-            self.call_later(LAG_TICK, self._lag_tick)
+        self._lag.start()
 
     def _guarded(
         self, name: str, fn: Callable[[Any, irc.client.Event], None]
@@ -964,27 +740,13 @@ class IrcAdapter:
         self._last_rx = now
         self._outbox.reset(now, self._registration())
         log.info("registered as %s on %s", conn.get_nickname(), conn.get_server_name())
-        if self.settings.sasl_login and self.settings.sasl_password and not self._sasl_said:
-            self._sasl_said = True
-            also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
-            if self._has_cap:
-                log.warning("SASL login not done: the server did not finish it%s", also)
-            else:
-                log.warning(
-                    "SASL login skipped: the server does not negotiate capabilities (no CAP: "
-                    "ircu, irc2 and other older servers)%s",
-                    also,
-                )
-        if self.settings.nickserv_password and not self._sasl_ok:
-            # The service is checked first; the JOINs wait for the outcome, so that the nick is
-            # identified before them where it can be (some channels need +r).
-            self._check_nickserv()
+        self._services.registered()  # SASL's outcome said; NickServ checked (the joins wait)
         # IRCv3 (3.1 allows it after registration): who is logged in to which services account,
         # for admin checks by account. Requested one by one: an unknown cap NAKs its whole REQ.
         for cap in ("account-tag", "extended-join"):
             self._outbox.push("CAP", "REQ", cap)
-        if self._ns_check is None:
-            self._join_channels()
+        if not self._services.checking:
+            self._joins.join_all()
         if self._drain_timer is not None:  # armed on the previous connection
             self.cancel(self._drain_timer)
             self._drain_timer = None
@@ -992,140 +754,20 @@ class IrcAdapter:
             self._deliver(Incoming(Kind.RECONNECTED, conn.get_nickname()))
         self._schedule_drain()
 
-    def _join_channels(self) -> None:
-        self._outbox.push_joins(self._keys.values())
-
-    # -- identifying -----------------------------------------------------------------------
-    def _check_nickserv(self) -> None:
-        """WHOIS NickServ before it gets the password (:func:`service_verdict` judges the
-        answer); bounded by ``NICKSERV_WHOIS_TIMEOUT``."""
-        check = self._ns_check = _ServiceCheck(self.settings.nickserv_nick)
-        check.timer = self.call_later(
-            NICKSERV_WHOIS_TIMEOUT, lambda: self._nickserv_done(check, "no answer to WHOIS")
-        )
-        self._outbox.push("WHOIS", check.nick, "", Lane.CONTROL)
-
+    # -- identifying (unobot.irc.services) -------------------------------------------------
     def _on_whois(self, conn: Any, event: irc.client.Event) -> None:
-        """311/312/318/401 about the nick being checked (other WHOIS answers are ignored)."""
-        check = self._ns_check
-        args = event.arguments
-        if check is None or not args or irc_lower(args[0]) != irc_lower(check.nick):
-            return
-        if event.type == "whoisuser" and len(args) >= 3:
-            check.user, check.host = args[1], args[2]
-        elif event.type == "whoisserver" and len(args) >= 2:
-            check.server = args[1]
-        elif event.type == "nosuchnick":
-            self._nickserv_done(check, "nobody has the nick (no services on this network?)")
-        elif event.type == "endofwhois":
-            verdict = service_verdict(self.settings, check.user, check.host, check.server)
-            self._nickserv_done(check, verdict)
-
-    def _nickserv_done(self, check: _ServiceCheck, refusal: str | None) -> None:
-        """The check's outcome: IDENTIFY (``refusal`` None) or a log line saying why not;
-        then the JOINs that waited."""
-        if self._ns_check is not check:
-            return  # stale: its connection is gone (a newer check may be under way)
-        self._ns_check = None
-        if check.timer is not None:
-            self.cancel(check.timer)
-        where = f"{check.user}@{check.host} on {check.server}" if check.host else "?"
-        if refusal is None:
-            log.info("identifying to %s (%s)", check.nick, where)
-            self._identify_sent = time.monotonic()
-            self._outbox.push(
-                "PRIVMSG", check.nick, f"IDENTIFY {self.settings.nickserv_password}", Lane.CONTROL
-            )
-        else:
-            self._ns_refused += 1
-            log.log(
-                logging.WARNING if self._ns_refused == 1 else logging.INFO,
-                "not identifying to %s: %s; a password goes only to a confirmed service "
-                "(irc.nickserv_server %r, irc.nickserv_host %r)",
-                check.nick,
-                refusal,
-                self.settings.nickserv_server,
-                self.settings.nickserv_host,
-            )
-        self._join_channels()
-        self._schedule_drain()
+        self._services.whois(event.type, list(event.arguments or ()))
 
     def _on_private_notice(self, conn: Any, event: irc.client.Event) -> None:
-        """NickServ's answer to IDENTIFY, said at INFO (accepted) or WARNING (refused) in one
-        line; then the configured nick is taken back if services had renamed the bot."""
         source = event.source
-        if source is None or self._identify_sent is None or self._identified is not None:
-            return
-        if irc_lower(source.nick) != irc_lower(self.settings.nickserv_nick):
-            return
-        text = strip_codes(_event_text(event))  # anope and atheme answer in bold
-        outcome = nickserv_outcome(text)
-        if outcome is None:  # something else ("This nickname is registered..."): not news
-            log.debug("%s says: %s", source.nick, text)
-            return
-        self._identified = outcome
-        if outcome:
-            log.info("identified to %s: %s", source.nick, text)
-            self._regain_nick()
-        else:
-            log.warning("%s refused the password (irc.nickserv_password): %s", source.nick, text)
-
-    def _on_logged_in(self, conn: Any, event: irc.client.Event) -> None:
-        """900 RPL_LOGGEDIN: the server says which account the bot is logged in to."""
-        log.info("logged in: %s", _event_text(event))
-
-    def _renamed(self, old: str, new: str) -> None:
-        """The bot's own nick changed. Asked for (regaining the configured nick): fine.
-        Otherwise services renamed it (``Guest32460``: the nick is registered and the bot
-        had not identified in time); it takes the configured nick back once identified."""
-        if irc_lower(new) == irc_lower(self.settings.nick):
-            log.info("the bot is %s again", new)
-            return
-        if irc_lower(new) in (irc_lower(n) for n in self._nicks):
-            return
-        log.warning(
-            "the bot was renamed from %s to %s (services enforcing a registered nick: check "
-            "irc.nickserv_password or SASL); it takes %s back once identified",
-            old,
-            new,
-            self.settings.nick,
-        )
-        if self._identified:
-            self._regain_nick()
-
-    def _regain_nick(self) -> None:
-        if self.connected and irc_lower(self._conn.get_nickname()) != irc_lower(self.settings.nick):
-            self._outbox.push("NICK", self.settings.nick, "")
-            self._schedule_drain()
-
-    def _slot_freed(self) -> None:
-        """The bot left a channel: one refused for too many channels (405) is tried now."""
-        if self._waiting_slot and self.connected:
-            folded = self._waiting_slot.pop()
-            channel, key = self._keys.get(folded, (folded, ""))
-            log.info("a channel slot is free: joining %s", channel)
-            self._outbox.push("JOIN", channel, key)
-            self._schedule_drain()
-
-    def _on_sasl_success(self, conn: Any, event: irc.client.Event) -> None:
-        self._sasl_ok = self._sasl_said = True
-        log.info("SASL login succeeded (account %s)", self.settings.sasl_login)
-
-    def _on_login_failed(self, conn: Any, event: irc.client.Event) -> None:
-        reason = _event_text(event) or (
-            "the server gave no reason (check irc.sasl_login and irc.sasl_password)"
-        )
-        also = "; NickServ is tried instead" if self.settings.nickserv_password else ""
-        self._sasl_said = True
-        log.error("SASL login failed: %s%s", reason, also)
+        if source is not None:
+            self._services.notice(source.nick, _event_text(event))
 
     def _on_sasl_stuck(self, conn: Any, event: irc.client.Event) -> None:
         """902/905/906 during SASL: the library would wait for ever; end it so the bot
         registers (without an account)."""
         if isinstance(conn, _ServerConnection) and conn.end_sasl():
-            reason = _event_text(event) or event.type
-            self._sasl_said = True
-            log.error("SASL login failed: %s (%s)", reason, event.type)
+            self._services.sasl_stuck(_event_text(event), event.type)
 
     def _on_error(self, conn: Any, event: irc.client.Event) -> None:
         """ERROR (the server closes the link) or 464: say why, as the disconnect that follows
@@ -1151,12 +793,8 @@ class IrcAdapter:
             log.log(level, "the server closes the link: %s", text or "no reason given")
 
     def _on_disconnect(self, conn: Any, event: irc.client.Event) -> None:
-        self._ops.clear()
-        self._names.clear()
-        if self._ns_check is not None:
-            if self._ns_check.timer is not None:
-                self.cancel(self._ns_check.timer)
-            self._ns_check = None
+        self._members.clear()
+        self._services.lost()
         was = self._registered
         nick = self.nickname
         self._registered = False
@@ -1173,44 +811,9 @@ class IrcAdapter:
         if was and not stopping:
             self._deliver(Incoming(Kind.DISCONNECTED, nick, "", cause))
 
-    def _on_kicked(self, channel: str, by: str, reason: str) -> None:
-        """The bot was kicked from ``channel``: join it again after ``rejoin_delay``, once."""
-        delay = self.settings.rejoin_delay
-        if delay < 0:
-            log.warning("kicked from %s by %s (%s); not rejoining", channel, by, reason)
-            return
-        log.warning("kicked from %s by %s (%s); rejoining in %.1f s", channel, by, reason, delay)
-        self._keys.setdefault(irc_lower(channel), (channel, ""))
-        self.call_later(delay, lambda: self._rejoin(channel))
-
-    def _rejoin(self, channel: str) -> None:
-        if not self.connected:
-            return  # the welcome joins every channel anyway
-        if irc_lower(channel) in (irc_lower(c) for c in self.joined):
-            return  # back in already (an operator's INVITE, a manual JOIN)
-        _, key = self._keys.get(irc_lower(channel), (channel, ""))
-        log.info("rejoining %s", channel)
-        self._outbox.push("JOIN", channel, key)
-        self._schedule_drain()
-
     def _on_join_refused(self, conn: Any, event: irc.client.Event) -> None:
-        """471/473/474/475/477: the server would not let us in. Logged, never retried here: a
-        retry loop against a ban would only flood; the next reconnect tries once more."""
-        args = event.arguments
-        channel = args[0] if args else "?"
-        why = {
-            "channelisfull": "the channel is full (+l)",
-            "inviteonlychan": "the channel is invite-only (+i)",
-            "bannedfromchan": "the bot is banned (+b)",
-            "badchannelkey": "wrong channel key (+k)",
-            "nochanmodes": "refused (477: often a registered nick is needed)",
-            "toomanychannels": "the bot is in as many channels as the server allows (405); "
-            "it joins when it leaves another",
-        }.get(event.type, event.type)
-        text = args[1] if len(args) > 1 else ""
-        log.warning("can't join %s: %s (%s)", channel, why, text)
-        if event.type == "toomanychannels":
-            self._waiting_slot.add(irc_lower(channel))
+        """471/473/474/475/477/405: said by :meth:`ChannelJoins.refused`, never retried here."""
+        self._joins.refused(event.type, list(event.arguments or ()))
 
     def _keepalive(self) -> None:
         """PING after ``ping_interval`` of silence; reconnect after twice that; regain nick."""
@@ -1225,7 +828,7 @@ class IrcAdapter:
                 elif (
                     self._registered
                     and self._conn.get_nickname() != self.settings.nick
-                    and self._identified is not False  # services would only rename it again
+                    and self._services.identified is not False  # they would rename it again
                 ):
                     self._outbox.push("NICK", self.settings.nick, "")
                     self._schedule_drain()
@@ -1255,30 +858,18 @@ class IrcAdapter:
         self._deliver(record)
 
     def _on_namreply(self, conn: Any, event: irc.client.Event) -> None:
-        """One 353 line of a NAMES reply, gathered until its 366 (a big channel's list
-        comes in several). Every status prefix goes (multi-prefix sends ``@+nick``) and so
-        does a userhost (userhost-in-names sends ``nick!user@host``)."""
-        self._ops.clear()
-        args = event.arguments
-        if len(args) < 3:
-            return
+        """353: gathered by :meth:`ChannelNames.namreply`, less the server's status prefixes."""
         prefixes = "".join(getattr(conn.features, "prefix", {}) or "@+")
-        names = self._names.setdefault(irc_lower(args[1]), [])
-        for entry in args[2].split():
-            nick = entry.lstrip(prefixes).split("!", 1)[0]
-            if nick and len(names) < _NAMES_LIMIT:
-                names.append(nick)
+        self._members.namreply(list(event.arguments or ()), prefixes)
 
     def _on_endofnames(self, conn: Any, event: irc.client.Event) -> None:
-        args = event.arguments
-        if not args:
-            return
-        channel = args[0]
-        names = self._names.pop(irc_lower(channel), [])
-        self._deliver(Incoming(Kind.NAMES, "", channel, " ".join(names)))
+        """366: the gathered names go to the core as one NAMES record."""
+        record = self._members.endofnames(list(event.arguments or ()))
+        if record is not None:
+            self._deliver(record)
 
     def _on_membership(self, conn: Any, event: irc.client.Event) -> None:
-        self._ops.clear()
+        self._members.forget_ops()
         source = event.source
         nick = source.nick if source else ""
         userhost = source.userhost if source and "@" in source else ""
@@ -1293,7 +884,7 @@ class IrcAdapter:
         elif kind == "part":
             record = Incoming(Kind.PART, nick, event.target or "", args[0] if args else "")
             if irc_lower(nick) == irc_lower(conn.get_nickname()):
-                self._slot_freed()
+                self._joins.left()
         elif kind == "quit":
             record = Incoming(Kind.QUIT, nick, "", args[0] if args else "", userhost=userhost)
         elif kind == "kick":
@@ -1304,14 +895,14 @@ class IrcAdapter:
                 args[1] if len(args) > 1 else "",
             )
             if record.nick and irc_lower(record.nick) == irc_lower(conn.get_nickname()):
-                self._on_kicked(record.target, nick, record.text)
-                self._slot_freed()
+                self._joins.kicked(record.target, nick, record.text)
+                self._joins.left()
         else:  # nick
             record = Incoming(Kind.NICK, nick, "", userhost=userhost, new_nick=event.target or "")
             if record.new_nick:  # what waits for the old nick would be refused, hands lost
                 self._outbox.renamed(nick, record.new_nick)
                 if irc_lower(record.new_nick) == irc_lower(conn.get_nickname()):
-                    self._renamed(nick, record.new_nick)
+                    self._services.renamed(nick, record.new_nick)
         self._deliver(record)
 
     def _deliver(self, record: Incoming) -> None:
@@ -1386,13 +977,7 @@ def _guarded(process_line: Callable[[str], None]) -> Callable[[str], None]:
 _DIRTY = ("\r", "\n", "\0")
 
 _CTCP = Tag("", reply=True)
-_PROBE = Tag("", reply=True, urgent=True, person="$lag")
-"""A lag probe waits for a reply's turn in the flow of private lines, and never expires."""
 """CTCP answers share the flow of private replies, and expire like them."""
-
-_NAMES_LIMIT = 10_000
-"""Nicks kept of one channel's NAMES reply (a hostile server can't make the list grow
-without bound)."""
 
 
 def _clean(text: str) -> str:
