@@ -290,3 +290,21 @@ def test_a_flip_game_survives_a_restart(tmp_path: Path) -> None:
     assert restored.finished
     stats = store.player("alice", min_games=1)
     assert stats is not None and stats.games == 1
+
+
+def test_a_player_leaving_puts_their_cards_under_the_pile_and_play_goes_on() -> None:
+    h, t = rigged(TO_DARK)
+    out = h.say("alice", ".leave")
+    text = said(out)
+    assert text.startswith("alice is out (left the game), their cards go under the draw pile.")
+    assert text.endswith("Top: R5, light side up. bob's turn.")
+    assert t.names == ("bob", "carol") and t.game is not None and t.game.n == 2
+    assert t.game.current == 0 and len(t.game.draw_pile) == 5 + 3
+
+
+def test_with_two_players_the_one_left_wins_the_hand_and_the_match() -> None:
+    h, t = rigged("top=R5/T3 | alice*: RF/P9 R3/O3 | bob: B7/O4 G2/T4 | pile=B3/PF R1/T6")
+    out = h.say("bob", ".leave")
+    text = said(out)
+    assert "alice wins the hand and 9 points! Left: bob 2 cards (9 pts): G2 B7." in text
+    assert t.finished and t.match is not None and t.match.totals == [9, 0]

@@ -113,8 +113,13 @@ class FlipMatch:
             winner = 1 - seat
             events: list[FlipMatchEvent] = []
             if game is not None and not game.over:
+                # As the classic ``Game.forfeit``: scored as if the winner had gone out (their
+                # own cards score nothing and are not shown).
                 side = game.side
-                remaining = tuple(tuple(c.face(side) for c in hand) for hand in game.hands)
+                remaining = tuple(
+                    () if s == winner else tuple(c.face(side) for c in hand)
+                    for s, hand in enumerate(game.hands)
+                )
                 points = tuple(sum(f.points for f in hand) for hand in remaining)
                 scores = tuple(points[seat] if s == winner else 0 for s in range(self.players))
                 hand = HandOutcome(winner, remaining, points, scores)  # type: ignore[arg-type]
