@@ -211,6 +211,18 @@ def test_rules_commands_know_the_flip_preset() -> None:
     text = told(h.say("alice", ".unorules flip"), "alice")
     assert text.startswith("Preset flip: UNO Flip: a Flip card turns every card over.")
     assert "flip" in told(h.say("alice", ".unorules list"), "alice")
+    h.say("op", ".unorules preset flip", is_op=True)
+    refused = told(h.say("op", ".unorules set stacking same", is_op=True), "op")
+    assert refused == (
+        "UNO Flip plays its own rules: only hand_size, max_players, min_players, target_score "
+        "can change"
+    )
+    h.say("op", ".unorules set target_score 300", is_op=True)
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    out = h.say("alice", ".deal")
+    assert said(out).startswith("Uno (flip) [to 300 points]: alice, bob.")
+    assert isinstance(h.bot.tables["#uno"], FlipTable)
 
 
 def test_computer_seats_play_flip_to_the_end_and_the_game_is_recorded(tmp_path: Path) -> None:
