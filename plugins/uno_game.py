@@ -24,7 +24,8 @@ from unobot.core.render_irc import (
 )
 from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play, Swap
 from unobot.engine.cards import parse_color, parse_play
-from unobot.engine.errors import UnoError
+from unobot.engine.errors import CardParseError, UnoError
+from unobot.engine.flip import Side, parse_flip_color, parse_flip_play
 from unobot.engine.rules import PRESETS, HouseRules, TeamGame, UnoCall, preset_name
 from unobot.i18n import N_, domain, speaking
 from unobot.irc.casemap import irc_eq, irc_lower
@@ -198,6 +199,8 @@ def addbot(ctx: Context) -> None:
     name = computer_name(table, level, name, present, own)
     update = table.add_computer(level, name, ctx.now, own)
     ctx.publish(table, update)
+    if table.flip and level == "hard":
+        ctx.reply(_("at UNO Flip a hard computer player plays as a normal one for now"))
 
 
 @command("removebot", "delbot")
@@ -309,12 +312,47 @@ def play(ctx: Context) -> None:
     """Play a card; a trailing ``uno`` calls UNO with it (manual UNO calls)."""
     text, uno = split_uno(ctx.args)
     table = ctx.table
+    if table.flip:
+        _flip_play(ctx, table, text)
+        return
     text, target = split_target(text, table)
     card, color = parse_play(text)
     if target is not None:
         ctx.publish(table, table.play(ctx.nick, card, color, ctx.now, uno=uno, target=target))
     else:
         ctx.publish(table, table.play(ctx.nick, card, color, ctx.now, uno=uno))
+
+
+def _flip_side(table: Table) -> Side:
+    game = table.game
+    if game is None or not table.dealt:
+        raise UnoError(_("no hand is being played"))
+    return game.side  # type: ignore[union-attr,no-any-return]
+
+
+def _other_side_refusal(side: Side) -> UnoError:
+    """A card or colour of the side not in play: say which side is up."""
+    if side is Side.DARK:
+        return UnoError(
+            _("that is a light-side card or colour: the dark side is up (colours p, t, o, u)")
+        )
+    return UnoError(
+        _("that is a dark-side card or colour: the light side is up (colours r, y, g, b)")
+    )
+
+
+def _flip_play(ctx: Context, table: Table, text: str) -> None:
+    """``.play`` at a table of UNO Flip: a face of the side in play (``p 5``, ``w t``)."""
+    side = _flip_side(table)
+    try:
+        face, color = parse_flip_play(text, side)
+    except CardParseError:
+        try:
+            parse_flip_play(text, Side(1 - side))
+        except CardParseError:
+            raise
+        raise _other_side_refusal(side) from None
+    ctx.publish(table, table.play(ctx.nick, face, color, ctx.now))
 
 
 def split_target(text: str, table: Table) -> tuple[str, str | None]:
@@ -378,7 +416,20 @@ def pass_(ctx: Context) -> None:
 def color(ctx: Context) -> None:
     """Name the colour when the first card turned up is a Wild, or (No Mercy) when a Wild
     Colour Roulette is played on you."""
-    ctx.publish(ctx.table, ctx.table.choose_color(ctx.nick, parse_color(ctx.args), ctx.now))
+    table = ctx.table
+    if table.flip:
+        side = _flip_side(table)
+        try:
+            chosen = parse_flip_color(ctx.args, side)
+        except CardParseError:
+            try:
+                parse_flip_color(ctx.args, Side(1 - side))
+            except CardParseError:
+                raise
+            raise _other_side_refusal(side) from None
+        ctx.publish(table, table.choose_color(ctx.nick, chosen, ctx.now))
+        return
+    ctx.publish(table, table.choose_color(ctx.nick, parse_color(ctx.args), ctx.now))
 
 
 @command("challenge", "ch")
@@ -402,11 +453,15 @@ def catch(ctx: Context) -> None:
 @command("cards")
 @in_game
 def cards(ctx: Context) -> None:
-    """Your hand (if you play) and everyone's card count, privately."""
+    """Your hand (if you play) and everyone's card count, privately; at UNO Flip ``.cards
+    <nick>`` shows the side of that player's hand that faces the table."""
     table = ctx.table
     status = table.status()
     if status is None:
         raise UnoError(_("no hand is being played"))
+    if table.flip and ctx.args.strip():
+        _public_hand(ctx, table, ctx.args.split()[0])
+        return
     fmt = Cards(ctx.bot.colors_for(table)(ctx.nick))
     out = {irc_lower(nick) for nick in status.out}
     # Lines made of several messages can't be said again in another language: made in the
@@ -428,6 +483,27 @@ def cards(ctx: Context) -> None:
             lines = [_("You are out of this hand (mercy rule).")]
         query = ctx.bot.hand_query_for(table)(ctx.nick)  # where their hands go (.unohand)
         for line in [*lines, *fit(public)]:
+            ctx.reply(line, query=query)
+
+
+def _public_hand(ctx: Context, table: Table, nick: str) -> None:
+    """UNO Flip: the backs of ``nick``'s cards, which everyone at the table sees (the side
+    not in play), privately to the asker."""
+    if table.seat_of(nick, computer=None) is None:
+        raise UnoError(_("no player of that name is in this hand"))
+    faces = table.public_hand_of(nick)  # type: ignore[attr-defined]
+    seat = table.seat_of(nick, computer=None)
+    assert seat is not None
+    who = table.players[seat].nick
+    fmt = Cards(ctx.bot.colors_for(table)(ctx.nick))
+    with speaking(ctx.language):
+        cards = fmt.hand(faces)
+        if _flip_side(table) is Side.DARK:  # the backs are the light faces
+            text = _("{nick}'s cards facing the table, light side: {cards}", nick=who, cards=cards)
+        else:
+            text = _("{nick}'s cards facing the table, dark side: {cards}", nick=who, cards=cards)
+        query = ctx.bot.hand_query_for(table)(ctx.nick)
+        for line in fit(text):
             ctx.reply(line, query=query)
 
 

@@ -19,7 +19,7 @@ from unobot.core.plugin import command, example
 from unobot.core.render_irc import LIMIT, Line, fit, rules_note
 from unobot.core.settings import option_text, rules_as_text, rules_from_text
 from unobot.engine.errors import RuleError, UnoError
-from unobot.engine.rules import PRESETS, HouseRules, preset
+from unobot.engine.rules import PRESETS, HouseRules, preset, preset_name
 from unobot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, domain, normalize, speaking
 from unobot.irc.casemap import irc_lower
 
@@ -42,6 +42,7 @@ BLURBS: dict[str, str] = {
     "jump-in": N_("same card out of turn"),
     "house": N_("Seven-O, Jump-In, stacking"),
     "no-mercy": N_("168 cards, out at 25"),
+    "flip": N_("double-sided cards"),
 }
 """A few words per preset for ``.unorules list`` (English ids, said with ``_()``); a preset
 missing here is listed by name."""
@@ -81,20 +82,25 @@ def describe(rules: HouseRules, where: str, channel: str = "") -> str:
 
 
 def preset_list(prefix: str, may_change: bool = True) -> str:
-    """Every preset with a few words each, or only the names if that would not fit a line.
+    """Every preset, with a few words each as far as the line allows: the first presets keep
+    theirs and the last ones are named alone when all of them would not fit one line.
 
     ``may_change``: whether the asker may choose one here (a channel operator or bot admin):
     they are invited to; anyone else is told who can, not invited to a command that would
     only refuse them."""
-    long = ", ".join(f"{n} ({_(BLURBS[n])})" if n in BLURBS else n for n in PRESETS)
     if may_change:
         message = N_("Presets: {presets}. Choose one: {prefix}unorules preset <name>")
     else:
         message = N_("Presets: {presets}. Channel operators and bot admins choose one.")
-    text = _(message, presets=long, prefix=prefix)
-    if len(text.encode()) <= LIMIT:
-        return text
-    return _(message, presets=", ".join(PRESETS), prefix=prefix)
+    names = list(PRESETS)
+    for kept in range(len(names), -1, -1):
+        shown = ", ".join(
+            f"{n} ({_(BLURBS[n])})" if n in BLURBS and i < kept else n for i, n in enumerate(names)
+        )
+        text = _(message, presets=shown, prefix=prefix)
+        if len(text.encode()) <= LIMIT:
+            return text
+    return text
 
 
 def _may_change(ctx: Context) -> str:
@@ -192,6 +198,16 @@ def unorules(ctx: Context) -> None:
         except RuleError as err:
             raise UnoError(err.message_id, **err.params) from None
         _store(ctx, channel, rules)
+    elif preset_name(sub) is not None:
+        # ``.unorules flip``: what a preset plays, as its deal would say it.
+        name = preset_name(sub)
+        assert name is not None
+        rules = PRESETS[name]
+        with speaking(ctx.language):
+            note = rules_note(rules) or (_(BLURBS[name]) if name in BLURBS else "")
+            text = _("Preset {preset}: {note}", preset=name, note=note) if note else name
+            for line in _clip(text, 2):
+                ctx.reply(line)
     else:
         raise UnoError(
             _(

@@ -44,6 +44,10 @@ ENGLISH: dict[str, str] = {
     "channel": r"\bchannels?\b",
     "computer_player": r"\bcomputer players?\b",
     "team": r"\bteams?\b(?! or\s*$)",
+    # UNO Flip
+    "uno_flip": r"\buno flip\b",
+    "light_side": r"\blight[- ]side\b",
+    "dark_side": r"\bdark[- ]side\b",
 }
 """Concept -> pattern on the English message id (case-insensitive)."""
 LOOSE = {"hand"}
@@ -151,6 +155,7 @@ def test_every_glossary_names_known_concepts_and_the_cards() -> None:
         assert set(concepts) <= ENGLISH.keys(), (lang, set(concepts) - ENGLISH.keys())
         cards = {"skip", "reverse", "draw_two", "wild", "wild_draw_four"}
         assert cards | {"rating", "channel", "mercy_rule", "jump_in"} <= set(concepts), lang
+        assert {"uno_flip", "light_side", "dark_side"} <= set(concepts), lang
         assert all(e.use for e in entries), lang
 
 

@@ -239,11 +239,12 @@ def test_voluntary_draw_of_an_unplayable_card_ends_the_turn(name: str) -> None:
 def test_which_presets_let_a_player_draw_instead_of_playing() -> None:
     """Mattel's sheet for official and the presets built on it, the original bot's ``.draw``
     (003) for irc-classic, 002 for bac-tournament; the sheets of 000 (draw until playable),
-    001 and No Mercy speak only of drawing for want of a match."""
+    001 and No Mercy speak only of drawing for want of a match. UNO Flip's sheet: "You may
+    draw instead of playing a playable card (then only the drawn card)"."""
     allowed = {name for name, preset in PRESETS.items() if preset.voluntary_draw}
     assert allowed == {
         "official", "irc-classic", "bac-tournament", "pairs", "two-teams", "seven-o",
-        "jump-in", "house",
+        "jump-in", "house", "flip",
     }  # fmt: skip
 
 

@@ -80,6 +80,7 @@ from unobot.core.table import Player, Table, TableConfig
 from unobot.engine import preset
 from unobot.engine.actions import CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play, Swap
 from unobot.engine.cards import Card, CardParseError, full_deck, no_mercy_deck
+from unobot.engine.flip import FLIP_DECK, Face, FlipChoose, FlipPlay
 from unobot.engine.game import Game
 from unobot.engine.rules import PRESETS, Deck
 from unobot.irc.casemap import irc_lower
@@ -165,10 +166,19 @@ four (``[WRD4]``, ``[WD10]``). Only what the engine's parser takes as a card is 
 (:func:`_unmark`)."""
 
 
+def _card_text(word: str) -> str:
+    """``word`` as a card's text, if the engine reads it as one (a classic card, or a face of
+    UNO Flip); CardParseError if not."""
+    try:
+        return Card.parse(word).text
+    except CardParseError:
+        return Face.parse(word).text
+
+
 def _unmark(m: re.Match[str]) -> str:
     """``[R5]`` -> ``R5`` when the engine reads the word as a card; anything else stays."""
     try:
-        Card.parse(m.group(1))
+        _card_text(m.group(1))
     except CardParseError:
         return m.group(0)
     return m.group(1)
@@ -286,7 +296,7 @@ class CheckingTransport:
         assert self._open is not None
         target, cards, count, hands = self._open
         try:
-            more = Counter(Card.parse(word) for word in plain.split())
+            more = Counter(_card_text(word) for word in plain.split())
         except CardParseError:
             return False
         total = cards + more
@@ -327,7 +337,7 @@ class CheckingTransport:
             seat = table.seat_of(nick)
             game = table.game
             if seat is not None and game is not None and seat < game.n:
-                out.append(tuple(game.hand(seat)))
+                out.append(tuple(card.text for card in game.hand(seat)))
         return out
 
 
@@ -380,6 +390,13 @@ def command_text(action: object, names: tuple[str, ...], rng: Random) -> str:
         return f"{rng.choice(['.catch', '.halt'])} {names[action.target]}"
     if isinstance(action, Swap):
         return f".swap {names[action.target]}"
+    if isinstance(action, FlipPlay):  # UNO Flip: a face of the side in play
+        card = action.face.text.lower()
+        if action.color is not None:
+            return f".play {card} {action.color.letter.lower()}"
+        return f".p {card[0]} {card[1:]}" if rng.random() < 0.5 else f".p {card}"
+    if isinstance(action, FlipChoose):
+        return f".color {action.color.letter.lower()}"
     raise AssertionError(action)
 
 
@@ -588,7 +605,7 @@ def table_state(table: Table) -> tuple[object, ...]:
         game.current,
         game.direction,
         game.phase,
-        game.exposed,
+        getattr(game, "exposed", None),  # (UNO Flip calls UNO by itself: none)
         list(table.match.totals) if table.match is not None else None,
     )
 
@@ -1045,6 +1062,10 @@ class BotMachine(RuleBasedStateMachine):
             for hand in game.hands:
                 held += Counter(hand)
             total = sum(held.values())
+            if table.flip:  # UNO Flip: the 112 double-sided cards, each once
+                assert held == Counter(FLIP_DECK), f"not the Flip deck in {table.channel}"
+                assert len(table.players) == game.n, "seats and hands out of step"
+                continue
             if game.rules.deck is Deck.NO_MERCY:  # one 168-card deck, eliminated hands in it
                 decks = 1
                 assert held == Counter(no_mercy_deck()), f"not the No Mercy deck in {table.channel}"

@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 
 from tests.engine.test_properties import snapshot as game_state
 from unobot.bench.soak import play_random_move
+from unobot.core.flip_table import table_class
 from unobot.core.journal import VERSION, Journal, replay_text
 from unobot.core.table import Table, TableConfig
 from unobot.engine import PRESETS, preset
 from unobot.engine.cards import Card, parse_color
+from unobot.engine.flip import FlipGame
 from unobot.engine.notation import format_position
 
 
@@ -45,7 +47,9 @@ def snapshot(table: Table) -> dict[str, object]:
     if match is not None:
         shot["totals"] = list(match.totals)
     game = table.game
-    if game is not None:
+    if isinstance(game, FlipGame):  # UNO Flip: every card by both faces, turn, phase
+        shot["game"] = game._state()
+    elif game is not None:
         shot["game"] = game_state(game)
     return shot
 
@@ -72,7 +76,7 @@ def opened(journal: Journal, clock: Clock, rules: str, players: int, seed: int) 
     players = min(max(players, config.rules.min_players), config.rules.max_players)
     if config.rules.team_problem(players):
         players = 4  # teams of two: 4 or 6
-    table = Table("#uno", "p0", "p0", clock(), config, Random(seed))
+    table = table_class(config.rules)("#uno", "p0", "p0", clock(), config, Random(seed))
     journal.opened(table, seed, clock(), "p0")
     for i in range(1, players):
         table.join(f"p{i}", f"p{i}", clock())

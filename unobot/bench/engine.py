@@ -25,7 +25,8 @@ from unobot.engine.cards import COMPILED
 def add_arguments(eng: argparse.ArgumentParser) -> None:
     eng.add_argument("--players", type=int, default=4)
     eng.add_argument("--games", type=int, default=20_000)
-    eng.add_argument("--preset", default="official", choices=sorted([*PRESETS, *PRESET_ALIASES]))
+    classic = [n for n in [*PRESETS, *PRESET_ALIASES] if not preset(n).flip]
+    eng.add_argument("--preset", default="official", choices=sorted(classic))
     eng.add_argument("--seed", type=int, default=1)
     eng.add_argument(
         "--set",
@@ -130,7 +131,8 @@ def bench_engine(args: argparse.Namespace) -> None:
         # Other presets differ in game length and rule paths (stacking, draw until playable...).
         games = max(1, args.games // 10)
         for name in sorted(PRESETS):
-            if name != args.preset:
+            # UNO Flip is a game of its own (``FlipGame``), not timed by this loop of ``Game``s.
+            if name != args.preset and not PRESETS[name].flip:
                 other = preset(name)
                 # Teams are dealt to some sizes only (pairs 4 or 6, two teams 4 to 10,
                 # even): the nearest at or below --players, else the smallest.

@@ -47,6 +47,7 @@ from unobot.engine.actions import (
     Play,
     Swap,
 )
+from unobot.engine.flip import FlipChoose, FlipPlay
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming, Kind
 from unobot.stats.memory import MemoryStatsStore
@@ -63,6 +64,11 @@ def random_action(table: Table, rng: Random) -> tuple[str, Action]:
     game = table.game
     assert game is not None
     seat = game.current
+    if table.flip:  # UNO Flip: the mover's actions, a card when there is one
+        legal = game.legal_actions(seat)
+        plays = [a for a in legal if type(a) is FlipPlay or type(a) is FlipChoose]
+        pool = plays or list(legal)
+        return table.names[seat], pool[int(rng.random() * len(pool))]  # type: ignore[return-value]
     if game.rules.jump_in:
         # Jump-In: whoever holds the card on top may jump in (half the time when one can).
         jumpers = [s for s in range(game.n) if game.jump_card(s) is not None]
@@ -81,6 +87,10 @@ def play_random_move(table: Table, rng: Random, now: float) -> None:
     names = table.names
     if type(action) is Play:
         table.play(nick, action.card, action.color, now, uno=action.uno)
+    elif type(action) is FlipPlay:
+        table.play(nick, action.face, action.color, now)  # type: ignore[arg-type]
+    elif type(action) is FlipChoose:
+        table.choose_color(nick, action.color, now)  # type: ignore[arg-type]
     elif type(action) is Draw:
         table.draw(nick, now)
     elif type(action) is Pass:
@@ -106,6 +116,13 @@ def command_for(table: Table, rng: Random) -> tuple[str, str]:
         if action.color is not None:
             text += f" {action.color.letter.lower()}"
         return nick, text + (" uno" if action.uno else "")
+    if type(action) is FlipPlay:
+        text = f".p {action.face.text.lower()}"
+        if action.color is not None:
+            text += f" {action.color.letter.lower()}"
+        return nick, text
+    if type(action) is FlipChoose:
+        return nick, f".color {action.color.letter.lower()}"
     if type(action) is Draw:
         return nick, ".draw"
     if type(action) is Pass:

@@ -28,6 +28,7 @@ from unobot.core.admins import AdminCode, Claim, Grants
 from unobot.core.bot_config import BotConfig
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import CommandThrottle, Dispatcher
+from unobot.core.flip_table import table_class
 from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
 from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
@@ -304,7 +305,7 @@ class Bot:
         if rules is not config.rules:
             config = dataclasses.replace(config, rules=rules)
         now = self.scheduler.now()
-        table = Table(channel, nick, ident, now, config, Random(seed))
+        table = table_class(config.rules)(channel, nick, ident, now, config, Random(seed))
         if self.journal is not None:
             self.journal.opened(table, seed, now, ident)
         self.tables[key] = table
@@ -510,7 +511,7 @@ class Bot:
         )
         now = self.scheduler.now()
         (nick, ident, level), *rest = seats
-        table = Table(channel, nick, ident, now, config, Random(seed), level)
+        table = table_class(rules)(channel, nick, ident, now, config, Random(seed), level)
         if self.journal is not None:
             self.journal.opened(table, seed, now, ident)
         self.tables[key] = table

@@ -47,6 +47,7 @@ from random import Random
 from typing import TYPE_CHECKING, Protocol
 
 from unobot.ai import LEVELS, Observation, Observer, make_strategy
+from unobot.ai.flip import flip_action
 from unobot.ai.normal import swap_target
 from unobot.core.table import Table
 from unobot.core.updates import Dealt, EngineEvents, Update
@@ -62,6 +63,7 @@ from unobot.engine.actions import (
     Swap,
 )
 from unobot.engine.errors import UnoError
+from unobot.engine.flip import FlipChoose, FlipPlay
 from unobot.i18n import domain
 from unobot.irc.casemap import irc_eq, irc_lower
 
@@ -439,6 +441,9 @@ class Computers:
 
     def _new_hand(self, table: Table, state: _TableState, dealt: Dealt) -> None:
         assert table.match is not None
+        if table.flip:  # a Flip seat reads the game itself (unobot.ai.flip): no observer
+            state.observers = {}
+            return
         rules = table.match.rules
         players = len(dealt.players)
         state.observers = {
@@ -455,6 +460,9 @@ class Computers:
             state.pending.clear()
             return
         now = self.bot.scheduler.now()
+        if table.flip:
+            self._plan_flip(table, state, now)
+            return
         hold = self._grace_end(table, state, game, now)
         wanted: dict[str, tuple[int, bool]] = {}
         for seat, player in enumerate(table.players):
@@ -493,6 +501,28 @@ class Computers:
                 obs,
                 lambda action, t=table, k=key, p=pending: self._decided(t, k, p, action),
             )
+
+    def _plan_flip(self, table: Table, state: _TableState, now: float) -> None:
+        """UNO Flip: only the seat to move acts (UNO is called by itself), decided inline
+        by :func:`unobot.ai.flip.flip_action` (``hard`` plays as ``normal`` there) on a copy of
+        the game: the strategy reads only the mover's own hand and the public piles."""
+        game = table.game
+        assert game is not None
+        seat = game.current
+        player = table.players[seat]
+        key = irc_lower(player.nick)
+        for other in list(state.pending):
+            if other != key or state.pending[other].version != state.version:
+                del state.pending[other]
+        if not player.computer or key in state.pending:
+            return
+        pause = self.config.delay * state.rng.uniform(0.7, 1.3)
+        due = max(now, table.turn_started + pause)
+        pending = _Pending(player.nick, player.level, state.version, due)
+        state.pending[key] = pending
+        seed = state.rng.getrandbits(64)
+        action = flip_action(game.copy(), player.level, Random(seed))  # type: ignore[attr-defined]
+        self._decided(table, key, pending, action)  # type: ignore[arg-type]
 
     def _grace_end(self, table: Table, state: _TableState, game: Game, now: float) -> float:
         """Until when the computer seats hold back (``uno_grace``): a person who may be
@@ -601,6 +631,12 @@ class Computers:
         if kind is Swap:
             assert isinstance(action, Swap)
             return table.swap(nick, table.players[action.target].nick, now, computer=True)
+        if kind is FlipPlay:
+            assert isinstance(action, FlipPlay)
+            return table.play(nick, action.face, action.color, now, computer=True)  # type: ignore[arg-type]
+        if kind is FlipChoose:
+            assert isinstance(action, FlipChoose)
+            return table.choose_color(nick, action.color, now, computer=True)  # type: ignore[arg-type]
         raise UnoError(f"unknown action {action!r}")
 
     def stop(self) -> None:

@@ -40,6 +40,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from unobot.core.flip_table import table_class
 from unobot.core.journal_format import from_record, to_record
 from unobot.core.settings import rules_as_text, rules_from_text
 from unobot.core.table import Table, TableConfig
@@ -98,7 +99,9 @@ def _encode(arguments: dict[str, Any]) -> dict[str, Any]:
         arguments = {**arguments, "card": card.text}
     color = arguments.get("color")
     if color is not None:
-        arguments = {**arguments, "color": _LETTERS[color]}
+        # UNO Flip's dark colours (p t o u) are no classic ``Color``: written by their letter.
+        letter = _LETTERS.get(color)
+        arguments = {**arguments, "color": letter or color.letter.lower()}
     return arguments
 
 
@@ -116,9 +119,10 @@ def _decode(arguments: dict[str, Any]) -> dict[str, Any]:
             pass
         elif key == "card":
             # version 3: notation; version 2: the deck's cards, indexed by their code
-            value = _BY_TEXT[value] if type(value) is str else CARDS[value]
+            # A face of UNO Flip (``P5``) stays text: the Flip table reads it on its side.
+            value = _BY_TEXT.get(value, value) if type(value) is str else CARDS[value]
         elif key == "color":
-            value = _BY_LETTER[value] if type(value) is str else Color(value)
+            value = _BY_LETTER.get(value, value) if type(value) is str else Color(value)
         args[key] = value
     return args
 
@@ -600,12 +604,13 @@ def _rebuild(
     if head.get("version") not in _READS:
         raise ValueError(f"journal version {head.get('version')}")
     shift = head["clock_offset"] - offset  # old clock -> the target clock
-    table = Table(
+    config = config_from_json(head["config"], head["version"])
+    table = table_class(config.rules)(
         head["channel"],
         head["starter"],
         head["ident"],
         head["now"] + shift,
-        config_from_json(head["config"], head["version"]),
+        config,
         Random(head["seed"]),
         head.get("level", ""),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unobot.engine.cards import Card, Color
+from unobot.engine.flip import FlipColor
 from unobot.i18n import N_, domain
 
 _, ngettext = domain("game")
@@ -20,11 +21,16 @@ _COLOR_NAMES = {
     Color.YELLOW: N_("yellow"),
     Color.GREEN: N_("green"),
     Color.BLUE: N_("blue"),
+    # UNO Flip's dark side (its light colours are equal to the four above, as IntEnums).
+    FlipColor.PINK: N_("pink"),
+    FlipColor.TEAL: N_("teal"),
+    FlipColor.ORANGE: N_("orange"),
+    FlipColor.PURPLE: N_("purple"),
 }
 """Each suit's name in prose (``picks green``, ``Top: W (blue)``); cards themselves stay codes."""
 
 
-def color_name(color: Color) -> str:
+def color_name(color: Color | FlipColor) -> str:
     """The colour's name in the language being spoken (``green``, ``Grün``, ``vert``)."""
     return _(_COLOR_NAMES[color])
 

@@ -20,6 +20,7 @@ from unobot.core.updates import (
     Dealt,
     EarlyUno,
     EngineEvents,
+    FlipEvents,
     HandNotice,
     Joined,
     Left,
@@ -43,6 +44,7 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color, Rank
+from unobot.engine.flip import FlipColor, FlipEvent, Side
 from unobot.engine.rules import Deck, HouseRules, NoPlayableCard, Stacking, TeamGame
 from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
@@ -75,7 +77,17 @@ __all__ = [
 LIMIT = 400
 """Bytes per line: servers cut relayed lines near 470 bytes including the prefix."""
 
-_MIRC = {Color.RED: "01,04", Color.YELLOW: "01,08", Color.GREEN: "01,03", Color.BLUE: "00,12"}
+_MIRC = {
+    Color.RED: "01,04",
+    Color.YELLOW: "01,08",
+    Color.GREEN: "01,03",
+    Color.BLUE: "00,12",
+    # UNO Flip's dark side (its light colours are the four above: equal IntEnum values).
+    FlipColor.PINK: "01,13",
+    FlipColor.TEAL: "01,10",
+    FlipColor.ORANGE: "01,07",
+    FlipColor.PURPLE: "00,06",
+}
 """Each suit as a small coloured card: text and background both set (mIRC ``fg,bg``), so it
 reads the same on a client's white background (mIRC's and HexChat's default) as on a dark
 one. Yellow text alone (``08``) was nearly invisible on white, and blue (``12``) hard to read
@@ -544,6 +556,110 @@ def _engine_fragments(
 _FIRST_CARD_EFFECTS = (ev.Skipped, ev.Reversed, ev.CardsDrawn)
 
 
+def _flip_fragments(
+    batch: FlipEvents, fmt: Cards, announced: frozenset[str] = frozenset()
+) -> list[_Fragment]:
+    """The clauses of one UNO Flip move (:class:`~unobot.engine.flip.FlipEvent`), in the
+    classic game's words where they are the same (``ann plays P5``, ``bob draws 5 and is
+    skipped``); a Flip says which side is now up and the new top card. The hand's end comes
+    as a classic ``HandEnded`` in an ``EngineEvents`` batch of its own."""
+    names = batch.names
+    events = batch.events
+    side = batch.side
+    out: list[_Fragment] = []
+    i = 0
+    while i < len(events):
+        e = events[i]
+        prev = events[i - 1].kind if i else ""
+        nxt: FlipEvent | None = events[i + 1] if i + 1 < len(events) else None
+        i += 1
+        kind = e.kind
+        who = names[e.seat] if 0 <= e.seat < len(names) else ""
+        if kind == "start":
+            out.append(_Opening(fmt.card(e.cards[0].face(side))))
+        elif kind == "played":
+            if e.color is not None:
+                side = e.color.side
+            face = e.cards[0].face(side)
+            color = fmt.color(e.color) if face.is_wild and e.color is not None else ""  # type: ignore[arg-type]
+            out.append(_Play(who, fmt.card(face), color, two_left=e.value == 2, uno=e.value == 1))
+        elif kind == "drew":
+            n = len(e.cards)
+            if nxt is not None and nxt.kind == "skipped" and nxt.seat == e.seat:
+                out.append(
+                    ngettext(
+                        "{nick} draws {n} and is skipped",
+                        "{nick} draws {n} and is skipped",
+                        n,
+                        nick=who,
+                    )
+                )
+                i += 1
+            elif prev == "challenge":
+                out.append(_draws(who, n, ev.DrawReason.CHALLENGE))
+            elif prev == "played":
+                out.append(_draws(who, n, ev.DrawReason.PENALTY_CARD))
+            elif nxt is not None and nxt.kind == "passed" and nxt.seat == e.seat:
+                out.append(_Pass(who, n))
+                i += 1
+            elif nxt is not None and nxt.kind == "played" and nxt.seat == e.seat:
+                out.append(_Draw(who, n))
+            else:  # drew on their turn, nothing to play: the turn is over
+                out.append(_Pass(who, n))
+        elif kind == "skipped":
+            out.append(_("{nick} is skipped", nick=who))
+        elif kind == "reversed":
+            out.append(_("play goes the other way"))
+        elif kind == "everyone_skipped":
+            out.append(_("everyone else is skipped: {nick} plays again", nick=who))
+        elif kind == "passed":
+            out.append(_Pass(who))
+        elif kind == "color" and e.color is not None:
+            out.append(_("{nick} picks {color}", nick=who, color=fmt.color(e.color)))  # type: ignore[arg-type]
+        elif kind == "flipped":
+            side = Side(e.value)
+            top = fmt.card(e.cards[0].face(side))
+            if side is Side.DARK:
+                out.append(
+                    _("FLIP! Everything turns over: the dark side is up, top {card}", card=top)
+                )
+            else:
+                out.append(
+                    _("FLIP! Everything turns over: the light side is up, top {card}", card=top)
+                )
+        elif kind == "challenge":
+            card = fmt.card(e.cards[0].face(side)) if e.cards else "?"
+            if e.value >= 0:
+                out.append(
+                    _(
+                        "{challenger} challenges {nick}: the {card} was a bluff",
+                        challenger=who,
+                        nick=names[e.value],
+                        card=card,
+                    )
+                )
+            else:
+                out.append(
+                    _(
+                        "{challenger} challenges the {card}: it was played fairly",
+                        challenger=who,
+                        card=card,
+                    )
+                )
+        elif kind == "removed":
+            if irc_lower(who) not in announced:
+                out.append(
+                    ngettext(
+                        "{nick} leaves the hand ({n} card under the draw pile)",
+                        "{nick} leaves the hand ({n} cards under the draw pile)",
+                        e.value,
+                        nick=who,
+                    )
+                )
+            names = (*names[: e.seat], *names[e.seat + 1 :])
+    return out
+
+
 def _named_color(card: Card, events: Sequence[ev.Event], after: int) -> bool:
     """Did the play of ``card`` (whose events follow from index ``after``) name a colour: a
     wild does, but not No Mercy's Roulette, whose colour the next player names later; only in
@@ -754,6 +870,11 @@ def rules_note(rules: HouseRules) -> str:
     preset's name, so a channel's own ``.unorules set`` combination is described as played.
     """
     parts: list[str] = []
+    if rules.deck is Deck.FLIP:
+        return _(
+            "UNO Flip: a Flip card turns every card over. The dark side has Draw Five, Skip "
+            "Everyone and Wild Draw Color (draw until that colour comes). UNO is called for you."
+        )
     if rules.deck is Deck.NO_MERCY:
         parts.append(_("No Mercy deck: Skip Everyone, Discard All, +4, +6, +10, Colour Roulette."))
     if rules.seven_o:
@@ -986,7 +1107,12 @@ def status_text(
     if top:
         # While the Roulette's colour is awaited, the colour before it is of no use to anyone.
         shown = fmt.card(status.top) if roulette else fmt.top(status.top, status.color)
-        parts.append(_("Top: {card}.", card=shown))
+        if not status.side:
+            parts.append(_("Top: {card}.", card=shown))
+        elif status.side == "dark":  # UNO Flip
+            parts.append(_("Top: {card}, dark side up.", card=shown))
+        else:
+            parts.append(_("Top: {card}, light side up.", card=shown))
     if roulette:
         parts.append(
             _(
@@ -996,11 +1122,29 @@ def status_text(
                 prefix=prefix,
             )
         )
+    elif status.phase is Phase.CHOOSE_COLOR and status.side == "dark":
+        parts.append(
+            _(
+                "{nick} picks the colour ({prefix}color p/t/o/u).",
+                nick=status.current,
+                prefix=prefix,
+            )
+        )
     elif status.phase is Phase.CHOOSE_COLOR:
         parts.append(
             _(
                 "{nick} picks the colour ({prefix}color r/y/g/b).",
                 nick=status.current,
+                prefix=prefix,
+            )
+        )
+    elif status.phase is Phase.PENDING and status.side:
+        # UNO Flip: a Wild Draw Two or Wild Draw Color, to draw or challenge.
+        parts.append(
+            _(
+                "{nick} must answer {card}: {prefix}draw or {prefix}challenge.",
+                nick=status.current,
+                card=fmt.card(status.top),
                 prefix=prefix,
             )
         )
@@ -1091,13 +1235,18 @@ def channel_text(
             clauses.clear()
 
     for event in update.events:
-        if type(event) is not EngineEvents:
+        if type(event) is EngineEvents:
+            fragments = _engine_fragments(
+                event, fmt, announced, match_line=timed_out, prefix=prefix
+            )
+        elif type(event) is FlipEvents:
+            fragments = _flip_fragments(event, fmt, announced)
+        else:
             flush()
             text = _table_fragment(event, fmt, prefix)
             if text:
                 sentences.append(_sentence(text))
             continue
-        fragments = _engine_fragments(event, fmt, announced, match_line=timed_out, prefix=prefix)
         for fragment in fragments:
             if isinstance(fragment, _Opening):
                 flush()
@@ -1128,6 +1277,13 @@ def _update_status(update: Update, fmt: Cards, prefix: str) -> str:
     first: Card | None = None
     called: set[str] = set()
     for batch in update.events:
+        if type(batch) is FlipEvents:  # UNO Flip calls UNO with the play: "(UNO!)"
+            called.update(
+                irc_lower(batch.names[e.seat])
+                for e in batch.events
+                if e.kind == "played" and e.value == 1 and 0 <= e.seat < len(batch.names)
+            )
+            continue
         if type(batch) is not EngineEvents:
             continue
         for e in batch.events:

@@ -216,6 +216,9 @@ def journaled(method: F) -> F:
 class Table:
     """One channel's game from ``.uno`` to the last hand. Not thread-safe: one reactor thread."""
 
+    flip = False
+    """A table of UNO Flip (``unobot.core.flip_table.FlipTable``): its game is a ``FlipGame``."""
+
     def __init__(
         self,
         channel: str,
@@ -530,9 +533,7 @@ class Table:
             # the table owns the clock, to the second.
             rules = dataclasses.replace(rules, time_limit_minutes=math.ceil(time_limit / 60))
             limit = time_limit
-        # The starter plays first: with the dealer at the last seat, the seat "left of the
-        # dealer" is seat 0 (other first-player rules choose for themselves).
-        self.match = Match(len(self.players), rules, self.rng, dealer=len(self.players) - 1)
+        self.match = self._new_match(rules)
         self.state = State.PLAYING
         self.time_limit = limit
         self.dealt_at = now
@@ -546,6 +547,11 @@ class Table:
             self.hand_number = 0
             self.time_limit = 0.0
             raise
+
+    def _new_match(self, rules: HouseRules) -> Match:
+        # The starter plays first: with the dealer at the last seat, the seat "left of the
+        # dealer" is seat 0 (other first-player rules choose for themselves).
+        return Match(len(self.players), rules, self.rng, dealer=len(self.players) - 1)
 
     def _start_hand(self, now: float, update: Update) -> Update:
         assert self.match is not None

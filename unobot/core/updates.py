@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from unobot.engine import Phase
 from unobot.engine.cards import Card, Color
 from unobot.engine.events import Event
+from unobot.engine.flip import FlipEvent, Side
 from unobot.engine.rules import HouseRules, TeamGame
 from unobot.values import value
 
@@ -22,6 +23,7 @@ __all__ = [
     "Dealt",
     "EarlyUno",
     "EngineEvents",
+    "FlipEvents",
     "HandNotice",
     "Joined",
     "Left",
@@ -129,6 +131,17 @@ class EngineEvents:
 
 
 @dataclass(frozen=True, slots=True)
+class FlipEvents:
+    """One move's events of an UNO Flip hand (``FlipEvent``), with the seat names as they
+    were: what the channel hears of it (``render_irc``)."""
+
+    events: tuple[FlipEvent, ...]
+    names: tuple[str, ...]
+    side: Side = Side.LIGHT
+    """The side in play before the first of the events (a Flip among them turns it)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Warned:
     nick: str
     seconds: int
@@ -203,7 +216,7 @@ class TeamJoined:
 TableEvent = (
     Opened | Joined | Left | Dealt | EngineEvents | Warned | TimedOut | Away | Back | Removed
     | Penalized | Stopped | Totals | TimeWarning | TimeUp | RoundOver | TeamAsked | TeamMade
-    | TeamJoined
+    | TeamJoined | FlipEvents
 )  # fmt: skip
 
 
@@ -258,6 +271,8 @@ class Status:
     """With a pending total: the Wild Draw Four may be challenged."""
     out: tuple[str, ...] = ()
     """No Mercy: the players the mercy rule put out of this hand (shown as ``out``)."""
+    side: str = ""
+    """UNO Flip: the side in play (``light``, ``dark``); empty for every other game."""
 
 
 @dataclass(slots=True)

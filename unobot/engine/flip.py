@@ -148,7 +148,7 @@ _DARK_ACTIONS: Final = (_R.DRAW_FIVE, _R.REVERSE, _R.SKIP_EVERYONE, _R.FLIP)
 class Face:
     """One side's face of a card (interned: compare by identity). ``color`` is None for wilds."""
 
-    __slots__ = ("color", "draw", "is_wild", "points", "rank", "side", "text")
+    __slots__ = ("code", "color", "draw", "is_wild", "points", "rank", "side", "text")
 
     _interned: ClassVar[dict[tuple[Side, FlipColor | None, FlipRank], Face]] = {}
 
@@ -161,6 +161,9 @@ class Face:
         self.draw = {_R.DRAW_ONE: 1, _R.DRAW_FIVE: 5, _R.WILD_DRAW_TWO: 2}.get(rank, 0)
         text = _TEXT.get(rank, str(int(rank)))
         self.text = text if color is None else color.letter + text
+        # The order hands are shown in (as the classic ``Card.code``): by colour, then
+        # rank, wilds last.
+        self.code = (8 if color is None else int(color)) * 32 + int(rank)
 
     def __str__(self) -> str:
         return self.text
@@ -523,6 +526,13 @@ class FlipGame:
         side = self.side
         return [c.face(side) for c in self.hands[seat]]
 
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
+
+    def eliminated(self, seat: int) -> bool:
+        """Flip has no mercy rule: nobody is ever out of a hand (the table asks every game)."""
+        return False
+
     def public_hand(self, seat: int) -> list[Face]:
         """The side of ``seat``'s hand that faces the others (the side not in play): public
         information in the box, so ``.cards <nick>`` may show it."""
@@ -766,7 +776,10 @@ class FlipGame:
         cards plus 2 and loses the turn."""
         offender = self.pending_by
         guilty = self.pending_guilty
-        events.append(FlipEvent("challenge", seat, (), None, offender if guilty else -1))
+        # ``cards``: the Wild Draw challenged, for the channel's line.
+        events.append(
+            FlipEvent("challenge", seat, (self.discard[-1],), None, offender if guilty else -1)
+        )
         if guilty:
             self._take_wild_draw(offender, seat, 0, events)
             self.phase = FlipPhase.PLAY
@@ -826,6 +839,51 @@ class FlipGame:
         card = pile.pop()
         self.hands[seat].append(card)
         return card
+
+    def remove_seat(self, seat: int) -> list[FlipEvent]:
+        """``seat`` leaves the hand for good (three or more players): their cards go under the
+        draw pile and the seats after theirs are renumbered one lower. A Wild Draw waiting on
+        them is dropped (its player can't be answered); if it was their turn, or they were to
+        name a colour, the turn goes to the next player."""
+        if self.n <= 2:
+            raise ValueError("a hand of two can't lose a player: the other wins it")
+        cards = self.hands.pop(seat)
+        self.draw_pile[:0] = cards  # under the pile: drawn last
+        events = [FlipEvent("removed", seat, (), None, len(cards))]
+        was_turn = seat == self.current
+        self.n -= 1
+        if self.pending_by == seat:
+            self.pending_by = -1
+            self.pending_guilty = False
+        elif self.pending_by > seat:
+            self.pending_by -= 1
+        if was_turn:
+            step = seat if self.direction > 0 else seat - 1
+            self.current = step % self.n
+            self.phase = FlipPhase.PLAY
+            self.drawn = None
+            self.pending_by = -1
+        elif self.current > seat:
+            self.current -= 1
+        if self.phase is FlipPhase.PENDING and self.pending_by < 0:
+            self.phase = FlipPhase.PLAY
+        return events
+
+    def force_pass(self, seat: int) -> list[FlipEvent]:
+        """The turn timer ran out on ``seat``: one card drawn and the turn moves on, whatever
+        they might have done (a Wild Draw waiting on them is drawn; a colour to name is the
+        first of the side)."""
+        phase = self.phase
+        if phase is FlipPhase.CHOOSE:
+            return self.apply(seat, FlipChoose(FlipColor(0 if self.side is Side.LIGHT else 4)))
+        if phase is FlipPhase.PENDING:
+            return self.apply(seat, Draw())
+        if phase is FlipPhase.DRAWN:
+            return self.apply(seat, Pass())
+        events = self.apply(seat, Draw())
+        if self.phase is FlipPhase.DRAWN:
+            events += self.apply(seat, Pass())
+        return events
 
     def _advance(self, steps: int) -> None:
         self.current = self.next_seat(steps)

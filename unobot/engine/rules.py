@@ -106,6 +106,9 @@ class Deck(Enum):
     """The 108-card deck (``full_deck``)."""
     NO_MERCY = "no-mercy"
     """The 168 cards of UNO Show 'em No Mercy (``no_mercy_deck``)."""
+    FLIP = "flip"
+    """The 112 double-sided cards of UNO Flip (``unobot.engine.flip``): a game of its own
+    (``FlipGame``), played by the table's Flip adapter (``unobot.core.flip_table``)."""
 
 
 class UnoCall(Enum):
@@ -167,6 +170,11 @@ _NO_MERCY_REFUSED = {
     StartCard.REDRAW_SPECIALS: 88,
 }
 """The same for the No Mercy deck (24 wilds, 88 cards that aren't numbers)."""
+FLIP_DECK_SIZE = 112
+FLIP_REFUSED = 40
+"""UNO Flip's start card is a number of the light side: 40 of its faces are not."""
+FLIP_OPTIONS = frozenset({"target_score", "hand_size", "min_players", "max_players"})
+"""The options a Flip game may change: its engine plays the sheet's rules, and only these."""
 
 
 _TOO_FEW: dict[tuple[bool, bool], str] = {
@@ -287,9 +295,18 @@ class HouseRules:
 
     @property
     def deck_size(self) -> int:
+        if self.deck is Deck.FLIP:
+            return FLIP_DECK_SIZE
         return NO_MERCY_DECK_SIZE if self.deck is Deck.NO_MERCY else DECK_SIZE
 
+    @property
+    def flip(self) -> bool:
+        """UNO Flip: the table deals a ``FlipGame`` (its own rules, not these options)."""
+        return self.deck is Deck.FLIP
+
     def _refused(self) -> int:
+        if self.deck is Deck.FLIP:
+            return FLIP_REFUSED
         if self.deck is Deck.NO_MERCY:
             return _NO_MERCY_REFUSED[self.start_card]
         return _START_REFUSED[self.start_card]
@@ -420,6 +437,13 @@ class HouseRules:
             raise RuleError(N_("mercy_limit is 0 (off) or more than hand_size, up to 200"))
         if self.mercy_limit and (self.teams or self.jump_in):
             raise RuleError(N_("the mercy rule is not played with teams or jump_in"))
+        if self.deck is Deck.FLIP:
+            flip = PRESETS.get("flip")
+            if flip is not None and set(self.differences(flip)) - FLIP_OPTIONS:
+                raise RuleError(
+                    N_("UNO Flip plays its own rules: only {options} can change"),
+                    options=", ".join(sorted(FLIP_OPTIONS)),
+                )
         if self.deck is Deck.NO_MERCY and self.jump_in:
             raise RuleError(N_("jump_in is not played with the no-mercy deck"))
         if self.teams and not any(n in self.team_sizes for n in counts):
@@ -525,6 +549,12 @@ PRESETS: dict[str, HouseRules] = {
     "jump-in": HouseRules(name="jump-in", jump_in=True),
     "no-mercy": NO_MERCY,
     "no-mercy-1000": dataclasses.replace(NO_MERCY, name="no-mercy-1000", target_score=1000),
+    "flip": HouseRules(
+        name="flip",
+        deck=Deck.FLIP,
+        uno_call=UnoCall.AUTO,
+        target_score=500,
+    ),
     "house": HouseRules(
         name="house",
         seven_o=True,

@@ -30,6 +30,7 @@ from unobot.core.render_irc import Cards, hand_lines, render_update, resumed_tex
 from unobot.core.table import Table
 from unobot.core.updates import Dealt, HandNotice, Opened, Status, Update
 from unobot.engine.cards import CARDS, Card, Color
+from unobot.engine.flip import FLIP_DECK
 
 __all__ = ["Step", "steps"]
 
@@ -66,7 +67,12 @@ colour settings: lines are cut as the bot cuts them in colour, its default)."""
 
 _COLOURED = Cards(True)
 _BY_TEXT = {card.text: card for card in CARDS}
-_COLOR_NAMES = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+_COLOR_NAMES = {
+    "r": "red", "y": "yellow", "g": "green", "b": "blue",
+    "p": "pink", "t": "teal", "o": "orange", "u": "purple",  # UNO Flip's dark side
+}  # fmt: skip
+_FLIP_TEXT = frozenset(f.text for c in FLIP_DECK for f in (c.light, c.dark))
+"""UNO Flip's faces as the journal writes them (``P5``, ``WDC``)."""
 
 
 def steps(moves: str) -> list[Step]:
@@ -308,7 +314,7 @@ def _snapshot(table: Table) -> _Seen:
 def _card(value: Any) -> str:
     """A journaled card as notation (version 3 writes notation, 2 the card's code, 1 a tag)."""
     if isinstance(value, str):
-        return value if value in _BY_TEXT else "?"
+        return value if value in _BY_TEXT or value in _FLIP_TEXT else "?"
     if isinstance(value, dict):
         value = value.get("$card")
     if isinstance(value, int) and 0 <= value < len(CARDS):
