@@ -48,6 +48,8 @@ ENGLISH: dict[str, str] = {
     "uno_flip": r"\buno flip\b",
     "light_side": r"\blight[- ]side\b",
     "dark_side": r"\bdark[- ]side\b",
+    # tournaments
+    "rotation": r"\brotation\b",
 }
 """Concept -> pattern on the English message id (case-insensitive)."""
 LOOSE = {"hand"}
