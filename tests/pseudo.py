@@ -3,7 +3,7 @@
 Every translation in it is the English message in brackets (``⟦{nick} plays {card}⟧``): once
 the bracketed parts of a line or a page are taken out, what is left was never looked up, so it
 is English that no reader of another language would get translated. The tests of the bot's
-lines (tests/plugins/test_i18n_games.py) and of the site's pages (tests/web/test_i18n_pages.py)
+lines (tests/core/test_i18n_games.py) and of the site's pages (tests/web/test_i18n_pages.py)
 speak it.
 """
 

@@ -12,4 +12,4 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 exec .venv/bin/python -m pytest -q -n "${UNOBOT_TEST_WORKERS:-auto}" \
     --hypothesis-profile=quick -m "not slow and not serial" -k "not postgresql" \
-    tests/engine tests/plugins tests/stats tests/test_clock.py tests/test_layers.py "$@"
+    tests/engine tests/core tests/stats tests/test_layers.py "$@"

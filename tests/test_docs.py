@@ -200,7 +200,7 @@ def readme_game() -> list[str]:
     """The example game as ``ann``'s client shows it: her commands, the channel's lines and her
     NOTICEs, in the order the send queue lets them leave (each turn's hand before the line
     that names her), computer players moving on the clock, her hands plain (``.pce-off``)."""
-    from tests.plugins.fakes import Harness
+    from tests.core.fakes import Harness
     from unobot.irc.outbox import Outbox, strip_codes
 
     h = Harness(3)
@@ -234,7 +234,7 @@ def test_the_readme_example_game_is_what_the_bot_sends() -> None:
 
 
 def test_the_readme_quotes_the_bots_own_refusal() -> None:
-    from tests.plugins.fakes import Harness, notices
+    from tests.core.fakes import Harness, notices
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     quoted = re.search(r"\(`\.p b x` → `([^`]+)`\)", " ".join(text.split()))

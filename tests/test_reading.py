@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.plugins.test_i18n_games import play
+from tests.core.test_i18n_games import play
 from unobot.bench.reading import Reader
 from unobot.core.render_irc import strip_codes
 from unobot.i18n import LANGUAGES

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugins.fakes import Harness
+from tests.core.fakes import Harness
 from unobot import main as main_mod
 from unobot.core.bot import Bot
 from unobot.core.journal import Journal

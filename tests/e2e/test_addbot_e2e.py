@@ -2,7 +2,7 @@
 
 The bot learns who is there from the server alone: the NAMES reply after its JOIN (a person
 who was there before the bot) and the JOIN, PART and NICK lines after it. Unit tests of the
-same rules: ``tests/plugins/test_addbot_names.py``.
+same rules: ``tests/core/test_addbot_names.py``.
 """
 
 from __future__ import annotations

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import RunningBot
-from tests.plugins.fakes import strip_codes
 from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 

@@ -31,10 +31,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import require
 from tests.e2e.servers import IrcServer, start_server
-from tests.plugins.fakes import strip_codes
 from unobot.bench.capacity import BotProcess, Figures, Players, fair_bound
 from unobot.bench.irc import BOT_NICK
 

@@ -13,11 +13,11 @@ from random import Random
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import module_server, on_reactor, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, RunningBot
-from tests.plugins.fakes import strip_codes
 from unobot.core.computers import ComputerConfig
 from unobot.core.flip_table import FlipTable
 from unobot.core.table import TableConfig

@@ -16,10 +16,10 @@ from typing import TypeVar
 
 import pytest
 
+from tests.core.fakes import Agent, Seen, read_status, strip_codes
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import bot_settings, module_server, on_reactor, unique
 from tests.e2e.servers import IrcServer
-from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_embedded_clients import Irssi
 from tests.e2e.test_games import NetGame, Player, RunningBot
 from tests.e2e.test_uno_pace_e2e import server  # noqa: F401  (fixture: embedded, ngircd)
-from tests.plugins.fakes import strip_codes
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.irc.casemap import irc_lower

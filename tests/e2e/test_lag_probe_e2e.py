@@ -1,6 +1,6 @@
 """The lag probe on a real server: the adapter's PING leaves, the server's PONG comes back to it.
 
-:class:`unobot.irc.lag.LagProbe` is tested alone in ``tests/test_lag_probe.py``; this checks the
+:class:`unobot.irc.lag.LagProbe` is tested alone in ``tests/irc/test_lag_probe.py``; this checks the
 adapter's side of it against ngircd and inspircd (whose fake lag holds a client's lines): the
 probe is sent once the bot has been sending, timed from when it left the socket, and its PONG
 (``:server PONG server :unobot-lag-1``) is recognised, so the probe ends and the next one waits.

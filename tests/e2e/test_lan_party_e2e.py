@@ -19,11 +19,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import require, unique
 from tests.e2e.servers import IrcServer, start_server
 from tests.e2e.test_games import NetGame, Player, RunningBot, make_players
-from tests.plugins.fakes import strip_codes
 from unobot.core.dispatch import SLOW_DOWN
 from unobot.core.table import TableConfig
 

@@ -17,11 +17,11 @@ from random import Random
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import RunningBot
-from tests.plugins.fakes import strip_codes
 from unobot.bench.soak import command_for
 from unobot.core.computers import ComputerConfig
 from unobot.core.table import TableConfig

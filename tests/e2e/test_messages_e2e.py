@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
+from tests.core.fakes import read_status
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
-from tests.plugins.fakes import read_status
 from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.core.fakes import read_status, strip_codes
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, RunningBot, make_players
-from tests.plugins.fakes import read_status, strip_codes
 from unobot.core.table import TableConfig
 
 log = logging.getLogger("e2e")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.fakes import strip_codes
+from tests.core.test_stats_recording import RecordingStore
 from tests.e2e.conftest import unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, RunningBot, make_players, rig, server  # noqa: F401
-from tests.plugins.fakes import strip_codes
-from tests.plugins.test_stats_recording import RecordingStore
 from unobot.core.table import TableConfig
 from unobot.irc.casemap import irc_lower
 from unobot.stats.sql import SqlStatsStore

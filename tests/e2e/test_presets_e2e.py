@@ -14,10 +14,10 @@ from random import Random
 
 import pytest
 
+from tests.core.fakes import Seen, read_status
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import GAME_SERVERS, NetGame, Player, RunningBot, make_players
-from tests.plugins.fakes import Seen, read_status
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.engine.rules import UnoCall

@@ -17,10 +17,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.core.fakes import Seen, read_status, strip_codes
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_games import NetGame, Player, make_players
-from tests.plugins.fakes import Seen, read_status, strip_codes
 from unobot.irc.casemap import irc_lower
 from unobot.stats.sql import SqlStatsStore
 

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.core.fakes import read_status, strip_codes
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import unique
 from tests.e2e.servers import IrcServer
@@ -32,7 +33,6 @@ from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     server,
 )
 from tests.e2e.test_seven_jump_e2e import rig
-from tests.plugins.fakes import read_status, strip_codes
 from unobot.core.computers import ComputerConfig
 from unobot.core.table import TableConfig
 from unobot.engine import preset

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from random import Random
 
+from tests.core.fakes import Agent, read_status, strip_codes
 from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     NetGame,
     Player,
@@ -23,7 +24,6 @@ from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     run_bot,
     server,
 )
-from tests.plugins.fakes import Agent, read_status, strip_codes
 from unobot.core.table import TableConfig
 from unobot.engine import preset
 from unobot.engine.cards import Card, Rank, parse_play

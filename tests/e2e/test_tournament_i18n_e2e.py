@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import time
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import module_server, unique
 from tests.e2e.servers import IrcServer
 from tests.e2e.test_tournaments_e2e import ADMIN, TourneyBot
-from tests.plugins.fakes import strip_codes
 from tests.tournament.test_i18n_tournament import leaks
 from unobot.core.render_irc import LIMIT
 

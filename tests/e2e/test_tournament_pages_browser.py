@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.browser import (
     DESKTOP,
     PHONE,
@@ -47,7 +48,6 @@ from tests.e2e.test_tournaments_e2e import (
     BotProcess,
     Scene,
 )
-from tests.plugins.fakes import strip_codes
 
 server = module_server("miniircd")
 

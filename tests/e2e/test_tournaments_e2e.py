@@ -5,7 +5,7 @@ computer entrants filling the other seats, every clock shortened through the con
 The people are :class:`AutoPlayer` clients: each watches the tournament channel for the seating
 line that names it (``Table 1: a, b, c -> #cup-t1``), joins that channel, and plays whenever the
 table's latest status line says it is its turn, knowing only its NOTICEs and the channel (the
-``Agent`` of tests/plugins/fakes.py). The checks compare what the bot finally says (``is over!``
+``Agent`` of tests/core/fakes.py). The checks compare what the bot finally says (``is over!``
 and the ``.tstatus`` standings) with the game results the clients saw announced on the way.
 
 In-process bots (the adapter and the bot in a thread, as tests/e2e/test_games.py's RunningBot)
@@ -31,10 +31,10 @@ from random import Random
 
 import pytest
 
+from tests.core.fakes import Agent, Seen, read_status, strip_codes
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import bot_settings, module_server, unique
 from tests.e2e.servers import IrcServer
-from tests.plugins.fakes import Agent, Seen, read_status, strip_codes
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.dispatch import CommandThrottle

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.fakes import read_status, strip_codes
 from tests.e2e.client import TestClient
 from tests.e2e.conftest import require
 from tests.e2e.servers import free_port
@@ -26,7 +27,6 @@ from tests.e2e.test_games import (  # noqa: F401  (fixtures)
     run_bot,
     server,
 )
-from tests.plugins.fakes import read_status, strip_codes
 from unobot.bench import turnhand
 from unobot.engine.actions import Play
 from unobot.engine.cards import Card

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from tests.core.fakes import strip_codes
 from tests.e2e.client import Msg, TestClient
 from tests.e2e.conftest import require, unique
 from tests.e2e.servers import free_port, start_server
 from tests.e2e.test_games import RunningBot
-from tests.plugins.fakes import strip_codes
 from unobot.core.computers import ComputerConfig
 from unobot.core.table import TableConfig
 from unobot.core.updates import HandNotice, Update

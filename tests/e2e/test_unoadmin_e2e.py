@@ -7,7 +7,7 @@ On the embedded server a friend joins ``#uno`` first and gets the ``@``; the per
 console, second, is refused the rules, gives the code, and then changes the rules and the
 language. On ngircd (a real network's server, the bot with no terminal) the same with the
 code read from the file, and the grant follows a nick change. Unit tests:
-``tests/plugins/test_unoadmin.py``, ``tests/test_admin_code.py``.
+``tests/core/test_unoadmin.py``, ``tests/core/test_admin_code.py``.
 """
 
 from __future__ import annotations

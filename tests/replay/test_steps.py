@@ -11,8 +11,8 @@ from random import Random
 
 import pytest
 
-from tests.plugins.fakes import Harness, Sent, strip_codes
-from tests.plugins.test_restore import journaled, restarted
+from tests.core.fakes import Harness, Sent, strip_codes
+from tests.core.test_restore import journaled, restarted
 from unobot.bench.soak import command_for
 from unobot.core.bot import BotConfig
 from unobot.core.table import Table, TableConfig

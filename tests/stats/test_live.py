@@ -13,7 +13,7 @@ from typing import Any
 import peewee as pw
 import pytest
 
-from tests.plugins.fakes import (
+from tests.core.fakes import (
     FakeScheduler,
     FakeTransport,
     channel_lines,

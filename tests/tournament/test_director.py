@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from random import Random
 
-from tests.plugins.fakes import FakeScheduler, FakeTransport, channel_lines
+from tests.core.fakes import FakeScheduler, FakeTransport, channel_lines
 from unobot.core.bot import Bot, BotConfig
 from unobot.core.computers import ComputerConfig
 from unobot.core.journal import Journal

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from tests.plugins.fakes import channel_lines
+from tests.core.fakes import channel_lines
 from tests.tournament.test_director import Event, play_out
 from unobot.tournament.export import rows
 from unobot.tournament.model import Game, Hand, Result, Sheet, SheetRow

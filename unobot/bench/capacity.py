@@ -82,7 +82,7 @@ channels) x this seconds at 1 line/s (round robin, one reply after every two gam
 def fair_bound(active: int) -> float:
     """The longest a channel with a game may wait for its next line at 1 line/s, with
     ``active`` channels playing: the outbox's guarantee (``Outbox``, property-tested in
-    tests/test_outbox.py), the other games' lines, one each, and one reply per two game lines,
+    tests/irc/test_outbox.py), the other games' lines, one each, and one reply per two game lines,
     rounded up: G + ceil(G / 2) slots. That is (active) x :data:`SHARE_SECONDS` for an even
     number of games and half a slot more for an odd one: three games wait 5 s when replies
     keep coming (reply, game, game, reply, then theirs), not 4.5."""

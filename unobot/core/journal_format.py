@@ -7,7 +7,7 @@ wrote (an upgrade with games in progress) and the move lists recorded games keep
 replays. So the format is this table, versioned with the journal (``journal.VERSION``): a
 record names the method it replays into and, for each field, the parameter it fills. Renaming a
 ``Table`` method or parameter means changing the right-hand side here, never the on-disk name;
-``tests/plugins/test_journal_format.py`` fails until that is done.
+``tests/core/test_journal_format.py`` fails until that is done.
 """
 
 from __future__ import annotations

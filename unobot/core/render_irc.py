@@ -92,7 +92,7 @@ _MIRC = {
 reads the same on a client's white background (mIRC's and HexChat's default) as on a dark
 one. Yellow text alone (``08``) was nearly invisible on white, and blue (``12``) hard to read
 on black. With the standard mIRC palette every pair has a WCAG contrast of at least 5:1
-(tests/test_card_colours.py measures it). A wild is the card's own black: white on black
+(tests/core/test_card_colours.py measures it). A wild is the card's own black: white on black
 (:data:`_WILD`), whose contrast is the highest of all. Bold has one meaning, "you may play this
 now", and only the hand sent when the turn comes (and ``.cards`` on your turn) has it: a wild
 is never bold for being wild (issue 37)."""

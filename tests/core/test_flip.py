@@ -1,0 +1,322 @@
+"""UNO Flip played in a channel, through commands: ``.uno flip``, the Flip card turning
+everything over, faces of the side in play only, ``.cards <nick>`` (the backs every player
+sees), the Wild Draw challenges, a hand scored by the side it ended on, computer seats, the
+turn timer, and a game restored after a restart.
+
+Positions are set with the Flip notation (``unobot.engine.notation.parse_flip_position``): a
+card is its face on the side in play, ``R5/T3`` with its back pinned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from random import Random
+
+from tests.core.fakes import Harness, Sent, channel_lines, notices
+from tests.core.test_restore import journaled, restarted
+from unobot.bench.soak import command_for
+from unobot.core.bot import BotConfig
+from unobot.core.flip_table import FlipTable
+from unobot.core.render_irc import LIMIT
+from unobot.core.table import TableConfig
+from unobot.engine import preset
+from unobot.engine.flip import FlipGame, Side
+from unobot.engine.notation import parse_flip_position
+from unobot.irc.transport import Kind
+
+FLIP = BotConfig(table=TableConfig(rules=preset("flip")))
+
+# alice's RF turns everything over: the discard pile turns as a whole, so the first card
+# (R5, whose back is T3) comes on top, dark side up.
+TO_DARK = (
+    "top=R5/T3 | alice*: RF/P9 R3/O3 Y4/P7 | bob: B7/O4 G2/T4 W/T7 | carol: G2/P5 R9/T7 "
+    "| pile=B3/PF R1/T6 R1/O9 Y8/W G1/W"
+)
+
+
+def said(out: list[Sent]) -> str:
+    return " ".join(channel_lines(out))
+
+
+def told(out: list[Sent], nick: str) -> str:
+    return " ".join(notices(out, nick))
+
+
+def rigged(position: str, seed: int = 1, config: BotConfig = FLIP) -> tuple[Harness, FlipTable]:
+    """A Flip game dealt through commands, its hand replaced by an exact position."""
+    h = Harness(seed, config)
+    game, names = parse_flip_position(position, Random(seed))
+    h.start(names)
+    t = h.bot.tables["#uno"]
+    assert isinstance(t, FlipTable) and t.match is not None and t.names == tuple(names)
+    t.match.game = game
+    t._new_turn(h.clock.now())
+    return h, t
+
+
+def test_uno_flip_opens_a_flip_table_and_deals_light_side_up() -> None:
+    h = Harness(3)
+    h.say("alice", ".uno flip")
+    h.say("bob", ".join")
+    out = h.say("alice", ".deal")
+    t = h.bot.tables["#uno"]
+    assert isinstance(t, FlipTable) and isinstance(t.game, FlipGame)
+    text = said(out)
+    assert text.startswith("Uno (flip) [to 500 points]: alice, bob. First card ")
+    assert "light side up. alice's turn." in text
+    assert "UNO Flip: a Flip card turns every card over." in text  # the rules' own line
+    assert told(out, "alice").startswith("Your turn | Your cards (7): ")
+    assert told(out, "bob").startswith("Your cards (7): ")
+    assert all(len(s.text.encode()) <= LIMIT for s in out)
+
+
+def test_a_flip_card_turns_everything_over_and_everyone_gets_the_other_side() -> None:
+    h, t = rigged(TO_DARK)
+    out = h.say("alice", ".p r f")
+    assert said(out) == (
+        "alice plays RF (2 cards left), FLIP! Everything turns over: the dark side is up, "
+        "top T3. Top: T3, dark side up. bob's turn."
+    )
+    assert t.game is not None and t.game.side is Side.DARK
+    # every hand turned over: each person gets theirs as it reads now, the mover's marked
+    assert told(out, "alice") == "Your cards (2): P7 O3"
+    assert told(out, "bob") == "Your turn | Your cards (3): T4 T7 O4"
+    assert told(out, "carol") == "Your cards (2): P5 T7"
+    # in colour: pink, teal and orange as small cards of their own
+    bob = next(s.text for s in out if s.target == "bob")
+    assert "\x0301,10T4\x0f" in bob and "\x0301,07O4\x0f" in bob
+    out = h.say("bob", ".p t 4")
+    assert said(out) == "bob plays T4 (2 cards left). Top: T4, dark side up. carol's turn."
+
+
+def test_a_face_of_the_other_side_gets_a_clear_reply() -> None:
+    h, t = rigged(TO_DARK)
+    light = "that is a dark-side card or colour: the light side is up (colours r, y, g, b)"
+    assert told(h.say("alice", ".p p 9"), "alice") == light
+    assert told(h.say("alice", ".p w t"), "alice") == light
+    h.say("alice", ".p rf")
+    dark = "that is a light-side card or colour: the dark side is up (colours p, t, o, u)"
+    out = h.say("bob", ".p g 2")
+    assert told(out, "bob") == dark and not channel_lines(out)
+    assert told(h.say("bob", ".p q 9"), "bob") == "'q 9' is not a card"
+    assert told(h.say("bob", ".p o 4"), "bob") == "O4 does not match T3"
+    assert told(h.say("carol", ".p p 5"), "carol") == "it is bob's turn"
+    assert t.game is not None and t.game.current == 1  # nothing moved
+
+
+def test_cards_of_a_nick_shows_the_backs_everyone_sees_privately() -> None:
+    h, _t = rigged(TO_DARK)
+    out = h.say("bob", ".cards alice")
+    assert told(out, "bob") == "alice's cards facing the table, dark side: P7 P9 O3"
+    assert not channel_lines(out)
+    h.say("alice", ".p r f")
+    out = h.say("carol", ".cards ALICE")
+    assert told(out, "carol") == "alice's cards facing the table, light side: R3 Y4"
+    out = h.say("carol", ".cards")  # their own hand, the side in play, and the counts
+    text = told(out, "carol")
+    assert "Your cards (2): P5 T7" in text and "Cards: alice 2, bob 3, carol 2." in text
+    assert told(h.say("carol", ".cards zed"), "carol") == "no player of that name is in this hand"
+    # an onlooker may look too: the backs are public
+    assert "light side: R3 Y4" in told(h.say("dave", ".cards alice"), "dave")
+
+
+def test_plain_mode_writes_no_colour_codes() -> None:
+    h, _t = rigged(TO_DARK)
+    h.say("bob", ".pce-off")
+    out = h.say("alice", ".p r f")
+    bob = [s.text for s in out if s.target == "bob"]
+    assert bob == ["Your turn | Your cards (3): [T4] [T7] O4"]
+
+
+def test_a_flip_that_turns_up_a_wild_lets_its_player_name_a_colour_of_the_dark_side() -> None:
+    h, t = rigged("top=R8/W | alice*: RF/P9 R3/O3 | bob: B7/O4 G2/T4 | pile=B3/PF R1/T6")
+    out = h.say("alice", ".p r f")
+    assert said(out).endswith(
+        "top W. Top: W (red), dark side up. alice picks the colour (.color p/t/o/u)."
+    )
+    assert "the dark side is up" in told(h.say("alice", ".color r"), "alice")
+    out = h.say("alice", ".color t")
+    assert said(out) == "alice picks teal. Top: W (teal), dark side up. bob's turn. UNO: alice."
+    assert t.game is not None and t.game.color.letter == "T"
+
+
+def test_a_wild_draw_two_bluff_challenged() -> None:
+    h, _t = rigged("top=R5/T3 | alice*: WD2/TF R3/O3 Y4/P7 | bob: B7/O4 G2/T4 | pile=B3/PF R1/T6")
+    out = h.say("alice", ".p wd2 b")
+    assert said(out).endswith(
+        "Top: WD2 (blue), light side up. bob must answer WD2: .draw or .challenge."
+    )
+    out = h.say("bob", ".challenge")
+    assert said(out) == (
+        "bob challenges alice: the WD2 was a bluff, alice draws 2 (challenge). "
+        "Top: WD2 (blue), light side up. bob's turn."
+    )
+
+
+def test_a_fair_wild_draw_two_challenged_costs_the_challenger_four() -> None:
+    h, _t = rigged(
+        "top=R5/T3 | alice*: WD2/TF B3/PF Y4/P7 | bob: B7/O4 G2/T4 | pile=R1/T6 R1/O9 Y8/W G1/W"
+    )
+    h.say("alice", ".p wd2 g")
+    out = h.say("bob", ".ch")
+    assert said(out) == (
+        "bob challenges the WD2: it was played fairly, bob draws 4 and is skipped. "
+        "Top: WD2 (green), light side up. alice's turn."
+    )
+    assert "You drew" in told(out, "bob")
+
+
+def test_a_wild_draw_color_draws_until_the_colour_comes() -> None:
+    h, t = rigged("side=dark top=T3 | alice*: WDC O3 P7 | bob: O4 T4 | pile=P5 T6 O9 U4 P9", seed=2)
+    out = h.say("alice", ".p wdc u")
+    assert said(out).endswith("bob must answer WDC: .draw or .challenge.")
+    out = h.say("bob", ".draw")
+    assert said(out).startswith("bob draws 4 and is skipped.")  # P5 T6 O9, then U4
+    assert "You drew P5 T6 O9 U4" in told(out, "bob")
+    assert t.game is not None and t.game.current == 0
+
+
+def test_a_hand_is_scored_by_the_side_it_ended_on_and_the_next_is_dealt() -> None:
+    h, t = rigged("top=R5/T3 | alice*: RF/P9 | bob: B7/O4 G2/T4 | pile=B3/PF R1/T6")
+    out = h.say("alice", ".p r f")
+    text = said(out)
+    # bob's B7 G2 (9 points light) count by their dark faces O4 T4: 8
+    assert "alice plays RF, FLIP! Everything turns over: the dark side is up, top T3." in text
+    assert "alice wins the hand and 8 points! Left: bob 2 cards (8 pts): T4 O4." in text
+    assert "Totals: alice 8, bob 0 (first to 500)." in text
+    assert "hand 2: alice, bob." in text and "light side up" in text
+    assert t.hand_number == 2 and t.match is not None and t.match.totals == [8, 0]
+
+
+def test_the_turn_timer_draws_for_an_idle_player_and_moves_on() -> None:
+    h, t = rigged(TO_DARK)
+    out = h.advance(t.config.turn_timeout + 1)
+    text = said(out)
+    assert "alice" in text and "bob's turn" in text
+    assert t.game is not None and t.game.current == 1 and len(t.game.hands[0]) == 4
+
+
+def test_no_time_limit_penalty_or_uno_call_at_flip() -> None:
+    h = Harness(3, FLIP)
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    out = h.say("alice", ".deal 30m")
+    assert told(out, "alice") == "UNO Flip is played to 500 points, without a time limit"
+    h.say("alice", ".deal")
+    assert told(h.say("alice", ".unocall"), "alice") == "UNO is called automatically in this game"
+    assert "UNO is called automatically" in told(h.say("alice", ".catch bob"), "alice")
+
+
+def test_rules_commands_know_the_flip_preset() -> None:
+    h = Harness(3)
+    text = told(h.say("alice", ".unorules flip"), "alice")
+    assert text.startswith("Preset flip: UNO Flip: a Flip card turns every card over.")
+    assert "flip" in told(h.say("alice", ".unorules list"), "alice")
+    h.say("op", ".unorules preset flip", is_op=True)
+    refused = told(h.say("op", ".unorules set stacking same", is_op=True), "op")
+    assert refused == (
+        "UNO Flip plays its own rules: only hand_size, max_players, min_players, target_score "
+        "can change"
+    )
+    h.say("op", ".unorules set target_score 300", is_op=True)
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    out = h.say("alice", ".deal")
+    assert said(out).startswith("Uno (flip) [to 300 points]: alice, bob.")
+    assert isinstance(h.bot.tables["#uno"], FlipTable)
+
+
+def test_computer_seats_play_flip_to_the_end_and_the_game_is_recorded(tmp_path: Path) -> None:
+    h, store = journaled(tmp_path, seed=5, start=1_000.0, config=FLIP)
+    h.say("alice", ".uno")
+    out = h.say("alice", ".addbot hard")
+    assert told(out, "alice") == "at UNO Flip a hard computer player plays as a normal one for now"
+    h.say("alice", ".addbot easy")
+    h.say("alice", ".deal")
+    t = h.bot.tables["#uno"]
+    rng = Random(3)
+    flips = 0
+    for _ in range(5000):
+        if t.finished:
+            break
+        game = t.game
+        assert game is not None
+        if t.players[game.current].computer:
+            out = h.advance(3)
+        else:
+            h.clock.time += 1
+            out = h.say(*command_for(t, rng))
+        flips += said(out).count("FLIP!")
+    assert t.finished and flips > 0
+    assert h.bot.journal is not None and h.bot.journal.settle()
+    stats = store.player("alice", min_games=1)
+    assert stats is not None and stats.games == 1
+
+
+def test_a_flip_game_survives_a_restart(tmp_path: Path) -> None:
+    first, _ = journaled(tmp_path, seed=4, start=1_000.0, config=FLIP)
+    first.say("alice", ".uno")
+    first.say("bob", ".join")
+    first.say("alice", ".addbot normal")
+    first.say("alice", ".deal")
+    table = first.bot.tables["#uno"]
+    rng = Random(11)
+    for _ in range(40):
+        game = table.game
+        assert game is not None
+        if table.players[game.current].computer:
+            first.advance(3)
+        else:
+            first.clock.time += 2
+            first.say(*command_for(table, rng))
+        if table.finished:
+            break
+    assert not table.finished
+    before = (table.game._state(), table.names, table.rng.getstate(), list(table.match.totals))  # type: ignore[union-attr]
+    # The next bot, on the same folder, configured for the classic game: the journal carries
+    # the game's rules, and the table comes back a Flip table.
+    second, store = restarted(tmp_path, first.clock.time, 30)
+    assert second.bot.restore() == 1
+    restored = second.bot.tables["#uno"]
+    assert isinstance(restored, FlipTable)
+    after = (
+        restored.game._state(),
+        restored.names,
+        restored.rng.getstate(),
+        list(restored.match.totals),
+    )  # type: ignore[union-attr]
+    assert after == before
+    sent = second.event(Kind.JOIN, "unobot", "#uno")
+    lines = channel_lines(sent)
+    assert lines[0].startswith("Restored after a restart: the game goes on. Top: ")
+    assert "side up" in lines[0]
+    for _ in range(5000):
+        if restored.finished:
+            break
+        game = restored.game
+        assert game is not None
+        if restored.players[game.current].computer:
+            second.advance(3)
+        else:
+            second.clock.time += 1
+            second.say(*command_for(restored, rng))
+    assert restored.finished
+    stats = store.player("alice", min_games=1)
+    assert stats is not None and stats.games == 1
+
+
+def test_a_player_leaving_puts_their_cards_under_the_pile_and_play_goes_on() -> None:
+    h, t = rigged(TO_DARK)
+    out = h.say("alice", ".leave")
+    text = said(out)
+    assert text.startswith("alice is out (left the game), their cards go under the draw pile.")
+    assert text.endswith("Top: R5, light side up. bob's turn.")
+    assert t.names == ("bob", "carol") and t.game is not None and t.game.n == 2
+    assert t.game.current == 0 and len(t.game.draw_pile) == 5 + 3
+
+
+def test_with_two_players_the_one_left_wins_the_hand_and_the_match() -> None:
+    h, t = rigged("top=R5/T3 | alice*: RF/P9 R3/O3 | bob: B7/O4 G2/T4 | pile=B3/PF R1/T6")
+    out = h.say("bob", ".leave")
+    text = said(out)
+    assert "alice wins the hand and 9 points! Left: bob 2 cards (9 pts): G2 B7." in text
+    assert t.finished and t.match is not None and t.match.totals == [9, 0]
