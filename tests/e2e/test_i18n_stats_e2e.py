@@ -58,7 +58,7 @@ def test_a_german_channel_answers_in_german_and_a_french_player_privately_in_fre
         said, told = ask(game, french, ".unogame")  # a summary, privately, in French
         assert said == []
         assert told[0].startswith(f"Partie {record.short_id} sur {channel} (irc-classic), ")
-        assert " manche" in told[0] and "(gagné)" in " ".join(told)
+        assert " manche" in told[0] and "(victoire)" in " ".join(told)
         said, told = ask(game, german, ".unogame")
         assert said == [] and told[0].startswith(f"Spiel {record.short_id} in {channel} ")
 

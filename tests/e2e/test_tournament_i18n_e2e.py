@@ -91,7 +91,7 @@ def test_a_german_lobby_a_polish_table_and_a_french_player(server: IrcServer) ->
             for m in ann.snapshot()[after:]
             if m.nick == bot.nick and m.command == "NOTICE"
         ]
-        assert any(line.startswith("1. ") and "(champion)" in line for line in mine), mine
+        assert any(line.startswith("1. ") and "(vainqueur)" in line for line in mine), mine
         sheet = [line for line in mine if " > " in line]
         assert sheet and all(" > Finale,G" in line for line in sheet), sheet
         assert leaks(mine, "fr", 6) == []
