@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from random import Random
 from typing import Any
 
-from unobot.core.table import State, Table, TableConfig, journaled
+from unobot.core.table import State, Table, journaled
 from unobot.core.updates import (
     Back,
     Dealt,
@@ -76,19 +75,9 @@ class FlipTable(Table):
 
     flip = True
 
-    def __init__(
-        self,
-        channel: str,
-        starter: str,
-        starter_key: str,
-        now: float,
-        config: TableConfig | None = None,
-        rng: Random | None = None,
-        starter_level: str = "",
-    ) -> None:
-        super().__init__(channel, starter, starter_key, now, config, rng, starter_level)
-        self._flip_deferred: list[FlipEvent] = []
-        """A draw that left the drawer to decide: told with the decision, in one batch."""
+    _flip_deferred: list[FlipEvent]
+    """A draw that left the drawer to decide: told with the decision, in one batch (made with
+    the match)."""
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -155,6 +144,7 @@ class FlipTable(Table):
         return super().deal(nick, now, time_limit)
 
     def _new_match(self, rules: HouseRules) -> FlipMatch:  # type: ignore[override]
+        self._flip_deferred = []
         return FlipMatch(len(self.players), rules, self.rng, dealer=len(self.players) - 1)
 
     def _start_hand(self, now: float, update: Update) -> Update:
