@@ -451,7 +451,7 @@ def test_a_german_channel_answers_a_french_asker_privately_in_french() -> None:
     said, told = ask(h, "alice", ".unotop10")
     assert said == [] and told[0].startswith("Classement Uno, top 10 aux points par partie")
     said, told = ask(h, "bob", ".unotop10")
-    assert said == [] and told[0].startswith("Uno-Bestenliste, Top 10 nach Punkten pro Spiel")
+    assert said == [] and told[0].startswith("Uno-Rangliste, Top 10 nach Punkten pro Spiel")
     said, told = ask(h, "alice", ".unorating")
     assert said == [] and told[0].startswith("alice: cote ") and "rang " in told[0]
 
