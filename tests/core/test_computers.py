@@ -685,7 +685,12 @@ def test_a_closed_pool_drops_its_decisions_without_a_word(
         pool.submit("hard", seed, obs, got.append)
     executor = pool._pool
     assert executor is not None
+    manager = executor._executor_manager_thread  # type: ignore[attr-defined]
     pool.close()
+    # The close waited for the pool's own thread to end: left running, the interpreter's exit
+    # hook woke it through a pipe it had just closed (``OSError: Bad file descriptor`` printed
+    # after a SIGTERM's stop line).
+    assert manager is not None and not manager.is_alive()
     pool.submit("hard", 9, obs, got.append)  # after the stop: nothing
     executor.shutdown(wait=True)  # every decision out has finished or been cancelled
     while not calls.empty():

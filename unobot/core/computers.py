@@ -243,6 +243,11 @@ def worker_started(parent: int) -> None:
     exit_with_parent(parent)
 
 
+CLOSE_WAIT_SECONDS = 3.0
+"""How long a stop waits for the hard players' worker pool to wind down (a decision's budget
+is a fifth of a second by default)."""
+
+
 class PoolDecider:
     """``hard`` decisions in worker processes; the others inline.
 
@@ -310,13 +315,28 @@ class PoolDecider:
 
         future.add_done_callback(finished)
 
-    def close(self) -> None:
-        """Shut the pool down without waiting (a decision under way ends on its own, and
-        the worker then exits); no decision is made after this."""
+    def close(self, wait: float = CLOSE_WAIT_SECONDS) -> None:
+        """Shut the pool down; no decision is made after this.
+
+        Queued decisions are cancelled; one under way ends within its budget, and the close
+        waits for that, at most ``wait`` seconds. Why wait at all: a pool shut down without
+        waiting is still being torn down by its own thread when the interpreter exits, and
+        ``concurrent.futures``' exit hook then wakes that thread through a pipe the thread
+        has just closed (``OSError: [Errno 9] Bad file descriptor`` printed after the stop
+        line, seen in CI on SIGTERM). The wait runs in a thread of its own so that a worker
+        that never answers cannot hold the stop for longer than ``wait``."""
         self.closed = True
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        joiner = threading.Thread(
+            target=pool.shutdown,
+            kwargs={"wait": True, "cancel_futures": True},
+            name="unobot-pool-close",
+            daemon=True,
+        )
+        joiner.start()
+        joiner.join(wait)
 
 
 PARENT_CHECK_SECONDS = 1.0
