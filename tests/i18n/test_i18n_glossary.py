@@ -50,6 +50,9 @@ ENGLISH: dict[str, str] = {
     "dark_side": r"\bdark[- ]side\b",
     # tournaments
     "rotation": r"\brotation\b",
+    "bye": r"\bbyes?\b",
+    # (not the subcommand in a usage line: "reserve <nick>")
+    "reserve": r"\breserves?\b(?! <)",
 }
 """Concept -> pattern on the English message id (case-insensitive)."""
 LOOSE = {"hand"}
