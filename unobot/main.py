@@ -307,6 +307,17 @@ ADMIN_CODE_FILE = "unobot-admin-code"
 folder, readable by its user only."""
 
 
+def console(text: str) -> None:
+    """Print ``text`` as one line on the console, in a single write.
+
+    Why not ``print``: it writes the text and its newline apart, and with unbuffered output
+    (``PYTHONUNBUFFERED``, common under services and containers) a log line from another
+    thread can land between the two, gluing itself to the end of this one (seen with the
+    admin code's line)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
 class AdminCodeShown:
     """Puts this run's admin code (``unobot.core.admins``) before the operator, and only
     them: printed on the console when it is a terminal; otherwise (a service, output to a
@@ -328,14 +339,13 @@ class AdminCodeShown:
         say = f"/msg {self.nick} {self.prefix}unoadmin"
         if self.terminal:
             if first:
-                print(
+                console(
                     f"Admin code for this run: {code} (say `{say} {code}` to be a bot admin "
                     "until the bot stops, whatever the order of joining; a code works once, "
-                    "then the next one is shown here).",
-                    flush=True,
+                    "then the next one is shown here)."
                 )
             else:
-                print(f"unobot: the next admin code: {code}", flush=True)
+                console(f"unobot: the next admin code: {code}")
             return
         try:
             self._write(code)
@@ -345,11 +355,10 @@ class AdminCodeShown:
             log.warning("the next admin code can't be written to %s (%s)", self.path, err)
             return
         if first:
-            print(
+            console(
                 f"Admin code for this run: in {self.path} (readable by this user only; say "
                 f"`{say} CODE` to be a bot admin until the bot stops; a code works once, then "
-                "the file holds the next one).",
-                flush=True,
+                "the file holds the next one)."
             )
 
     def _write(self, code: str) -> None:
@@ -435,7 +444,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
                 "query sends them as private messages, in a window of their own.",
             ],
         )
-        print(
+        console(
             f"unobot: local IRC server on {server.host}:{server.effective_port}; the bot joins "
             f"{channels} as {settings.irc.nick}.\n"
             f"Connect any IRC client to {server.host} port {server.effective_port} "
@@ -443,8 +452,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
             "and type .uno to open a game (.unohelp lists the commands; in irssi, .unohand "
             "query brings your hands to a window of their own). The first to join "
             "is the channel's operator (@), who may change the rules (.unorules). Ctrl-C stops "
-            "(this IRC server too: clients reconnect when the bot is back).",
-            flush=True,
+            "(this IRC server too: clients reconnect when the bot is back)."
         )
     holder: dict[str, Bot] = {}
     adapter = IrcAdapter(settings.irc, lambda incoming: holder["bot"].handle(incoming))
@@ -506,7 +514,7 @@ def run_bot(settings: config_mod.Settings, plugins: list[ModuleType] | None = No
         try:
             games = len(bot.tables)
             said = bot.farewell(server_stops=embedded is not None)  # in each channel's language
-            print(stop_line(asked[0], games, journal is not None, embedded is not None), flush=True)
+            console(stop_line(asked[0], games, journal is not None, embedded is not None))
         finally:  # whatever happened above, the bot stops
             quit_when_sent(
                 adapter, pool.extras, time.monotonic() + (FAREWELL_SECONDS if said else 0)

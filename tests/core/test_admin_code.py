@@ -65,3 +65,24 @@ def test_a_file_that_cant_be_written_is_an_error_at_start(tmp_path: Path) -> Non
     shown = AdminCodeShown("unobot", ".", terminal=False, path=str(tmp_path / "no" / "code"))
     with pytest.raises(OSError):
         AdminCode(shown.show)
+
+
+def test_the_codes_line_is_one_write_so_no_log_line_lands_inside_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With unbuffered output ``print`` wrote the text and its newline apart, and a log line
+    from another thread once landed between them, glued to the code's line (CI)."""
+    import io
+    import sys
+
+    writes: list[str] = []
+
+    class Recorder(io.StringIO):
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return len(text)
+
+    monkeypatch.setattr(sys, "stdout", Recorder())
+    AdminCodeShown("unobot", ".", terminal=True).show("abcd-efgh-jkmn")
+    assert len(writes) == 1 and writes[0].endswith("here).\n"), writes
+    assert "abcd-efgh-jkmn" in writes[0]
