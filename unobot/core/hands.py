@@ -31,21 +31,7 @@ from unobot.i18n import domain
 
 _, ngettext = domain("game")
 
-__all__ = ["Moved", "draw_hint", "move_notices", "playable", "turn_hand"]
-
-
-@dataclasses.dataclass(slots=True)
-class Moved:
-    """What a batch of a move's events says the table must know beyond its notices."""
-
-    played: bool = False
-    """The mover (``actor``) played a card."""
-    chose: int = -1
-    """The seat that named a colour, or -1."""
-    jumped: tuple[str, Card] | None = None
-    """Jump-In: who jumped in with which card, as the last card played (else None)."""
-    any_play: bool = False
-    """A card was played at all (``jumped`` then replaces the table's)."""
+__all__ = ["draw_hint", "move_notices", "playable", "turn_hand"]
 
 
 def playable(game: Game, seat: int) -> tuple[Card, ...]:
@@ -63,12 +49,19 @@ def move_notices(
     update: Update,
     *,
     after_play: bool,
-) -> Moved:
+) -> tuple[bool, int, tuple[str, Card] | tuple[()] | None]:
     """Put in ``update`` the hand notices the move's ``events`` call for (people only: a
     computer seat reads its hand from the game): cards drawn (the drawer's with what they may
     do now), Seven-O's swapped or rotated hands, and with ``after_play`` (the table's
-    ``hand_after_play``) the mover's hand after a play."""
-    moved = Moved()
+    ``hand_after_play``) the mover's hand after a play.
+
+    Returns what else the table needs of the events: whether ``actor`` played a card, the
+    seat that named a colour (-1: none), and for Jump-In, when a card was played, who jumped
+    in with which card as the last one played (``()`` when it was no jump), else None (a
+    plain tuple: this runs on every move)."""
+    played = False
+    chose = -1
+    jumped: tuple[str, Card] | tuple[()] | None = None
     gained: dict[int, list[Card]] = {}
     owners: set[int] = set()
     jump_by = -1
@@ -76,10 +69,8 @@ def move_notices(
         if type(event) is CardsDrawn and event.cards:
             gained.setdefault(event.seat, []).extend(event.cards)
         elif type(event) is CardPlayed:
-            jump = jump_by == event.seat
-            moved.jumped = (names[event.seat], event.card) if jump else None
-            moved.any_play = True
-            moved.played = moved.played or event.seat == actor
+            jumped = (names[event.seat], event.card) if jump_by == event.seat else ()
+            played = played or event.seat == actor
         elif type(event) is JumpedIn:
             jump_by = event.seat
         elif type(event) is HandsSwapped:
@@ -87,7 +78,7 @@ def move_notices(
         elif type(event) is HandsRotated:
             owners.update(range(len(event.counts)))
         elif type(event) is ColorChosen:
-            moved.chose = event.seat
+            chose = event.seat
     for seat in owners:
         # Seven-O: a hand that changed owners goes to its new owner at once, and only
         # to them (a private notice each; the channel hears only the counts).
@@ -98,14 +89,14 @@ def move_notices(
             hint = draw_hint(game) if seat == actor else ""
             update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)), tuple(cards), hint)
     if (
-        moved.played
+        played
         and after_play
         and actor is not None
         and game.hand_size(actor)
         and not players[actor].computer
     ):
         update.hands.setdefault(names[actor], HandNotice(tuple(game.hand(actor))))
-    return moved
+    return played, chose, jumped
 
 
 def turn_hand(game: Game, players: Sequence[Player], update: Update) -> None:

@@ -666,16 +666,17 @@ class Table:
         game = self._running()
         names = self.names
         before = self.clock.seat
-        moved = move_notices(
+        played, chose, jumped = move_notices(
             events, game, self.players, names, actor, update, after_play=self.config.hand_after_play
         )
-        if moved.any_play:
-            self._jumped = moved.jumped
-        played = moved.played
+        if jumped is not None:
+            self._jumped = jumped or None
         if events:
-            self.last_activity = now
+            clock = self.clock
+            clock.last_activity = now
             if actor is not None or game.current != before:
-                self._new_turn(now)  # an out-of-turn UNO call doesn't reset the mover's clock
+                # an out-of-turn UNO call doesn't reset the mover's clock
+                clock.new_turn(now, game.current)
         batch = EngineEvents(tuple(events), names, self._teams) if events else None
         if defer and batch is not None:
             # A draw that leaves the drawer to decide: the channel hears of it together with
@@ -694,11 +695,7 @@ class Table:
             return update
         if any(type(e) is HandEnded for e in events):
             return self._next_hand(now, update)
-        if (
-            game.current != before
-            or (played and game.current == actor)
-            or moved.chose == game.current
-        ):
+        if game.current != before or (played and game.current == actor) or chose == game.current:
             # A new turn (a Skip with two players: the same player's), or the colour of a wild
             # first card just named: only now may they play, and what they may play is known.
             self._turn_hand(update)
