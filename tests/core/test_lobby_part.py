@@ -4,12 +4,15 @@ without a table, a match or a bot; time from the fake clock."""
 from __future__ import annotations
 
 import dataclasses
+import gc
+import weakref
 
 import pytest
 
 from tests.core.fakes import FakeScheduler
 from unobot.core.lobby import Lobby
 from unobot.core.seats import COMPUTER_IDENT, Player
+from unobot.core.table import Table
 from unobot.core.teams import Teams
 from unobot.core.updates import Joined, Left, TeamAsked, TeamMade
 from unobot.engine import errors, preset
@@ -18,10 +21,9 @@ from unobot.engine.rules import HouseRules
 
 
 @dataclasses.dataclass
-class Open:
-    """The table's answers to the lobby: whether it is still a lobby, and its last activity."""
+class Activity:
+    """The table's clock as the lobby sees it: the last change."""
 
-    open: bool = True
     touched: float | None = None
 
     def touch(self, now: float) -> None:
@@ -30,9 +32,9 @@ class Open:
 
 def lobby(
     rules: HouseRules | None = None, *, tournament: bool = False, starter: str = "ann"
-) -> tuple[Lobby, Open, FakeScheduler]:
+) -> tuple[Lobby, Activity, FakeScheduler]:
     clock = FakeScheduler()
-    state = Open()
+    activity = Activity()
     rules = rules or preset("official")
     players = [Player(starter, starter)]
     made = Lobby(
@@ -43,36 +45,35 @@ def lobby(
         opened_at=clock.now(),
         lobby_timeout=60.0,
         tournament=tournament,
-        is_open=lambda: state.open,
-        touch=state.touch,
+        touch=activity.touch,
     )
-    return made, state, clock
+    return made, activity, clock
 
 
 def test_join_seats_people_in_order_and_refuses_a_second_seat() -> None:
-    lob, state, clock = lobby()
+    lob, activity, clock = lobby()
     clock.advance(5)
     update = lob.join("bob", "bob", clock.now())
     assert update.events == [Joined("bob", 2)]
     assert [p.nick for p in lob.players] == ["ann", "bob"]
-    assert state.touched == clock.now()
+    assert activity.touched == clock.now()
     with pytest.raises(UnoError, match="already in this game"):
         lob.join("BOB", "bob", clock.now())
 
 
 def test_join_refused_once_dealt_and_when_full() -> None:
     rules = dataclasses.replace(preset("official"), max_players=2)
-    lob, state, clock = lobby(rules)
+    lob, _activity, clock = lobby(rules)
     lob.join("bob", "bob", clock.now())
     with pytest.raises(UnoError, match="full"):
         lob.join("cat", "cat", clock.now())
-    state.open = False
+    lob.open = False
     with pytest.raises(UnoError, match="already been dealt"):
         lob.join("dan", "dan", clock.now())
 
 
 def test_computer_players_get_free_names_and_keys_no_person_can_have() -> None:
-    lob, _state, clock = lobby()
+    lob, _activity, clock = lobby()
     lob.add_computer("easy", None, clock.now(), own_nick="EasyBot1")
     update = lob.add_computer("hard", "Zed", clock.now())
     assert update.events == [Joined("Zed", 3, "hard")]
@@ -89,7 +90,7 @@ def test_computer_players_get_free_names_and_keys_no_person_can_have() -> None:
 
 
 def test_remove_computer_takes_the_named_or_the_last_one() -> None:
-    lob, state, clock = lobby()
+    lob, _activity, clock = lobby()
     with pytest.raises(UnoError, match="no computer player"):
         lob.remove_computer(None, clock.now())
     lob.add_computer("easy", "Aa", clock.now())
@@ -98,13 +99,13 @@ def test_remove_computer_takes_the_named_or_the_last_one() -> None:
     with pytest.raises(UnoError, match="no computer player of that name"):
         lob.remove_computer("ann", clock.now())  # a person is not removed as a computer
     assert lob.remove_computer("aa", clock.now()).events == [Left("Aa")]
-    state.open = False
+    lob.open = False
     with pytest.raises(UnoError, match="before the deal"):
         lob.remove_computer(None, clock.now())
 
 
 def test_the_starter_leaving_hands_the_deal_to_the_first_person() -> None:
-    lob, _state, clock = lobby()
+    lob, _activity, clock = lobby()
     lob.add_computer("easy", "Bot", clock.now())
     lob.join("bob", "bob", clock.now())
     update = lob.leave(0)
@@ -113,16 +114,18 @@ def test_the_starter_leaving_hands_the_deal_to_the_first_person() -> None:
 
 
 def test_computer_players_alone_close_the_lobby_but_not_a_tournaments() -> None:
-    lob, _state, clock = lobby()
+    lob, _activity, clock = lobby()
     lob.add_computer("easy", "Bot", clock.now())
-    assert lob.leave(0).finished
-    directed, _state, clock = lobby(tournament=True)
+    assert lob.leave(0).finished and not lob.open
+    with pytest.raises(UnoError, match="already been dealt"):
+        lob.join("bob", "bob", clock.now())  # the table is closed: nobody joins it any more
+    directed, _activity, clock = lobby(tournament=True)
     directed.add_computer("easy", "Bot", clock.now())
-    assert not directed.leave(0).finished
+    assert not directed.leave(0).finished and directed.open
 
 
 def test_only_the_starter_deals_until_the_lobby_time_is_up() -> None:
-    lob, _state, clock = lobby()
+    lob, _activity, clock = lobby()
     lob.join("bob", "bob", clock.now())
     clock.advance(20)
     with pytest.raises(UnoError, match=r"only ann can deal for now; anyone can deal in 41s"):
@@ -133,7 +136,7 @@ def test_only_the_starter_deals_until_the_lobby_time_is_up() -> None:
 
 
 def test_deal_refusals_in_order_and_the_time_limit() -> None:
-    lob, state, clock = lobby()
+    lob, _activity, clock = lobby()
     with pytest.raises(UnoError, match="2 players are needed"):
         lob.deal("ann", clock.now(), None)
     lob.join("bob", "bob", clock.now())
@@ -141,37 +144,38 @@ def test_deal_refusals_in_order_and_the_time_limit() -> None:
         lob.deal("ann", clock.now(), 5)
     rules, limit = lob.deal("ann", clock.now(), 90)
     assert limit == 90 and rules.time_limit_minutes == 2  # the match knows only "timed"
-    state.open = False
+    lob.open = False
     with pytest.raises(UnoError, match="already dealt"):
         lob.deal("ann", clock.now(), None)
 
 
 def test_a_lobby_of_computer_players_alone_is_not_dealt() -> None:
-    lob, _state, clock = lobby(starter="ann")
+    lob, _activity, clock = lobby(starter="ann")
+    lob.players[0] = Player("A0", COMPUTER_IDENT + "a0", level="easy")  # no person seated
     lob.add_computer("easy", "A1", clock.now())
-    lob.add_computer("easy", "A2", clock.now())
-    lob.leave(0)  # finished: the table would close; the lobby still refuses a deal
     with pytest.raises(UnoError, match="at least one person"):
-        lob.deal("A1", clock.now() + 100, None)
+        lob.deal("A0", clock.now(), None)
 
 
 def test_team_is_for_seated_players_of_a_teams_game_in_the_lobby() -> None:
-    lob, _state, clock = lobby()
+    lob, _activity, clock = lobby()
     with pytest.raises(UnoError, match="not played in teams"):
         lob.team("ann", "bob", clock.now())
-    pairs, state, clock = lobby(preset("pairs"))
+    pairs, activity, clock = lobby(preset("pairs"))
     pairs.join("bob", "bob", clock.now())
     with pytest.raises(errors.NotAPlayer):
         pairs.team("zoe", "bob", clock.now())
     assert pairs.team("ann", "bob", clock.now()).events == [TeamAsked("ann", "bob")]
+    clock.advance(3)
     assert pairs.team("bob", "ann", clock.now()).events == [TeamMade("bob", "ann")]
-    state.open = False
+    assert activity.touched == clock.now()
+    pairs.open = False
     with pytest.raises(UnoError, match="before the deal"):
         pairs.team("ann", "bob", clock.now())
 
 
 def test_the_deal_seats_pairs_opposite_in_the_shared_list() -> None:
-    pairs, _state, clock = lobby(preset("pairs"))
+    pairs, _activity, clock = lobby(preset("pairs"))
     seats = pairs.players
     for nick in ("bob", "cat", "dan"):
         pairs.join(nick, nick, clock.now())
@@ -180,3 +184,21 @@ def test_the_deal_seats_pairs_opposite_in_the_shared_list() -> None:
     pairs.deal("ann", clock.now(), None)
     assert pairs.players is seats  # the table's list, changed in place
     assert [p.nick for p in seats] == ["ann", "bob", "dan", "cat"]
+
+
+def test_a_tables_parts_hold_no_reference_back_to_it() -> None:
+    """A table dropped by the bot is freed at once, as before its split: its parts (lobby,
+    teams, clock, presence) get values and the clock's ``touch``, never the table, so no
+    reference cycle waits for the garbage collector (whose pauses stop the reactor)."""
+    table = Table("#uno", "ann", "ann", 0.0)
+    table.join("bob", "bob", 1.0)
+    table.deal("ann", 2.0)
+    ref = weakref.ref(table)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del table
+        assert ref() is None
+    finally:
+        if enabled:
+            gc.enable()

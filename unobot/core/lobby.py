@@ -4,8 +4,9 @@
 lets them go (``.leave``, a part), takes ``.team`` to its :class:`~unobot.core.teams.Teams`,
 and at ``.deal`` says every reason a deal can't be made yet, then gives the seat order and the
 match's rules. It works on the table's own list of players (the same list object, never
-replaced) and is told by a callable whether the table is still a lobby; it keeps who opened
-the table (:attr:`starter`) and when, and tells the table's clock of activity (``touch``).
+replaced) and is told by the table when it stops being a lobby (:attr:`Lobby.open`); it keeps who
+opened the table (:attr:`starter`) and when, and tells the table's clock of activity
+(``touch``).
 """
 
 from __future__ import annotations
@@ -43,11 +44,10 @@ class Lobby:
         opened_at: float,
         lobby_timeout: float,
         tournament: bool,
-        is_open: Callable[[], bool],
         touch: Callable[[float], None],
     ) -> None:
         """``tournament``: a director's table (anyone's, computer players alone allowed);
-        ``is_open``: whether the table is still a lobby; ``touch(now)``: a change was made."""
+        ``touch(now)``: a change was made."""
         self.players = players
         self.rules = rules
         self.teams = teams
@@ -56,8 +56,10 @@ class Lobby:
         self.opened_at = opened_at
         self._lobby_timeout = lobby_timeout
         self._tournament = tournament
-        self._is_open = is_open
         self._touch = touch
+        self.open = True
+        """The table is a lobby: not dealt, not ended. The table clears it when it deals (and
+        sets it again if the deal fails) or stops; :meth:`leave` when nobody is left."""
 
     @property
     def humans(self) -> int:
@@ -66,7 +68,7 @@ class Lobby:
     # --- seats -------------------------------------------------------------------------------
 
     def join(self, nick: str, key: str, now: float) -> Update:
-        if not self._is_open():
+        if not self.open:
             raise UnoError(_("this game has already been dealt: wait for the next one"))
         if find_seat(self.players, nick) is not None:
             raise UnoError(_("you are already in this game"))
@@ -84,7 +86,7 @@ class Lobby:
         ``own_nick``: the IRC bot's own nick, which no computer player may take."""
         if level not in LEVELS:
             raise UnoError(_("the levels are {levels}", levels=", ".join(LEVELS)))
-        if not self._is_open():
+        if not self.open:
             raise UnoError(_("computer players join before the deal"))
         limit = self.rules.max_players
         if len(self.players) >= limit:
@@ -117,7 +119,7 @@ class Lobby:
 
     def remove_computer(self, name: str | None, now: float) -> Update:
         """Take a computer player out of the lobby: ``name``, or the last one added."""
-        if not self._is_open():
+        if not self.open:
             raise UnoError(_("computer players can only be removed before the deal"))
         if name is None:
             seats = [s for s, p in enumerate(self.players) if p.computer]
@@ -141,6 +143,7 @@ class Lobby:
         player = self.players.pop(seat)
         self.teams.drop(player)
         if not self.humans and not self._tournament:
+            self.open = False
             return Update([Left(player.nick)], finished=True)
         new_starter = None
         if irc_eq(player.nick, self.starter):
@@ -154,7 +157,7 @@ class Lobby:
             raise UnoError(
                 _("this game is not played in teams: open one with .uno pairs or .uno two-teams")
             )
-        if not self._is_open():
+        if not self.open:
             raise UnoError(_("teams are made before the deal"))
         seat = find_seat(self.players, nick)
         if seat is None:
@@ -171,7 +174,7 @@ class Lobby:
         limit (seconds, 0: untimed) are returned. The starter may deal any time, anyone once
         the lobby time is up. ``time_limit`` (from ``.deal 60m``) makes the match a timed
         one; without it the rules' ``time_limit_minutes`` applies."""
-        if not self._is_open():
+        if not self.open:
             raise UnoError(_("the cards are already dealt"))
         self._check_dealer(nick, now)
         rules = self.rules

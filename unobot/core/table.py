@@ -271,7 +271,6 @@ class Table:
             opened_at=now,
             lobby_timeout=config.lobby_timeout,
             tournament=bool(config.tournament),
-            is_open=self._in_lobby,
             touch=self.clock.touch,
         )
         self.presence = Presence(self.players, config.grace)
@@ -300,9 +299,6 @@ class Table:
     @property
     def finished(self) -> bool:
         return self.state is State.FINISHED
-
-    def _in_lobby(self) -> bool:
-        return self.state is State.LOBBY
 
     @property
     def game(self) -> Game | None:
@@ -426,6 +422,7 @@ class Table:
         rules, limit = self.lobby.deal(nick, now, time_limit)
         self.match = self._new_match(rules)
         self.state = State.PLAYING
+        self.lobby.open = False
         self.clock.start(now, limit)
         try:
             return self._start_hand(now, Update())
@@ -434,6 +431,7 @@ class Table:
             # command would otherwise answer "not dealt yet" and .deal "already dealt".
             self.match = None
             self.state = State.LOBBY
+            self.lobby.open = True
             self.hand_number = 0
             self.clock.time_limit = 0.0
             raise
@@ -508,6 +506,7 @@ class Table:
     def stop(self, nick: str) -> Update:
         """End the table at once (the caller has checked the right to)."""
         self.state = State.FINISHED
+        self.lobby.open = False
         self._deferred.clear()
         return Update([Stopped(nick)], finished=True)
 
