@@ -7,7 +7,7 @@ import pytest
 
 from unobot.core.seats import Player
 from unobot.core.teams import Teams
-from unobot.core.updates import TeamAsked, TeamJoined, TeamMade
+from unobot.core.updates import TeamAsked, TeamJoined, TeamMade, Totals
 from unobot.engine import preset
 from unobot.engine.errors import UnoError
 
@@ -99,3 +99,19 @@ def test_not_in_teams_the_seats_stay() -> None:
     players = people("ann", "bob")
     teams.check_deal(2)
     assert teams.seat(players) == players and teams.names(players, dealt=True) == ()
+
+
+def test_totals_are_said_by_player_by_pair_or_by_team_letter() -> None:
+    players = people("ann", "bob", "cat", "dan")
+    official = preset("official")
+    assert Teams(official).totals(players, (1, 2, 3, 4), official) == Totals(
+        (("ann", 1), ("bob", 2), ("cat", 3), ("dan", 4)), official.target_score, False
+    )
+    pairs = preset("pairs")
+    assert Teams(pairs).totals(players, (10, 20), pairs) == Totals(
+        (("ann + cat", 10), ("bob + dan", 20)), pairs.target_score, False
+    )
+    two = preset("two-teams")
+    assert Teams(two).totals(players, (5, 7), two) == Totals(
+        (("A", 5), ("B", 7)), two.target_score, False, lettered=True
+    )

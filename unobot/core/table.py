@@ -738,28 +738,10 @@ class Table:
         return update
 
     def _totals(self) -> Totals:
+        """The match's totals after a hand, as the channel reads them (:meth:`Teams.totals`)."""
         match = self.match
         assert match is not None
-        rules = match.rules
-        if rules.teams and rules.team_game is TeamGame.TWO_TEAMS:  # by the team's letter
-            return Totals(
-                (("A", match.totals[0]), ("B", match.totals[1])),
-                rules.target_score,
-                rules.scoring is Scoring.OWN_POINTS,
-                lettered=True,
-            )
-        if rules.teams:  # partners' totals are the team's: shown once per team
-            teams = self.team_names()
-            return Totals(
-                tuple((" + ".join(team), match.totals[t]) for t, team in enumerate(teams)),
-                rules.target_score,
-                rules.scoring is Scoring.OWN_POINTS,
-            )
-        return Totals(
-            tuple(zip(self.names, match.totals, strict=True)),
-            rules.target_score,
-            rules.scoring is Scoring.OWN_POINTS,
-        )
+        return self.teams.totals(self.players, match.totals, match.rules)
 
     def _turn_hand(self, update: Update) -> None:
         """The turn has just reached the player to move: their hand goes with it, the cards

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unobot.core.seats import NAME, Player, find_seat
-from unobot.core.updates import TableEvent, TeamAsked, TeamJoined, TeamMade
+from unobot.core.updates import TableEvent, TeamAsked, TeamJoined, TeamMade, Totals
 from unobot.engine.errors import UnoError
-from unobot.engine.rules import HouseRules, TeamGame
+from unobot.engine.rules import HouseRules, Scoring, TeamGame
 from unobot.i18n import domain
 
 _, ngettext = domain("game")
@@ -153,6 +153,22 @@ class Teams:
             return tuple((a.nick, b.nick) for a, b in self.pairs)
         half = len(players) // 2
         return tuple((players[t].nick, players[t + half].nick) for t in range(half))
+
+    def totals(self, players: Sequence[Player], totals: Sequence[int], rules: HouseRules) -> Totals:
+        """A match's ``totals`` (by seat, or by team in teams) as the channel reads them:
+        two teams by their letters, partners' once per team (their totals are the team's),
+        else each player's."""
+        own = rules.scoring is Scoring.OWN_POINTS
+        if self.kind is TeamGame.TWO_TEAMS:
+            return Totals(
+                (("A", totals[0]), ("B", totals[1])), rules.target_score, own, lettered=True
+            )
+        if self.kind is not None:
+            teams = self.names(players, dealt=True)
+            named = tuple((" + ".join(team), totals[t]) for t, team in enumerate(teams))
+            return Totals(named, rules.target_score, own)
+        scores = tuple(zip((p.nick for p in players), totals, strict=True))
+        return Totals(scores, rules.target_score, own)
 
     # --- the deal ------------------------------------------------------------------------------
 
