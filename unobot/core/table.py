@@ -405,11 +405,6 @@ class Table:
         """The teams, in seat order of their first member (:meth:`Teams.names`)."""
         return self.teams.names(self.players, dealt=self.state is not State.LOBBY)
 
-    @property
-    def _teams(self) -> TeamGame | None:
-        """The kind of teams this game is played in; None: not in teams."""
-        return self.teams.kind
-
     @journaled
     def deal(self, nick: str, now: float, time_limit: float | None = None) -> Update:
         """Deal the first hand: the starter any time, anyone once the lobby time is up
@@ -456,10 +451,10 @@ class Table:
                 self.match.rules.target_score if first else 0,
                 self.team_names() if first else (),
                 self.match.rules if first else None,
-                self._teams is TeamGame.TWO_TEAMS,
+                self.teams.kind is TeamGame.TWO_TEAMS,
             )
         )
-        update.events.append(EngineEvents(tuple(events), self.names, self._teams))
+        update.events.append(EngineEvents(tuple(events), self.names, self.teams.kind))
         for seat, player in enumerate(self.players):
             if not player.computer:  # a computer seat reads its hand from the game, not NOTICEs
                 update.hands[player.nick] = HandNotice(tuple(game.hand(seat)))
@@ -676,7 +671,7 @@ class Table:
             if actor is not None or game.current != before:
                 # an out-of-turn UNO call doesn't reset the mover's clock
                 clock.new_turn(now, game.current)
-        batch = EngineEvents(tuple(events), names, self._teams) if events else None
+        batch = EngineEvents(tuple(events), names, self.teams.kind) if events else None
         if defer and batch is not None:
             # A draw that leaves the drawer to decide: the channel hears of it together with
             # the decision (one line instead of two); the drawer gets their hand now.
@@ -733,7 +728,7 @@ class Table:
         assert self.match is not None
         events = self.match.end_by_time()
         self.state = State.FINISHED
-        update.events += [RoundOver(), EngineEvents(tuple(events), self.names, self._teams)]
+        update.events += [RoundOver(), EngineEvents(tuple(events), self.names, self.teams.kind)]
         update.finished = True
         return update
 
@@ -810,7 +805,9 @@ class Table:
         self.state = State.FINISHED
         pre = [*self._deferred, TimeUp(counted)]
         self._deferred = []
-        return Update([*pre, EngineEvents(tuple(events), self.names, self._teams)], finished=True)
+        return Update(
+            [*pre, EngineEvents(tuple(events), self.names, self.teams.kind)], finished=True
+        )
 
     def _timeout(self, now: float) -> Update:
         game = self._running()
@@ -928,9 +925,9 @@ class Table:
             del self.players[seat]
             cut = next((i + 1 for i, e in enumerate(events) if type(e) is SeatRemoved), 0)
             events, after = events[:cut], events[cut:]
-        update.events.append(EngineEvents(tuple(events), names, self._teams))
+        update.events.append(EngineEvents(tuple(events), names, self.teams.kind))
         if after:
-            update.events.append(EngineEvents(tuple(after), self.names, self._teams))
+            update.events.append(EngineEvents(tuple(after), self.names, self.teams.kind))
         if self.match.over:
             self.state = State.FINISHED
             update.finished = True
