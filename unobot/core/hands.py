@@ -79,15 +79,7 @@ def move_notices(
             owners.update(range(len(event.counts)))
         elif type(event) is ColorChosen:
             chose = event.seat
-    for seat in owners:
-        # Seven-O: a hand that changed owners goes to its new owner at once, and only
-        # to them (a private notice each; the channel hears only the counts).
-        if game.hand_size(seat) and not players[seat].computer:
-            update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)))
-    for seat, cards in gained.items():
-        if game.hand_size(seat) and not players[seat].computer:
-            hint = draw_hint(game) if seat == actor else ""
-            update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)), tuple(cards), hint)
+    _changed_hands(update, game, players, names, owners, gained, actor)
     if (
         played
         and after_play
@@ -97,6 +89,27 @@ def move_notices(
     ):
         update.hands.setdefault(names[actor], HandNotice(tuple(game.hand(actor))))
     return played, chose, jumped
+
+
+def _changed_hands(
+    update: Update,
+    game: Game,
+    players: Sequence[Player],
+    names: tuple[str, ...],
+    owners: set[int],
+    gained: dict[int, list[Card]],
+    actor: int | None,
+) -> None:
+    """The notices of hands that changed: ``owners``' (Seven-O: a hand that changed owners
+    goes to its new owner at once, and only to them; the channel hears only the counts), and
+    those that ``gained`` cards (the mover's with what they may do now)."""
+    for seat in owners:
+        if game.hand_size(seat) and not players[seat].computer:
+            update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)))
+    for seat, cards in gained.items():
+        if game.hand_size(seat) and not players[seat].computer:
+            hint = draw_hint(game) if seat == actor else ""
+            update.hands[names[seat]] = HandNotice(tuple(game.hand(seat)), tuple(cards), hint)
 
 
 def turn_hand(game: Game, players: Sequence[Player], update: Update) -> None:
