@@ -8,7 +8,8 @@ the bot should call :meth:`Table.on_timer`. That keeps the whole table testable 
 The table keeps the game's flow and owns four parts it delegates to, each over the same list of
 players (:mod:`unobot.core.seats`) and each tested alone: the lobby (:class:`Lobby`: seats
 before the deal and its refusals), the teams (:class:`Teams`), the clocks (:class:`TurnClock`)
-and the players' presence (:class:`Presence`: seats held for who left, nick changes). Every
+and the players' presence (:class:`Presence`: seats held for who left, nick changes); the hand
+notices a move sends are :mod:`unobot.core.hands`'. No part refers back to the table. Every
 change still goes through one of the table's journaled methods (:func:`journaled`): the journal
 records and replays them by the table's names for them.
 
