@@ -36,7 +36,7 @@ T = TypeVar("T")
 GAME_SERVERS = ["miniircd", "ngircd"]
 HINT = re.compile(r"\| (You must play|You may play|Play) ")
 """A hand notice's hint after a draw that leaves the drawer a decision (the table gives one
-for every such draw: :meth:`unobot.core.table.Table._draw_hint`)."""
+for every such draw: :func:`unobot.core.hands.draw_hint`)."""
 
 
 server = module_server(*GAME_SERVERS)

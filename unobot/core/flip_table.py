@@ -19,6 +19,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from unobot.core.seats import next_starter
 from unobot.core.table import State, Table, journaled
 from unobot.core.updates import (
     Back,
@@ -257,7 +258,7 @@ class FlipTable(Table):
         hands all turned over), the next hand, the turn timer."""
         game = self._flip_game()
         names = self.names
-        before = self._turn_seat
+        before = self.clock.seat
         flips = [e for e in events if type(e) is FlipEvent]
         ends = [e for e in events if type(e) is not FlipEvent]
         gained: dict[int, list[Face]] = {}
@@ -372,12 +373,12 @@ class FlipTable(Table):
             update.finished = True
             return update
         if player.nick == self.starter:
-            self.starter = self._next_starter()
+            self.starter = next_starter(self.players)
         if was_turn:
             self._new_turn(now)
             self._flip_turn_hand(update)
         else:
-            self._turn_seat = self._flip_game().current
+            self.clock.seat = self._flip_game().current
         update.status = self.status()
         return update
 
