@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -42,14 +43,16 @@ from unobot.engine.flip import (
     FlipAction,
     FlipCard,
     FlipColor,
+    FlipEvent,
     FlipGame,
     FlipPhase,
     FlipPlay,
+    FlipRank,
     Side,
     side_faces,
 )
 
-__all__ = ["FlipHard", "FlipView", "determinise", "flip_hard_action"]
+__all__ = ["FlipHard", "FlipMemory", "FlipView", "determinise", "flip_hard_action"]
 
 MAX_ROLLOUT_ACTIONS = 3000
 """A guard only: a hand in which nobody can play and no card is left could cycle forever."""
@@ -57,11 +60,167 @@ MAX_ROLLOUT_ACTIONS = 3000
 PRUNE_EVERY = 16
 """Worlds between two prunings of the candidates."""
 
+MARGIN_Z = 0.0
+"""How clearly a move must beat ``normal``'s own to be chosen instead (0: more wins)."""
+
 PRUNE_Z = 2.5
 """How clearly (standard deviations of a sign test) a move must trail the leader to be
 searched no further."""
 
 _ALL_FACES = {side: Counter(side_faces(side)) for side in Side}
+
+Lack = tuple[tuple[FlipColor, FlipRank | None], ...]
+"""What a card in play can't be: no wild, and none of these (colour in force, top card's rank
+or None) pairs' colour or rank: the seat drew instead of playing while it held the card.
+Empty: nothing known."""
+
+
+def _excluded(face: Face, lack: Lack) -> bool:
+    if not lack:
+        return False
+    if face.is_wild:
+        return True
+    return any(face.color is c or face.rank is r for c, r in lack)
+
+
+class FlipMemory:
+    """What one seat remembers of a Flip hand, from the events the table announced and the
+    public faces it saw (:meth:`see` after every batch of events, from the deal on).
+
+    Per other seat: the faces in play known to be in that hand (a Flip turns up the backs every
+    player saw a moment before; those cards are known on both sides until played) and, for each
+    other card, what it can't be (a seat that draws on its turn held nothing to play; ``normal``
+    players and most people play when they can). For itself: the other faces of its cards
+    (its faces in play before the last Flip; the draw pile's top face of a card it drew).
+    Nothing read here is hidden from the seat: played and drawn cards by their public faces,
+    hands by :meth:`FlipGame.public_hand` (others) and :meth:`FlipGame.hand` (its own)."""
+
+    def __init__(self, seat: int, players: int) -> None:
+        self.seat = seat
+        self.side = Side.LIGHT
+        self.top: Face | None = None
+        self.color: FlipColor | None = None
+        self.shown: list[Counter[Face]] = [Counter() for _ in range(players)]
+        """Per seat, the faces it last saw: others' backs, its own faces in play."""
+        self.fronts: list[Counter[Face]] = [Counter() for _ in range(players)]
+        self.lacks: list[list[Lack]] = [[] for _ in range(players)]
+        self.own_backs: Counter[Face] = Counter()
+
+    def see(self, events: Sequence[FlipEvent], game: FlipGame) -> None:
+        """Take in one batch of events (one move's), then the public faces of ``game``."""
+        for i, event in enumerate(events):
+            kind = event.kind
+            seat = event.seat
+            if kind == "start":
+                self.side = Side.LIGHT
+                self.top = event.cards[0].light
+                self.color = event.color
+            elif kind == "drew":
+                if seat < 0 or seat >= len(self.shown):
+                    continue
+                back = Side(1 - self.side)
+                if seat == self.seat:
+                    for card in event.cards:
+                        self.own_backs[card.face(back)] += 1
+                    continue
+                if (
+                    i == 0
+                    and self.top is not None
+                    and self.color is not None
+                    and not any(e.kind == "skipped" and e.seat == seat for e in events[i + 1 :])
+                ):  # a draw on its own turn (not a penalty): it held nothing to play
+                    rank = None if self.top.is_wild else self.top.rank
+                    pair = (self.color, rank)
+                    self.lacks[seat] = [(*lack, pair) for lack in self.lacks[seat]]
+                for card in event.cards:
+                    self.shown[seat][card.face(back)] += 1
+                    self.lacks[seat].append(())
+            elif kind == "played":
+                card = event.cards[0]
+                face = card.face(self.side)
+                back = card.face(Side(1 - self.side))
+                self.top = face
+                self.color = event.color
+                if 0 <= seat < len(self.shown):
+                    if seat == self.seat:
+                        _take(self.own_backs, back)
+                        _take(self.shown[seat], face)
+                    else:
+                        _take(self.shown[seat], back)
+                        if not _take(self.fronts[seat], face):
+                            self._forget_lack(seat, face)
+            elif kind == "color":
+                self.color = event.color
+            elif kind == "flipped":
+                self.side = Side(1 - self.side)
+                self.top = event.cards[0].face(self.side)
+                if not self.top.is_wild:
+                    self.color = self.top.color
+                for s, shown in enumerate(self.shown):
+                    if s == self.seat:
+                        self.own_backs = Counter(shown)
+                    else:
+                        self.fronts[s] = Counter(shown)
+                        self.lacks[s] = []
+            elif kind == "removed":
+                for table in (self.shown, self.fronts, self.lacks):
+                    del table[seat]  # type: ignore[attr-defined]
+                if seat < self.seat:
+                    self.seat -= 1
+        self._sync(game)
+
+    def _forget_lack(self, seat: int, face: Face) -> None:
+        """A card not known in play left ``seat``'s hand: drop an entry it fits (else any)."""
+        lacks = self.lacks[seat]
+        for i, lack in enumerate(lacks):
+            if not _excluded(face, lack):
+                del lacks[i]
+                return
+        if lacks:
+            lacks.pop()
+
+    def _sync(self, game: FlipGame) -> None:
+        """The hands' public faces as they are now; known faces that no longer fit (a move the
+        memory can't follow) are forgotten."""
+        if game.n != len(self.shown):
+            self.__init__(self.seat, game.n)  # type: ignore[misc]
+        for s in range(game.n):
+            if s == self.seat:
+                self.shown[s] = Counter(game.hand(s))
+                held = len(game.hands[s])
+                if sum(self.own_backs.values()) > held:
+                    self.own_backs = Counter()
+                continue
+            self.shown[s] = Counter(game.public_hand(s))
+            held = len(game.hands[s])
+            known = sum(self.fronts[s].values())
+            if known > held:
+                self.fronts[s] = Counter()
+                self.lacks[s] = [() for _ in range(held)]
+                continue
+            lacks = self.lacks[s]
+            need = held - known
+            if len(lacks) > need:
+                del lacks[need:]
+            lacks.extend(() for _ in range(need - len(lacks)))
+
+    def recall(self, game: FlipGame, drawn_back: Face | None) -> dict[str, object]:
+        """The :class:`FlipView` fields this memory fills in."""
+        own = Counter(self.own_backs)
+        if drawn_back is not None:
+            _take(own, drawn_back)
+        return {
+            "fronts": tuple(tuple(c.elements()) for c in self.fronts),
+            "lacks": tuple(tuple(lacks) for lacks in self.lacks),
+            "own_backs": tuple(own.elements()),
+        }
+
+
+def _take(counter: Counter[Face], face: Face) -> bool:
+    if counter[face] > 0:
+        counter[face] -= 1
+        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +250,20 @@ class FlipView:
     """The other face of the draw pile's top card (the side facing up on the pile)."""
     discard: tuple[tuple[Face, Face], ...]
     """The discard pile, bottom first, as (light, dark) faces."""
+    fronts: tuple[tuple[Face, ...], ...] = ()
+    """Remembered (:class:`FlipMemory`): per seat, faces in play known to be in that hand (the
+    backs it showed before the last Flip turned them up); empty without a memory."""
+    lacks: tuple[tuple[Lack, ...], ...] = ()
+    """Remembered: per seat, one entry per card in play not in ``fronts``: what that card
+    can't be (the seat drew instead of playing while holding it)."""
+    own_backs: tuple[Face, ...] = ()
+    """Remembered: other faces of this seat's own cards it knows (its faces in play before the
+    last Flip, and the backs of cards it drew since), but the drawn card's."""
 
     @classmethod
-    def of(cls, game: FlipGame, seat: int) -> FlipView:
-        """What ``seat`` sees of ``game``: the only place the search reads a game."""
+    def of(cls, game: FlipGame, seat: int, memory: FlipMemory | None = None) -> FlipView:
+        """What ``seat`` sees of ``game`` (and remembers, with ``memory``): the only place the
+        search reads a game."""
         side = game.side
         other = Side(1 - side)
         drawn = -1
@@ -123,6 +292,7 @@ class FlipView:
             draw_pile_size=len(pile),
             draw_top_back=pile[-1].face(other) if pile else None,
             discard=tuple((c.light, c.dark) for c in game.discard),
+            **(memory.recall(game, drawn_back) if memory is not None else {}),  # type: ignore[arg-type]
         )
 
     def counts(self) -> tuple[int, ...]:
@@ -132,9 +302,11 @@ class FlipView:
 def determinise(view: FlipView, rng: Random) -> FlipGame:
     """A whole game consistent with ``view``: every face the seat can't see dealt at random
     from the faces of its side not accounted for (the pairing of light and dark faces unknown),
-    the draw pile in a random order but for its top card's known back."""
+    each respecting what the seat remembers (known faces in play, what a card can't be), the
+    draw pile in a random order but for its top card's known back."""
     side = view.side
     other = Side(1 - side)
+    n = view.players
     pools = {s: Counter(_ALL_FACES[s]) for s in Side}
     for light, dark in view.discard:
         pools[Side.LIGHT][light] -= 1
@@ -149,6 +321,13 @@ def determinise(view: FlipView, rng: Random) -> FlipGame:
                 pools[other][face] -= 1
     if view.draw_top_back is not None:
         pools[other][view.draw_top_back] -= 1
+    # Remembered faces, each only while the pool still holds it (a memory that went wrong
+    # can't deal a card twice).
+    own_backs = [f for f in view.own_backs if _take(pools[other], f)]
+    fronts: list[list[Face]] = [[] for _ in range(n)]
+    for seat, known in enumerate(view.fronts[:n]):
+        if seat != view.seat:
+            fronts[seat] = [f for f in known if _take(pools[side], f)]
     bags: dict[Side, list[Face]] = {}
     for s in Side:
         bag = list(pools[s].elements())
@@ -162,21 +341,44 @@ def determinise(view: FlipView, rng: Random) -> FlipGame:
             return FlipCard(-1, front_face, back_face)
         return FlipCard(-1, back_face, front_face)
 
-    game = FlipGame(view.players, Random(rng.random()))
-    game.side = side
-    for seat in range(view.players):
+    for seat in range(n):
+        if seat != view.seat and len(fronts[seat]) > len(view.backs[seat]):
+            front += fronts[seat][len(view.backs[seat]) :]  # can't be: back to the pool
+            del fronts[seat][len(view.backs[seat]) :]
+    # What each other hand's unknown cards can't be: the most constrained dealt first.
+    wanted: list[tuple[int, int, Lack]] = []
+    for seat in range(n):
         if seat == view.seat:
+            continue
+        count = len(view.backs[seat]) - len(fronts[seat])
+        lacks = list(view.lacks[seat]) if seat < len(view.lacks) else []
+        lacks = (lacks + [()] * count)[:count]
+        wanted += [(-len(lack), seat, lack) for lack in lacks]
+    wanted.sort(key=lambda w: w[0])
+    for _, seat, lack in wanted:
+        fronts[seat].append(_deal_one(front, lack))
+    game = FlipGame(n, Random(rng.random()))
+    game.side = side
+    for seat in range(n):
+        if seat == view.seat:
+            unknown = len(view.hand) - (1 if view.drawn >= 0 and view.drawn_back is not None else 0)
+            back += own_backs[unknown:]  # more than it holds (can't be): back to the pool
+            own_backs = own_backs[:unknown]
+            mine = own_backs + [back.pop() for _ in range(unknown - len(own_backs))]
+            rng.shuffle(mine)
             hand = []
             for i, face in enumerate(view.hand):
                 if i == view.drawn and view.drawn_back is not None:
                     hand.append(card(face, view.drawn_back))
                 else:
-                    hand.append(card(face, back.pop()))
+                    hand.append(card(face, mine.pop()))
             game.hands[seat] = hand
             if view.drawn >= 0:
                 game.drawn = hand[view.drawn]
         else:
-            game.hands[seat] = [card(front.pop(), b) for b in view.backs[seat]]
+            faces = fronts[seat]
+            rng.shuffle(faces)
+            game.hands[seat] = [card(f, b) for f, b in zip(faces, view.backs[seat], strict=True)]
     pile = []
     if view.draw_pile_size:
         # The top card (drawn first: last in the list) shows its known back.
@@ -192,6 +394,15 @@ def determinise(view: FlipView, rng: Random) -> FlipGame:
     game.pending_by = view.pending_by
     game.pending_guilty = False  # its model of the others: ``normal`` is never guilty
     return game
+
+
+def _deal_one(bag: list[Face], lack: Lack) -> Face:
+    """A face from the (shuffled) ``bag`` that ``lack`` allows (any when none does)."""
+    for i in range(len(bag) - 1, -1, -1):
+        if not _excluded(bag[i], lack):
+            bag[i], bag[-1] = bag[-1], bag[i]
+            return bag.pop()
+    return bag.pop()
 
 
 def rollout(game: FlipGame, rng: Random) -> int:
@@ -276,7 +487,11 @@ class FlipHard:
                 lead = max(active, key=lambda i: results[i].bit_count())
                 active = [i for i in active if i == lead or not _beaten(results[lead], results[i])]
         best = max(active, key=lambda i: results[i].bit_count())
-        if prior in active and results[prior].bit_count() == results[best].bit_count():
+        if (
+            prior in active
+            and best != prior
+            and not _beaten(results[best], results[prior], MARGIN_Z)
+        ):
             return prior
         return best
 
@@ -286,13 +501,20 @@ def _beaten(lead: int, other: int, z: float = PRUNE_Z) -> bool:
     worlds each won; a sign test on the worlds only one of them won.)"""
     better = (lead & ~other).bit_count()
     worse = (other & ~lead).bit_count()
+    if z <= 0:
+        return better > worse
     return better - worse > z * (better + worse) ** 0.5
 
 
 def flip_hard_action(
-    game: FlipGame, rng: Random, *, budget_ms: float = 200.0, playouts: int | None = None
+    game: FlipGame,
+    rng: Random,
+    *,
+    budget_ms: float = 200.0,
+    playouts: int | None = None,
+    memory: FlipMemory | None = None,
 ) -> FlipAction:
     """``hard``'s move for the seat to move in ``game``, decided on that seat's
-    :class:`FlipView` alone."""
-    view = FlipView.of(game, game.current)
+    :class:`FlipView` alone (with what its ``memory`` holds, when it has one)."""
+    view = FlipView.of(game, game.current, memory)
     return FlipHard(rng, budget_ms=budget_ms, playouts=playouts).act(view)
