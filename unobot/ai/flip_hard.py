@@ -37,11 +37,12 @@ from dataclasses import dataclass
 from random import Random
 
 from unobot.ai.flip import flip_action
-from unobot.engine.actions import Challenge, Draw
+from unobot.engine.actions import Challenge, Draw, Pass
 from unobot.engine.flip import (
     Face,
     FlipAction,
     FlipCard,
+    FlipChoose,
     FlipColor,
     FlipEvent,
     FlipGame,
@@ -52,7 +53,7 @@ from unobot.engine.flip import (
     side_faces,
 )
 
-__all__ = ["FlipHard", "FlipMemory", "FlipView", "determinise", "flip_hard_action"]
+__all__ = ["FlipHard", "FlipMemory", "FlipView", "determinise", "flip_hard_action", "normal_move"]
 
 MAX_ROLLOUT_ACTIONS = 3000
 """A guard only: a hand in which nobody can play and no card is left could cycle forever."""
@@ -405,12 +406,67 @@ def _deal_one(bag: list[Face], lack: Lack) -> Face:
     return bag.pop()
 
 
-def rollout(game: FlipGame, rng: Random) -> int:
+_PLAYS: dict[tuple[Face, FlipColor | None], FlipPlay] = {}
+_CHOOSE = {c: FlipChoose(c) for c in FlipColor}
+_DRAW = Draw()
+_PASS = Pass()
+
+
+def _play(face: Face, color: FlipColor | None = None) -> FlipPlay:
+    action = _PLAYS.get((face, color))
+    if action is None:
+        action = _PLAYS[(face, color)] = FlipPlay(face, color)
+    return action
+
+
+def normal_move(game: FlipGame) -> FlipAction:
+    """``normal``'s move for the seat to move (:func:`unobot.ai.flip.flip_action`, the same
+    choice every time: a test checks), without building the list of legal actions: the
+    playouts' policy, several times faster."""
+    phase = game.phase
+    if phase is FlipPhase.PENDING:
+        return _DRAW
+    side = game.side
+    hand = game.hands[game.current]
+    held = [0] * 8
+    faces = [c.dark for c in hand] if side else [c.light for c in hand]
+    for f in faces:
+        if f.color is not None:
+            held[f.color] += 1
+    base = 4 if side else 0
+    if phase is FlipPhase.CHOOSE:
+        return _CHOOSE[FlipColor(max(range(base, base + 4), key=held.__getitem__))]
+    if phase is FlipPhase.DRAWN:
+        drawn = game.drawn
+        faces = [drawn.face(side)] if drawn is not None else []
+    top = game.discard[-1].face(side)
+    color = game.color
+    rank = None if top.is_wild else top.rank
+    best: Face | None = None
+    best_key = (-1, -1)
+    wild: Face | None = None
+    for f in faces:
+        c = f.color
+        if c is None:
+            if wild is None:
+                wild = f
+        elif c is color or f.rank is rank:
+            key = (f.points, held[c])
+            if key > best_key:
+                best, best_key = f, key
+    if best is not None:
+        return _play(best)
+    if wild is not None:
+        return _play(wild, FlipColor(max(range(base, base + 4), key=held.__getitem__)))
+    return _PASS if phase is FlipPhase.DRAWN else _DRAW
+
+
+def rollout(game: FlipGame) -> int:
     """Play ``game`` to its end with every seat following ``normal``; the winner (-1: none)."""
     for _ in range(MAX_ROLLOUT_ACTIONS):
         if game.phase is FlipPhase.OVER:
             break
-        game.apply(game.current, flip_action(game, "normal", rng))
+        game.apply(game.current, normal_move(game))
     outcome = game.outcome
     return outcome.winner if outcome is not None else -1
 
@@ -474,7 +530,7 @@ class FlipHard:
                 game = world.copy()
                 game.rng = Random(seed)
                 game.apply(seat, moves[i])
-                if rollout(game, game.rng) == seat:
+                if rollout(game) == seat:
                     results[i] |= bit
             worlds += 1
             played += len(active)
