@@ -108,7 +108,9 @@ class FlipMemory:
         self.own_backs: Counter[Face] = Counter()
 
     def see(self, events: Sequence[FlipEvent], game: FlipGame) -> None:
-        """Take in one batch of events (one move's), then the public faces of ``game``."""
+        """Take in one batch of events (one move's, or a few), then the public faces of
+        ``game`` as they are after them."""
+        flipped = False
         for i, event in enumerate(events):
             kind = event.kind
             seat = event.seat
@@ -158,11 +160,15 @@ class FlipMemory:
                 if not self.top.is_wild:
                     self.color = self.top.color
                 for s, shown in enumerate(self.shown):
+                    # A second Flip in one batch: the faces shown since the first are not
+                    # known here (the game is read after the batch): forget them.
+                    known = Counter() if flipped else Counter(shown)
                     if s == self.seat:
-                        self.own_backs = Counter(shown)
+                        self.own_backs = known
                     else:
-                        self.fronts[s] = Counter(shown)
+                        self.fronts[s] = known
                         self.lacks[s] = []
+                flipped = True
             elif kind == "removed":
                 for table in (self.shown, self.fronts, self.lacks):
                     del table[seat]  # type: ignore[attr-defined]
