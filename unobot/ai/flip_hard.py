@@ -46,6 +46,7 @@ from unobot.engine.flip import (
     FlipColor,
     FlipEvent,
     FlipGame,
+    FlipOutcome,
     FlipPhase,
     FlipPlay,
     FlipRank,
@@ -468,13 +469,164 @@ def normal_move(game: FlipGame) -> FlipAction:
 
 
 def rollout(game: FlipGame) -> int:
-    """Play ``game`` to its end with every seat following ``normal``; the winner (-1: none)."""
+    """Play ``game`` to its end with every seat following ``normal``; the winner (-1: none).
+
+    Through the engine until the hand is in the ordinary phase, then :func:`_play_out`."""
     for _ in range(MAX_ROLLOUT_ACTIONS):
-        if game.phase is FlipPhase.OVER:
+        phase = game.phase
+        if phase is FlipPhase.PLAY:
+            return _play_out(game)
+        if phase is FlipPhase.OVER:
             break
         game.apply(game.current, normal_move(game))
     outcome = game.outcome
     return outcome.winner if outcome is not None else -1
+
+
+_R = FlipRank
+
+
+def _play_out(game: FlipGame) -> int:
+    """The rest of the hand, every seat playing ``normal``'s move (:func:`normal_move`), on the
+    game's own lists without the engine's checks and events: the same rules, cards and
+    reshuffles as :meth:`FlipGame.apply` (a test plays both from the same positions and
+    compares the end), several times faster. The game is left over, its ``outcome`` set."""
+    hands = game.hands
+    n = game.n
+    side = game.side
+    color = game.color
+    direction = game.direction
+    current = game.current
+    discard = game.discard
+    pile = game.draw_pile
+    shuffle = game.rng.shuffle
+
+    def take(hand: list[FlipCard]) -> FlipCard | None:
+        if not pile:
+            if len(discard) < 2:
+                return None
+            pile[:] = discard[:-1]
+            del discard[:-1]
+            shuffle(pile)
+        card = pile.pop()
+        hand.append(card)
+        return card
+
+    def draw_until(hand: list[FlipCard], wanted: FlipColor) -> None:
+        while True:
+            card = take(hand)
+            if card is None or card.face(side).color is wanted:
+                return
+
+    def most_held(hand: list[FlipCard]) -> FlipColor:
+        held = [0] * 8
+        for card in hand:
+            c = (card.dark if side else card.light).color
+            if c is not None:
+                held[c] += 1
+        base = 4 if side else 0
+        return FlipColor(max(range(base, base + 4), key=held.__getitem__))
+
+    winner = -1
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        hand = hands[current]
+        top = discard[-1].dark if side else discard[-1].light
+        rank = None if top.is_wild else top.rank
+        held = [0] * 8
+        best = -1
+        best_key = (-1, -1)
+        wild = -1
+        for card in hand:
+            c = (card.dark if side else card.light).color
+            if c is not None:
+                held[c] += 1
+        for i, card in enumerate(hand):
+            f = card.dark if side else card.light
+            c = f.color
+            if c is None:
+                if wild < 0:
+                    wild = i
+            elif c is color or f.rank is rank:
+                key = (f.points, held[c])
+                if key > best_key:
+                    best, best_key = i, key
+        if best < 0 and wild < 0:
+            card = take(hand)  # nothing to play: draw one, and play it if it can go
+            if card is None:
+                current = (current + direction) % n
+                continue
+            f = card.dark if side else card.light
+            if f.color is None or f.color is color or f.rank is rank:
+                best = len(hand) - 1
+            else:
+                current = (current + direction) % n
+                continue
+        index = best if best >= 0 else wild
+        card = hand.pop(index)
+        face = card.dark if side else card.light
+        discard.append(card)
+        color = most_held(hand) if face.color is None else face.color
+        r = face.rank
+        if not hand:  # out: a last Draw still makes the next player draw; a Flip still turns
+            victim = hands[(current + direction) % n]
+            if r is _R.DRAW_ONE or r is _R.DRAW_FIVE or r is _R.WILD_DRAW_TWO:
+                for _ in range(face.draw):
+                    if take(victim) is None:
+                        break
+            elif r is _R.WILD_DRAW_COLOR:
+                draw_until(victim, color)
+            elif r is _R.FLIP:
+                side = Side(1 - side)
+                discard.reverse()
+                pile.reverse()
+                new_top = discard[-1].dark if side else discard[-1].light
+                if not new_top.is_wild:
+                    color = new_top.color  # type: ignore[assignment]
+            winner = current
+            break
+        if r <= 9 or r is _R.WILD:
+            current = (current + direction) % n
+        elif r is _R.DRAW_ONE or r is _R.DRAW_FIVE:
+            victim = hands[(current + direction) % n]
+            for _ in range(face.draw):
+                if take(victim) is None:
+                    break
+            current = (current + 2 * direction) % n
+        elif r is _R.SKIP:
+            current = (current + 2 * direction) % n
+        elif r is _R.REVERSE:
+            direction = -direction
+            current = (current + (2 if n == 2 else 1) * direction) % n
+        elif r is _R.SKIP_EVERYONE:
+            pass
+        elif r is _R.FLIP:
+            side = Side(1 - side)
+            discard.reverse()
+            pile.reverse()
+            new_top = discard[-1].dark if side else discard[-1].light
+            color = most_held(hand) if new_top.is_wild else new_top.color  # type: ignore[assignment]
+            current = (current + direction) % n
+        else:  # a Wild Draw: the next player draws (``normal`` never challenges), skipped
+            current = (current + direction) % n
+            victim = hands[current]
+            if r is _R.WILD_DRAW_COLOR:
+                draw_until(victim, color)
+            else:
+                for _ in range(face.draw):
+                    if take(victim) is None:
+                        break
+            current = (current + direction) % n
+    game.side = side
+    game.color = color
+    game.direction = direction
+    game.current = current
+    game.drawn = None
+    game.pending_by = -1
+    if winner >= 0:
+        points = sum(c.face(side).points for s, h in enumerate(hands) if s != winner for c in h)
+        game.outcome = FlipOutcome(winner, points, side)
+        game.phase = FlipPhase.OVER
+    return winner
 
 
 def candidates(game: FlipGame) -> list[FlipAction]:
