@@ -370,3 +370,29 @@ def test_with_two_players_the_one_left_wins_the_hand_and_the_match() -> None:
     text = said(out)
     assert "alice wins the hand and 9 points! Left: bob 2 cards (9 pts): G2 B7." in text
     assert t.finished and t.match is not None and t.match.totals == [9, 0]
+
+
+def test_the_worker_pool_decides_a_flip_hard_move_in_a_worker_process() -> None:
+    """The bot's pool: a Flip ``hard`` decision crosses to a worker process (its ``FlipView``
+    and the move it answers pickle) and comes back through the reactor's callback; a Flip
+    ``normal`` is answered inline from the same view (the fallback when a worker fails)."""
+    import queue
+
+    from unobot.ai.flip_hard import FlipMemory
+    from unobot.core.computers import PoolDecider
+
+    game, events = FlipGame.deal(3, Random(4))
+    memory = FlipMemory(game.current, 3)
+    memory.see(events, game)
+    view = FlipView.of(game, game.current, memory)
+    calls: queue.Queue = queue.Queue()
+    pool = PoolDecider(1, calls.put, playouts=16)
+    got: list[object] = []
+    try:
+        pool.submit("normal", 1, view, got.append)
+        assert len(got) == 1 and calls.empty() and got[0] in game.legal_actions()
+        pool.submit("hard", 1, view, got.append)
+        calls.get(timeout=60)()  # what the reactor would run
+        assert len(got) == 2 and got[1] in game.legal_actions()
+    finally:
+        pool.close()
