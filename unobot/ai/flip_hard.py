@@ -8,6 +8,9 @@ reads nothing else: not the opponents' faces in play, not the draw pile's order,
 fixed pairing table (:data:`~unobot.engine.flip.FLIP_DECK`) either: a person does not know
 which dark face is printed behind which light one, so every face it can't see is dealt at
 random from the faces of that side not accounted for (the pairing taken as unknown).
+:class:`FlipMemory` adds what the seat was shown earlier in the hand (the backs a Flip turned
+up, which hands drew for want of a card to play, its own cards' other faces); the view carries
+it (``fronts``, ``lacks``, ``own_backs``).
 
 The discard pile counts as seen on both sides (every card on it was played face up, and the
 others saw its back while it was in its player's hand; a Flip shows the pile's other side):
@@ -16,12 +19,13 @@ an approximation in the player's favour only for the start card and the seat's o
 On a turn with more than one distinct move (which card, which colour for a wild, play the
 drawn card or keep it) it repeatedly samples a world consistent with the view, applies every
 candidate to a copy of it and plays the hand out with every seat following ``normal``'s rules
-(:func:`unobot.ai.flip.flip_action`), the same world and reshuffles for every candidate so
-that their difference is the move and not the luck. Every ``PRUNE_EVERY`` worlds a move
+(:func:`normal_move`, :func:`_play_out`), the same world and reshuffles for every candidate
+so that their difference is the move and not the luck. Every ``PRUNE_EVERY`` worlds a move
 clearly behind the leader is dropped. The move that won most playouts is chosen (``normal``'s
-own move on a tie). A Wild Draw played on it is drawn, never challenged (a ``normal`` player
-plays a Wild Draw only without a card of the colour: a challenge would only cost two cards),
-and it plays its own Wild Draws whenever the search likes them (``normal`` never challenges).
+own move unless another won more: ``MARGIN_Z``). A Wild Draw played on it is drawn, never
+challenged (a ``normal`` player plays a Wild Draw only without a card of the colour: a
+challenge would only cost two cards), and it plays its own Wild Draws whenever the search
+likes them, a card of the colour in hand or not (``normal`` never challenges; a person may).
 
 The search runs within a time budget per move (``budget_ms``, default 200) or a fixed number
 of playouts (``playouts``, for reproducible tests); given its seed and the budget in playouts
