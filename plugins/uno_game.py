@@ -199,8 +199,6 @@ def addbot(ctx: Context) -> None:
     name = computer_name(table, level, name, present, own)
     update = table.add_computer(level, name, ctx.now, own)
     ctx.publish(table, update)
-    if table.flip and level == "hard":
-        ctx.reply(_("at UNO Flip a hard computer player plays as a normal one for now"))
 
 
 @command("removebot", "delbot")

@@ -1,6 +1,7 @@
-"""The computer players on UNO Flip: every level plays whole Flip hands from the engine's legal
-actions without crashing (``hard`` falls back to ``normal``: its search assumes the classic
-deck), and ``normal`` beats ``easy`` more often than not."""
+"""The computer players on UNO Flip: every level of ``flip_action`` plays whole Flip hands
+from the engine's legal actions without crashing (``hard`` there plays as ``normal``: the real
+``hard`` is ``unobot.ai.flip_hard``, tests/ai/test_flip_hard.py), and ``normal`` beats
+``easy`` more often than not."""
 
 from __future__ import annotations
 

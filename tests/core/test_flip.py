@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 from random import Random
+from typing import Any
+
+import pytest
 
 from tests.core.fakes import Harness, Sent, channel_lines, notices
 from tests.core.test_restore import journaled, restarted
+from unobot.ai.flip_hard import FlipView
 from unobot.bench.soak import command_for
 from unobot.core.bot import BotConfig
+from unobot.core.computers import ComputerConfig
 from unobot.core.flip_table import FlipTable
 from unobot.core.render_irc import LIMIT
 from unobot.core.table import TableConfig
@@ -24,6 +29,10 @@ from unobot.engine.notation import parse_flip_position
 from unobot.irc.transport import Kind
 
 FLIP = BotConfig(table=TableConfig(rules=preset("flip")))
+FLIP_FAST_HARD = BotConfig(
+    table=TableConfig(rules=preset("flip")), bots=ComputerConfig(playouts=40)
+)
+"""``hard`` searching a fixed 40 playouts a move (the default 200 ms would make a test slow)."""
 
 # alice's RF turns everything over: the discard pile turns as a whole, so the first card
 # (R5, whose back is T3) comes on top, dark side up.
@@ -226,10 +235,10 @@ def test_rules_commands_know_the_flip_preset() -> None:
 
 
 def test_computer_seats_play_flip_to_the_end_and_the_game_is_recorded(tmp_path: Path) -> None:
-    h, store = journaled(tmp_path, seed=5, start=1_000.0, config=FLIP)
+    h, store = journaled(tmp_path, seed=5, start=1_000.0, config=FLIP_FAST_HARD)
     h.say("alice", ".uno")
     out = h.say("alice", ".addbot hard")
-    assert told(out, "alice") == "at UNO Flip a hard computer player plays as a normal one for now"
+    assert "HardBot1 (computer, hard) joins" in said(out) and not told(out, "alice")
     h.say("alice", ".addbot easy")
     h.say("alice", ".deal")
     t = h.bot.tables["#uno"]
@@ -250,6 +259,47 @@ def test_computer_seats_play_flip_to_the_end_and_the_game_is_recorded(tmp_path: 
     assert h.bot.journal is not None and h.bot.journal.settle()
     stats = store.player("alice", min_games=1)
     assert stats is not None and stats.games == 1
+
+
+def test_a_hard_computer_seat_at_flip_searches_only_what_its_seat_sees(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``.addbot hard`` at a Flip table: each of its moves goes to the decider (a worker
+    process in the bot, as the classic ``hard``'s) with its seat's ``FlipView`` (what the seat
+    sees and remembers, not the game), and the table accepts every one."""
+    h = Harness(7, FLIP_FAST_HARD)
+    inline = h.bot.computers.decider
+    asked: list[tuple[str, object]] = []
+
+    class Recording:
+        def submit(self, level: str, seed: int, obs: object, done: Any) -> None:
+            asked.append((level, obs))
+            inline.submit(level, seed, obs, done)  # type: ignore[arg-type]
+
+        def close(self) -> None:
+            pass
+
+    h.bot.computers.decider = Recording()
+    h.say("alice", ".uno")
+    h.say("alice", ".addbot hard")
+    h.say("alice", ".addbot normal")
+    h.say("alice", ".deal")
+    t = h.bot.tables["#uno"]
+    rng = Random(2)
+    for _ in range(3000):
+        if t.finished:
+            break
+        game = t.game
+        assert game is not None
+        if t.players[game.current].computer:
+            h.advance(3)
+        else:
+            h.clock.time += 1
+            h.say(*command_for(t, rng))
+    assert t.finished
+    assert len(asked) > 20  # only hard asks the decider; normal decides inline
+    assert all(level == "hard" and type(obs) is FlipView and obs.seat == 1 for level, obs in asked)
+    assert not [r for r in caplog.records if "refused" in r.getMessage()]
 
 
 def test_a_flip_game_survives_a_restart(tmp_path: Path) -> None:
@@ -320,3 +370,29 @@ def test_with_two_players_the_one_left_wins_the_hand_and_the_match() -> None:
     text = said(out)
     assert "alice wins the hand and 9 points! Left: bob 2 cards (9 pts): G2 B7." in text
     assert t.finished and t.match is not None and t.match.totals == [9, 0]
+
+
+def test_the_worker_pool_decides_a_flip_hard_move_in_a_worker_process() -> None:
+    """The bot's pool: a Flip ``hard`` decision crosses to a worker process (its ``FlipView``
+    and the move it answers pickle) and comes back through the reactor's callback; a Flip
+    ``normal`` is answered inline from the same view (the fallback when a worker fails)."""
+    import queue
+
+    from unobot.ai.flip_hard import FlipMemory
+    from unobot.core.computers import PoolDecider
+
+    game, events = FlipGame.deal(3, Random(4))
+    memory = FlipMemory(game.current, 3)
+    memory.see(events, game)
+    view = FlipView.of(game, game.current, memory)
+    calls: queue.Queue = queue.Queue()
+    pool = PoolDecider(1, calls.put, playouts=16)
+    got: list[object] = []
+    try:
+        pool.submit("normal", 1, view, got.append)
+        assert len(got) == 1 and calls.empty() and got[0] in game.legal_actions()
+        pool.submit("hard", 1, view, got.append)
+        calls.get(timeout=60)()  # what the reactor would run
+        assert len(got) == 2 and got[1] in game.legal_actions()
+    finally:
+        pool.close()

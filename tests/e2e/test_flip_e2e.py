@@ -103,13 +103,20 @@ class Flip:
         time.sleep(0.1)
 
     def turn_hand(self, client: TestClient, timeout: float = 10.0) -> str:
-        """The hand the turn brought ``client`` (the playable cards marked ``[X]``)."""
+        """The hand the turn brought ``client`` (the playable cards marked ``[X]``). A turn
+        that came back to them with their own move's answer (a Skip Everyone, a won
+        challenge) brought it with that answer: the last one they were sent."""
         deadline = time.monotonic() + timeout
+        since = time.monotonic()
         while True:
             notes = [n for n in self.notices(client, self.mark[irc_lower(client.nick)])]
             turns = [n for n in notes if n.startswith("Your turn | Your cards")]
             if turns:
                 return turns[-1]
+            if time.monotonic() > since + 1.0:
+                earlier = [n for n in self.notices(client) if n.startswith("Your turn | Your")]
+                if earlier:
+                    return earlier[-1]
             assert time.monotonic() < deadline, f"no turn hand for {client.nick}: {notes}"
             time.sleep(0.01)
 
@@ -232,4 +239,43 @@ def test_a_flip_hand_is_played_to_its_end_over_irc(
     for c in (ann, bob):
         for m in c.received("NOTICE", bot.nick):
             assert irc_lower(m.target) == irc_lower(c.nick)
+    game.say(ann, ".unostop")
+
+
+def test_a_hard_computer_seat_plays_a_flip_hand_over_irc(
+    server: IrcServer, made: tuple[list[RunningBot], list[TestClient]]
+) -> None:
+    """``.addbot hard`` at a Flip table seats a real ``hard`` (no "plays as normal" notice any
+    more): its moves are searched in the bot's worker process and the hand is played to its
+    end with two people on real connections."""
+    bot = RunningBot(
+        server,
+        "#" + unique("fliphard"),
+        TableConfig(rules=preset("flip")),
+        seed=6,
+        bots=ComputerConfig(delay=0.3, playouts=40),
+    )
+    made[0].append(bot)
+    ann, bob = (TestClient(server.port, unique("fh")) for _ in range(2))
+    made[1].extend([ann, bob])
+    for c in (ann, bob):
+        c.join(bot.channel)
+    game = Flip(bot, [ann, bob])
+    for c in (ann, bob):
+        game.say(c, ".pce-off")
+    game.say(ann, ".uno")
+    game.say(bob, ".join")
+    notes = game.say(ann, ".addbot hard")
+    assert "HardBot1 (computer, hard) joins" in game.lines()[-1]
+    assert not notes  # no notice: hard plays as hard at Flip too
+    game.say(ann, ".deal")
+    # A Wild Draw on a person is drawn (this helper follows a won challenge's turn badly).
+    game.challenged = True
+    for _ in range(600):
+        if any("wins the hand" in line for line in game.lines()):
+            break
+        game.step()
+    text = " ".join(game.lines())
+    assert "wins the hand" in text, game.lines()[-3:]
+    assert "HardBot1 plays" in text
     game.say(ann, ".unostop")

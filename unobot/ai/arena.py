@@ -20,10 +20,56 @@ from unobot.ai.observation import Observer
 from unobot.ai.strategy import LEVELS, make_strategy
 from unobot.engine import PRESET_ALIASES, PRESETS, Game, HouseRules, preset, teammates
 
-__all__ = ["ArenaResult", "main", "play_hand", "run_arena", "wilson"]
+__all__ = ["ArenaResult", "main", "play_flip_hand", "play_hand", "run_arena", "wilson"]
 
 MAX_ACTIONS = 5000
 """A guard against a hand that cannot end (no playable card and no card left to draw)."""
+
+
+def play_flip_hand(
+    levels: Sequence[str],
+    seed: int,
+    *,
+    budget_ms: float = 200.0,
+    playouts: int | None = None,
+    hand_size: int = 7,
+) -> tuple[int, tuple[int, ...], int]:
+    """One hand of UNO Flip (:class:`~unobot.engine.flip.FlipGame`) with ``levels[seat]`` at
+    each seat, as :func:`play_hand`. ``easy`` and ``normal`` read the game's own hand and the
+    public piles (:func:`~unobot.ai.flip.flip_action`); ``hard`` decides on its seat's
+    :class:`~unobot.ai.flip_hard.FlipView` and :class:`~unobot.ai.flip_hard.FlipMemory`
+    only. Every action goes through ``FlipGame.apply``, which refuses anything illegal."""
+    from unobot.ai.flip import flip_action
+    from unobot.ai.flip_hard import FlipHard, FlipMemory, FlipView
+    from unobot.engine.flip import FlipGame
+
+    players = len(levels)
+    game, events = FlipGame.deal(players, Random(seed), hand_size=hand_size)
+    rngs = [Random(seed * 31 + seat + 1) for seat in range(players)]
+    memories = {
+        seat: FlipMemory(seat, players) for seat, level in enumerate(levels) if level == "hard"
+    }
+    hards = {
+        seat: FlipHard(rngs[seat], budget_ms=budget_ms, playouts=playouts) for seat in memories
+    }
+    actions = 0
+    while True:
+        for memory in memories.values():
+            memory.see(events, game)
+        outcome = game.outcome
+        if outcome is not None:
+            scores = tuple(outcome.points if s == outcome.winner else 0 for s in range(players))
+            return outcome.winner, scores, actions
+        if actions >= MAX_ACTIONS:
+            return -1, tuple(0 for _ in range(players)), actions
+        seat = game.current
+        hard = hards.get(seat)
+        if hard is not None:
+            action = hard.act(FlipView.of(game, seat, memories[seat]))
+        else:
+            action = flip_action(game, levels[seat], rngs[seat])
+        events = game.apply(seat, action)
+        actions += 1
 
 
 def play_hand(
@@ -112,9 +158,15 @@ def _chunk(
         shift = index % n
         # Seat s holds entry (s + shift) % n: each entry sits in each seat equally often.
         seated = [levels[(s + shift) % n] for s in range(n)]
-        winner, scores, acts = play_hand(
-            seated, rules, seed * 1_000_003 + index, budget_ms=budget_ms, playouts=playouts
-        )
+        if rules.flip:
+            winner, scores, acts = play_flip_hand(
+                seated, seed * 1_000_003 + index, budget_ms=budget_ms, playouts=playouts,
+                hand_size=rules.hand_size,
+            )  # fmt: skip
+        else:
+            winner, scores, acts = play_hand(
+                seated, rules, seed * 1_000_003 + index, budget_ms=budget_ms, playouts=playouts
+            )
         actions += acts
         # Teams: a hand won by a player is a win for every teammate (pairs: the seat
         # opposite; two teams: every other seat).

@@ -1,16 +1,17 @@
-"""Computer players for UNO Flip (:class:`~unobot.engine.flip.FlipGame`), a first version.
+"""Computer players for UNO Flip (:class:`~unobot.engine.flip.FlipGame`): ``easy`` and
+``normal``.
 
 The classic strategies (``easy``, ``normal``, ``hard``) read an :class:`Observation` of the
 classic ``Game`` (cards of the 108-card deck); a Flip game has double-sided cards, so they
-can't be handed one. Until they learn Flip, :func:`flip_action` plays each level safely from
-the engine's ``legal_actions``:
+can't be handed one. :func:`flip_action` plays from the engine's ``legal_actions``, reading
+only the mover's own hand (its faces in play) and the piles' tops:
 
 - ``easy``: a random legal move, a card whenever it has one (draws only for want of a card);
 - ``normal``: the card worth the most points on the side in play (what it would lose if caught
   holding it), wilds kept for last, the colour it holds most when naming one; it never
   challenges;
-- ``hard``: plays as ``normal`` (its search's hidden-card model and playouts assume the classic
-  deck: falling back is the safe choice until they are taught Flip).
+- ``hard`` is :mod:`unobot.ai.flip_hard` (a search on its seat's ``FlipView``); asked here
+  (no time to search), it plays as ``normal``.
 """
 
 from __future__ import annotations

@@ -48,9 +48,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from unobot.ai import LEVELS, Observation, Observer, make_strategy
 from unobot.ai.flip import flip_action
+from unobot.ai.flip_hard import FlipHard, FlipMemory, FlipView, determinise
 from unobot.ai.normal import swap_target
 from unobot.core.table import Table
-from unobot.core.updates import Dealt, EngineEvents, Update
+from unobot.core.updates import Dealt, EngineEvents, FlipEvents, Update
 from unobot.engine.actions import (
     Action,
     CallUno,
@@ -63,7 +64,7 @@ from unobot.engine.actions import (
     Swap,
 )
 from unobot.engine.errors import UnoError
-from unobot.engine.flip import FlipChoose, FlipPlay
+from unobot.engine.flip import FlipAction, FlipChoose, FlipPlay
 from unobot.i18n import domain
 from unobot.irc.casemap import irc_eq, irc_lower
 
@@ -135,11 +136,21 @@ FALLBACK_LEVEL = "normal"
 
 
 def decide(
-    level: str, seed: int, obs: Observation, budget_ms: float, playouts: int | None
-) -> Action | None:
+    level: str, seed: int, obs: Observation | FlipView, budget_ms: float, playouts: int | None
+) -> Action | FlipAction | None:
     """One decision of a fresh strategy of ``level`` (strategies keep no state but their
-    random generator, so a seed per decision is all a worker process needs)."""
+    random generator, so a seed per decision is all a worker process needs).
+
+    UNO Flip: ``obs`` is the seat's :class:`FlipView`; ``hard`` searches it
+    (:class:`FlipHard`), the other levels (a failed worker's ``normal`` fallback) read it
+    through a game dealt consistently with it (they read only their own hand and the piles'
+    tops, which it holds exactly)."""
     rng = Random(seed)
+    if type(obs) is FlipView:
+        if level == "hard":
+            return FlipHard(rng, budget_ms=budget_ms, playouts=playouts).act(obs)
+        return flip_action(determinise(obs, rng), level, rng)
+    assert isinstance(obs, Observation)
     strategy = make_strategy(level, rng, budget_ms=budget_ms, playouts=playouts)
     return named_swap(strategy.act(obs), obs, level, rng)
 
@@ -179,7 +190,7 @@ class Decider(Protocol):
         self,
         level: str,
         seed: int,
-        obs: Observation,
+        obs: Observation | FlipView,
         done: Callable[[Action | None], None],
     ) -> None: ...
 
@@ -194,9 +205,13 @@ class InlineDecider:
     playouts: int | None = None
 
     def submit(
-        self, level: str, seed: int, obs: Observation, done: Callable[[Action | None], None]
+        self,
+        level: str,
+        seed: int,
+        obs: Observation | FlipView,
+        done: Callable[[Action | None], None],
     ) -> None:
-        done(decide(level, seed, obs, self.budget_ms, self.playouts))
+        done(decide(level, seed, obs, self.budget_ms, self.playouts))  # type: ignore[arg-type]
 
     def close(self) -> None:
         pass
@@ -274,7 +289,11 @@ class PoolDecider:
         self.closed = False
 
     def submit(
-        self, level: str, seed: int, obs: Observation, done: Callable[[Action | None], None]
+        self,
+        level: str,
+        seed: int,
+        obs: Observation | FlipView,
+        done: Callable[[Action | None], None],
     ) -> None:
         if level != "hard":
             self.inline.submit(level, seed, obs, done)
@@ -377,6 +396,8 @@ class _TableState:
     rng: Random
     observers: dict[str, Observer] = field(default_factory=dict)
     """Folded name -> the observer of that computer seat for the hand being played."""
+    memories: dict[str, FlipMemory] = field(default_factory=dict)
+    """UNO Flip: folded name -> what that ``hard`` seat remembers of the hand being played."""
     version: int = 0
     pending: dict[str, _Pending] = field(default_factory=dict)
     exposed: tuple[int, float] | None = None
@@ -455,15 +476,24 @@ class Computers:
             elif type(event) is EngineEvents:
                 for observer in state.observers.values():
                     observer.see(event.events)
+            elif type(event) is FlipEvents and table.game is not None:
+                for memory in state.memories.values():
+                    memory.see(event.events, table.game)  # type: ignore[arg-type]
         if update.events or update.hands:
             state.version += 1
         return state
 
     def _new_hand(self, table: Table, state: _TableState, dealt: Dealt) -> None:
         assert table.match is not None
-        if table.flip:  # a Flip seat reads the game itself (unobot.ai.flip): no observer
+        if table.flip:  # Flip: no observer (unobot.ai.flip); a memory for each hard seat
             state.observers = {}
+            state.memories = {
+                irc_lower(p.nick): FlipMemory(seat, len(dealt.players))
+                for seat, p in enumerate(table.players)
+                if p.computer and p.level == "hard"
+            }
             return
+        state.memories = {}
         rules = table.match.rules
         players = len(dealt.players)
         state.observers = {
@@ -523,9 +553,11 @@ class Computers:
             )
 
     def _plan_flip(self, table: Table, state: _TableState, now: float) -> None:
-        """UNO Flip: only the seat to move acts (UNO is called by itself), decided inline
-        by :func:`unobot.ai.flip.flip_action` (``hard`` plays as ``normal`` there) on a copy of
-        the game: the strategy reads only the mover's own hand and the public piles."""
+        """UNO Flip: only the seat to move acts (UNO is called by itself). ``easy`` and
+        ``normal`` decide inline (:func:`unobot.ai.flip.flip_action`, on a copy of the game:
+        they read only the mover's own hand and the public piles); ``hard`` searches what its
+        seat sees and remembers (:class:`~unobot.ai.flip_hard.FlipView`, taken now on the
+        reactor thread) through the decider, in a worker process as the classic ``hard``."""
         game = table.game
         assert game is not None
         seat = game.current
@@ -541,6 +573,18 @@ class Computers:
         pending = _Pending(player.nick, player.level, state.version, due)
         state.pending[key] = pending
         seed = state.rng.getrandbits(64)
+        if player.level == "hard":
+            memory = state.memories.get(key)
+            if memory is not None and memory.seat != seat:
+                memory = None  # seats renumbered in a way it didn't follow: what it sees
+            view = FlipView.of(game, seat, memory)  # type: ignore[arg-type]
+            self.decider.submit(
+                player.level,
+                seed,
+                view,
+                lambda action, t=table, k=key, p=pending: self._decided(t, k, p, action),
+            )
+            return
         action = flip_action(game.copy(), player.level, Random(seed))  # type: ignore[attr-defined]
         self._decided(table, key, pending, action)  # type: ignore[arg-type]
 
