@@ -31,6 +31,7 @@ from unobot.core.dispatch import CommandThrottle, Dispatcher
 from unobot.core.flip_table import table_class
 from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
+from unobot.core.preferences import Preferences, keys_of
 from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Frozen, Table
@@ -145,15 +146,13 @@ class Bot:
         public state and channel lines of every game, for the site's live view (None: off)."""
         self.transport = transport
         self.scheduler = scheduler
-        self.settings: SettingsStore = settings if settings is not None else MemorySettings()
         self._config = config or BotConfig()
-        self._spoken: dict[str, str] = {}
-        """Each channel's language as last worked out (:meth:`channel_language`)."""
-        listeners = getattr(self.settings, "language_listeners", None)
-        self._keep_languages = listeners is not None
-        """The settings say when a language changes: channels' languages can be kept."""
-        if listeners is not None:
-            listeners.append(self._spoken.clear)
+        self.preferences = Preferences(
+            settings if settings is not None else MemorySettings(),
+            self._config.language,
+            self._config.channel_languages,
+        )
+        """Languages and how each player wants their cards (``unobot.core.preferences``)."""
         self.rng = rng or Random()
         plugins = load_plugins(self.config.plugins) if plugins is None else list(plugins)
         throttle = CommandThrottle(
@@ -334,19 +333,20 @@ class Bot:
         """Send what an update says, then reschedule the table's timers (or drop the table)."""
         if self.live is not None:  # first, so the deal's lines find the game being watched
             self.live.observe(table, update)
-        spoken = self.channel_language(table.channel)
-        key = _keys_of(table)  # the seats looked up once for the four preferences of a hand
+        prefs = self.preferences
+        spoken = prefs.channel_language(table.channel)
+        key = keys_of(table)  # the seats looked up once for the four preferences of a hand
         with speaking(spoken):
             lines = render_update(
                 update,
                 table.channel,
-                self.colors_for(table, key),
+                prefs.colors_for(table, key),
                 channel_colors=self.config.channel_colors,
                 prefix=self.config.prefix,
                 invite=table.match is not None and not table.config.tournament,
-                turn_hands=self.turn_hands_for(table, key),
-                language_for=self.languages_for(table, spoken, key),
-                query=self.hand_query_for(table, key),
+                turn_hands=prefs.turn_hands_for(table, key),
+                language_for=prefs.languages_for(table, spoken, key),
+                query=prefs.hand_query_for(table, key),
             )
         for line in lines:
             self.send(line)
@@ -363,11 +363,14 @@ class Bot:
         else:
             self._sync_timers(key, table)
 
-    def colors_for(self, table: Table, key: Callable[[str], str] | None = None):
-        """Whether a player at ``table`` reads their cards in colour (``.pce-on``/``-off``)."""
-        key = key or _keys_of(table)
-        colors = self.settings.colors
-        return lambda nick: colors(key(nick))
+    @property
+    def settings(self) -> SettingsStore:
+        """Where people's and channels' choices are kept (read by :attr:`preferences`)."""
+        return self.preferences.settings
+
+    @settings.setter
+    def settings(self, settings: SettingsStore) -> None:
+        self.preferences.settings = settings
 
     @property
     def config(self) -> BotConfig:
@@ -377,72 +380,35 @@ class Bot:
     def config(self, config: BotConfig) -> None:
         """A new config (tests, a reload) may say other channels' languages."""
         self._config = config
-        self._spoken.clear()
+        self.preferences.configure(config.language, config.channel_languages)
 
-    # --- languages -------------------------------------------------------------------------
+    # --- languages and preferences (``self.preferences``, under the names callers use) ----
 
     def channel_language(self, channel: str) -> str:
-        """What is said in ``channel``: its ``.unolang``, else the config's for it, else the
-        bot's. A settings store that can't answer leaves the configured language.
-
-        Asked for every command and every update: kept per channel until the settings say a
-        language changed (their ``language_listeners``) or the config is replaced."""
-        found = self._spoken.get(channel)
-        if found is not None:
-            return found
-        lang = self._channel_language(channel)
-        if self._keep_languages and len(self._spoken) < 10_000:
-            self._spoken[channel] = lang
-        return lang
-
-    def _channel_language(self, channel: str) -> str:
-        key = irc_lower(channel)
-        chosen = self._stored_language(key)
-        return chosen or self.config.channel_languages.get(key) or self.config.language
-
-    def _stored_language(self, key: str) -> str | None:
-        """The ``.unolang`` of a channel or a person; None when none (or the store failed:
-        logged, and the configured language answers)."""
-        try:
-            return self.settings.language(key)
-        except Exception:
-            log.exception("can't read the language of %s", key)
-            return None
+        """What is said in ``channel`` (:meth:`Preferences.channel_language`)."""
+        return self.preferences.channel_language(channel)
 
     def person_language(self, ident: str, channel: str | None = None) -> str:
-        """What is sent to one person alone: their ``.unolang me``, else the language of the
-        channel it concerns (their table's), else the bot's."""
-        chosen = self._stored_language(ident)
-        if chosen:
-            return chosen
-        return self.channel_language(channel) if channel else self.config.language
+        """What is sent to one person alone (:meth:`Preferences.person_language`)."""
+        return self.preferences.person_language(ident, channel)
 
-    def languages_for(
-        self, table: Table, channel: str | None = None, key: Callable[[str], str] | None = None
-    ) -> Callable[[str], str]:
-        """Each seated nick's language for their hands (by their identity, as colours), else
-        the channel's (``channel``: already known, else looked up once)."""
-        spoken = channel if channel is not None else self.channel_language(table.channel)
-        key = key or _keys_of(table)
-        return lambda nick: self._stored_language(key(nick)) or spoken
+    def colors_for(
+        self, table: Table, key: Callable[[str], str] | None = None
+    ) -> Callable[[str], bool]:
+        """Whether a player at ``table`` reads their cards in colour."""
+        return self.preferences.colors_for(table, key)
 
     def turn_hands_for(
         self, table: Table, key: Callable[[str], str] | None = None
     ) -> Callable[[str], bool]:
-        """Whether a player at ``table`` wants their hand when their turn comes
-        (``.unohand``)."""
-        key = key or _keys_of(table)
-        wanted = self.settings.turn_hands
-        return lambda nick: wanted(key(nick))
+        """Whether a player at ``table`` wants their hand when their turn comes."""
+        return self.preferences.turn_hands_for(table, key)
 
     def hand_query_for(
         self, table: Table, key: Callable[[str], str] | None = None
     ) -> Callable[[str], bool]:
-        """Whether a player at ``table`` wants their hands by private message rather than by
-        NOTICE (``.unohand query``)."""
-        key = key or _keys_of(table)
-        wanted = self.settings.hand_query
-        return lambda nick: wanted(key(nick))
+        """Whether a player at ``table`` wants their hands by private message."""
+        return self.preferences.hand_query_for(table, key)
 
     def _drop(self, key: str, why: str) -> None:
         """Forget the table of ``key`` and its timers, with a log line saying ``why``.
@@ -922,18 +888,3 @@ class Bot:
             known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
             log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
         return claim
-
-
-def _keys_of(table: Table) -> Callable[[str], str]:
-    """A nick's identity for preferences: a seated person's key (their account, which survives
-    nick changes), else the folded nick. The seats as they are now, read once."""
-    keys = {p.nick: p.key for p in table.players if not p.computer}
-
-    def key(nick: str) -> str:
-        found = keys.get(nick)
-        if found is None:
-            player = table.player(nick)  # a nick written otherwise than the table's
-            found = player.key if player is not None else irc_lower(nick)
-        return found
-
-    return key
