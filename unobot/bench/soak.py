@@ -292,7 +292,7 @@ def _soak(args: argparse.Namespace) -> dict[str, float]:
                     if table is not None and table.game_id:
                         started.add(table.game_id)
                     continue
-                if table.game is None or irc_lower(channel) in bot._offline:
+                if table.game is None or irc_lower(channel) in bot.holds:
                     continue
                 if table.players[table.game.current].computer:
                     continue  # it moves on the clock, after its pause

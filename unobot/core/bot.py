@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from unobot.core.admins import AdminCode, Claim, Grants
 from unobot.core.bot_config import BotConfig
+from unobot.core.channels import Holds
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
 from unobot.core.dispatch import CommandThrottle, Dispatcher
 from unobot.core.flip_table import table_class
@@ -35,6 +36,7 @@ from unobot.core.preferences import Preferences, keys_of
 from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Frozen, Table
+from unobot.core.table_timers import TableTimers
 from unobot.core.trusted import TrustedHosts
 from unobot.core.updates import Update
 from unobot.engine import HouseRules
@@ -57,9 +59,6 @@ _, ngettext = domain("game")
 CONNECT_SECONDS = 60.0
 """Time a restarted bot is given to connect, on top of the seat grace, before a restored game
 whose channel it has not got back into is dropped."""
-
-TIMER_RETRY = 60.0
-"""Seconds before a table timer that failed (a bug, logged) is tried again, rather than at once."""
 
 
 class GameObserver(Protocol):
@@ -103,18 +102,6 @@ class TableDirector(Protocol):
 
     def seen(self, incoming: Incoming) -> None:
         """A JOIN, NAMES or NICK record (players coming to their table)."""
-
-
-@dataclasses.dataclass(slots=True)
-class _Offline:
-    """A game whose channel the bot is not in (kicked, or its connection lost)."""
-
-    since: float
-    why: str
-    """``kick``, ``disconnect`` or ``restart`` (a game restored from the journal)."""
-    until: float | None
-    """When the game is dropped unless the bot is back in the channel; None while the bot is
-    not connected at all (the clock starts on the reconnect)."""
 
 
 class Bot:
@@ -177,10 +164,11 @@ class Bot:
             else:
                 decider = InlineDecider(bots.budget_ms, bots.playouts)
         self.computers = Computers(self, bots, decider)
-        self._timers: dict[str, dict[str, tuple[float, object]]] = {}
-        """Per table key: timer name -> (due time, scheduler handle)."""
-        self._offline: dict[str, _Offline] = {}
-        """Per table key: the games whose channel the bot is out of, their clocks stopped."""
+        self.timers = TableTimers(scheduler, self._fire)
+        """The scheduler's timers for the tables' deadlines (``unobot.core.table_timers``)."""
+        self.holds = Holds()
+        """The games whose channel the bot is out of, their clocks stopped
+        (``unobot.core.channels``)."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
         self.admin_code: AdminCode | None = None
@@ -416,7 +404,7 @@ class Bot:
         INFO, not WARNING: the network faults that lead here are the adapter's to warn about
         (a kick, a ban, a lost connection); this line says what became of the game."""
         table = self.tables.pop(key, None)
-        self._offline.pop(key, None)
+        self.holds.end(key)
         if table is not None:
             self._journal_done(table)
             if self.live is not None:
@@ -427,8 +415,7 @@ class Bot:
             over = table.match is not None and table.match.over
             if table.config.tournament and not over and self.director is not None:
                 self.director.dropped(table, why)  # the game is played again
-        for _due, handle in self._timers.pop(key, {}).values():
-            self.scheduler.cancel(handle)
+        self.timers.cancel(key)
 
     # --- for the tournament director ------------------------------------------------------
 
@@ -494,13 +481,11 @@ class Bot:
     def hold(self, key: str, why: str) -> None:
         """Stop a table's clocks (a tournament's pause) until :meth:`release`."""
         table = self.tables.get(key)
-        if table is not None and key not in self._offline:
-            self._offline[key] = _Offline(self.scheduler.now(), why, None)
+        if table is not None and self.holds.hold(key, self.scheduler.now(), why):
             self._sync_timers(key, table)
 
     def release(self, key: str) -> None:
-        off = self._offline.get(key)
-        if off is not None and off.until is None and off.why == "pause":
+        if self.holds.paused(key):
             self._rejoined(key)
 
     # --- network faults --------------------------------------------------------------------
@@ -510,8 +495,7 @@ class Bot:
         channel (a kicked game keeps its own hold)."""
         now = self.scheduler.now()
         for key, table in self.tables.items():
-            if key not in self._offline:
-                self._offline[key] = _Offline(now, "disconnect", None)
+            if self.holds.hold(key, now, "disconnect"):
                 self._sync_timers(key, table)
         if self.tables:
             log.info(
@@ -524,13 +508,13 @@ class Bot:
     def _reconnected(self) -> None:
         """Registered again: each waiting game now has its grace to see the bot rejoin."""
         now = self.scheduler.now()
-        for key, off in self._offline.items():
+        for key in self.holds.waiting():
             table = self.tables.get(key)
-            if off.until is None and table is not None:
-                off.until = now + table.config.grace
+            if table is not None:
+                self.holds.count_from(key, now + table.config.grace)
                 self._sync_timers(key, table)
-        if self._offline:
-            log.info("reconnected; rejoining %d channel(s) with a game", len(self._offline))
+        if self.holds:
+            log.info("reconnected; rejoining %d channel(s) with a game", len(self.holds))
 
     def _kicked(self, key: str, reason: str) -> None:
         table = self.tables.get(key)
@@ -538,11 +522,7 @@ class Bot:
             return
         now = self.scheduler.now()
         grace = table.config.grace
-        off = self._offline.get(key)
-        if off is None:
-            self._offline[key] = _Offline(now, "kick", now + grace)
-        else:
-            off.why, off.until = "kick", now + grace
+        self.holds.kicked(key, now, grace)
         log.info(
             "kicked from %s (%s): its game is held for %.0f s while the bot rejoins",
             table.channel,
@@ -553,7 +533,7 @@ class Bot:
 
     def _rejoined(self, key: str) -> None:
         """The bot is in a channel again: its game, if it was waiting, goes on from here."""
-        off = self._offline.pop(key, None)
+        off = self.holds.end(key)
         table = self.tables.get(key)
         if off is None or table is None:
             return
@@ -601,7 +581,7 @@ class Bot:
         not trusted (a server that answers oddly must not empty a table)."""
         key = irc_lower(channel)
         table = self.tables.get(key)
-        if table is None or key in self._offline or table.finished:
+        if table is None or key in self.holds or table.finished:
             return
         if table.config.tournament and not table.dealt:
             return  # seated before they came: the director's no-show rule waits for them
@@ -654,7 +634,7 @@ class Bot:
             # Held like a game whose channel the bot lost: dropped only if the bot can't get
             # back in within the grace (counted from now, plus time to connect).
             until = now + table.config.grace + CONNECT_SECONDS
-            self._offline[key] = _Offline(found.last, "restart", until)
+            self.holds.hold(key, found.last, "restart", until)
             self._sync_timers(key, table)
             waiting += 1
             log.info("restored the game in %s (%d moves replayed)", table.channel, found.calls)
@@ -725,7 +705,7 @@ class Bot:
         said = 0
         for key, table in self.tables.items():
             table.frozen = self.stopping
-            if key not in self._offline:
+            if key not in self.holds:
                 lang = self.channel_language(table.channel)
                 line = speak(text, lang)
                 if server_stops:
@@ -739,10 +719,7 @@ class Bot:
                     self.send(Line("privmsg", channel, line, Tag(channel)))
                     said += 1
         self.computers.stop()
-        for timers in self._timers.values():
-            for _due, handle in timers.values():
-                self.scheduler.cancel(handle)
-        self._timers.clear()
+        self.timers.stop()
         if self.journal is not None:
             self.journal.close()
         return said
@@ -767,44 +744,24 @@ class Bot:
     # --- timers ----------------------------------------------------------------------------
 
     def _sync_timers(self, key: str, table: Table) -> None:
-        """Arm a scheduler timer for each of the table's deadlines, lazily.
-
-        A timer armed for a moment earlier than the one now wanted is kept: it fires early,
-        :meth:`Table.on_timer` ignores a deadline that has not come, and the publish that follows
-        arms it again for the new moment. Why: the turn deadline moves later on every move;
-        cancelling and re-arming the reactor's timer each time was ~8% of a command's cost in the
-        irc benchmark, while this re-arms once per timeout period. Timers wanted sooner than
-        armed, or no longer wanted, are cancelled at once.
-        """
+        """Arm the scheduler's timers for ``table``'s deadlines (:meth:`TableTimers.arm`); a
+        held game wants only its hold's end."""
         if self.stopping is not None:
             return  # after the farewell: nothing is timed any more
-        off = self._offline.get(key)
-        if off is None:
-            wanted = table.deadlines()
-        else:  # the bot is out of the channel: no turn timers, only the hold's end
-            wanted = {} if off.until is None else {"offline": off.until}
-        timers = self._timers.setdefault(key, {})
-        for name, (due, handle) in list(timers.items()):
-            want = wanted.get(name)
-            if want is None or want < due:
-                self.scheduler.cancel(handle)
-                del timers[name]
-        now = self.scheduler.now()
-        for name, due in wanted.items():
-            if name not in timers:
-                handle = self.scheduler.call_later(
-                    max(0.0, due - now), lambda k=key, n=name: self._fire(k, n)
-                )
-                timers[name] = (due, handle)
+        wanted = self.holds.deadlines(key)
+        self.timers.arm(key, table.deadlines() if wanted is None else wanted)
 
     def _fire(self, key: str, name: str) -> None:
-        self._timers.get(key, {}).pop(name, None)
+        """The timer ``name`` of the table of ``key`` is due: the end of a hold drops the
+        game, any other is the table's (:meth:`Table.on_timer`). A timer that fails (a bug)
+        is logged and tried again later (:meth:`TableTimers.retry_later`)."""
+        self.timers.fired(key, name)
         table = self.tables.get(key)
         if table is None or self.stopping is not None:
             return
-        off = self._offline.get(key)
+        off = self.holds.get(key)
         if off is not None:
-            if name == "offline" and off.until is not None and off.until <= self.scheduler.now():
+            if name == "offline" and self.holds.expired(key, self.scheduler.now()):
                 self._drop(
                     key,
                     f"the bot could not get back in within {table.config.grace:.0f} s "
@@ -820,21 +777,7 @@ class Bot:
         except Exception:
             log.exception("timer %s for %s failed", name, key)
             self._sync_timers(key, table)
-            self._retry_later(key, name)
-
-    def _retry_later(self, key: str, name: str) -> None:
-        """A timer that failed is still due: re-armed as it was, it would fire again at once,
-        and again, for ever (the bot would do nothing else). It is tried again only in
-        :data:`TIMER_RETRY` seconds; kept under its old moment, so that a deadline moved later
-        meanwhile does not re-arm it sooner."""
-        timers = self._timers.get(key, {})
-        armed = timers.get(name)
-        now = self.scheduler.now()
-        if armed is None or armed[0] > now:
-            return
-        self.scheduler.cancel(armed[1])
-        handle = self.scheduler.call_later(TIMER_RETRY, lambda k=key, n=name: self._fire(k, n))
-        timers[name] = (armed[0], handle)
+            self.timers.retry_later(key, name)
 
     # --- output and identity ---------------------------------------------------------------
 
