@@ -30,16 +30,26 @@ new nick. Grants last until the bot stops: never stored.
 
 from __future__ import annotations
 
+import fnmatch
 import hmac
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 
 from unobot.irc.casemap import irc_lower
 from unobot.irc.transport import Incoming
 
-__all__ = ["ALPHABET", "TRIES", "WRONG_IN_ALL", "AdminCode", "Claim", "Grants", "new_code"]
+__all__ = [
+    "ALPHABET",
+    "TRIES",
+    "WRONG_IN_ALL",
+    "AdminCode",
+    "Admins",
+    "Claim",
+    "Grants",
+    "new_code",
+]
 
 log = logging.getLogger(__name__)
 
@@ -173,3 +183,46 @@ class Grants:
 
     def __len__(self) -> int:
         return len(self._ids)
+
+
+class Admins:
+    """Who is a bot admin: a ``bot.admins`` entry (or ``--admin``) matches them, or they gave
+    this run's code. ``entries``: the configured patterns (``nick!user@host`` globs, or
+    ``$a:account``); :attr:`code`: this run's :class:`AdminCode`, None when none is taken."""
+
+    def __init__(self, entries: Iterable[str] = ()) -> None:
+        self.entries = tuple(entries)
+        self.grants = Grants()
+        """Who became a bot admin with the code this run."""
+        self.code: AdminCode | None = None
+
+    def is_admin(self, incoming: Incoming) -> bool:
+        """An entry matches the sender, or they gave this run's code (:meth:`claim`)."""
+        if self.grants.has(incoming):
+            return True
+        mask = irc_lower(f"{incoming.nick}!{incoming.userhost}")
+        account = "$a:" + irc_lower(incoming.account) if incoming.account else None
+        for entry in self.entries:
+            pattern = irc_lower(entry)
+            if pattern == account or (
+                not pattern.startswith("$a:") and fnmatch.fnmatchcase(mask, pattern)
+            ):
+                return True
+        return False
+
+    def claim(self, incoming: Incoming, person: str, code: str) -> Claim:
+        """``.unoadmin CODE`` from the sender of ``incoming`` (``person``: their command budget
+        key): with this run's code they are a bot admin until the bot stops (logged, without
+        the code, as a WARNING: the operator sees who)."""
+        if self.is_admin(incoming):
+            return Claim.ALREADY
+        admin_code = self.code
+        if admin_code is None:
+            return Claim.CLOSED
+        who = f"{incoming.nick}!{incoming.userhost}" if incoming.userhost else incoming.nick
+        claim = admin_code.check(person, code, who)
+        if claim is Claim.GRANTED:
+            known = self.grants.add(incoming)
+            known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
+            log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
+        return claim

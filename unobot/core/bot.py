@@ -17,14 +17,13 @@ status. A game whose channel the bot doesn't get back into within the table's se
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import logging
 from collections.abc import Iterable
 from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from unobot.core.admins import AdminCode, Claim, Grants
+from unobot.core.admins import AdminCode, Admins, Claim
 from unobot.core.bot_config import BotConfig
 from unobot.core.channels import Holds
 from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
@@ -171,11 +170,9 @@ class Bot:
         (``unobot.core.channels``)."""
         self.members = Members()
         """Who is in each of the bot's channels (so ``.addbot`` can't take a person's nick)."""
-        self.admin_code: AdminCode | None = None
-        """This run's one-time admin code (``.unoadmin``), set by ``unobot.main`` when
-        ``bot.admin_code`` is on; None: no code is taken."""
-        self.grants = Grants()
-        """Who became a bot admin with the code this run (``unobot.core.admins``)."""
+        self.admins = Admins(self._config.admins)
+        """Who is a bot admin: ``bot.admins``, and who gave this run's code
+        (``unobot.core.admins``)."""
         self.stopping: str | None = None
         """Set by :meth:`farewell`: why nothing changes any more (the reply to a move)."""
         self.director: TableDirector | None = None
@@ -201,8 +198,9 @@ class Bot:
     def _handle(self, incoming: Incoming) -> None:
         kind = incoming.kind
         self.members.update(incoming, self.transport.nickname)
-        if kind is Kind.NICK and len(self.grants):
-            self.grants.renamed(incoming.nick, incoming.new_nick)
+        grants = self.admins.grants
+        if kind is Kind.NICK and len(grants):
+            grants.renamed(incoming.nick, incoming.new_nick)
         if incoming.account and self.recorder is not None:
             self.recorder.saw_account(incoming.nick, incoming.account)
         if self.stopping is not None and kind is not Kind.MESSAGE:
@@ -369,6 +367,7 @@ class Bot:
         """A new config (tests, a reload) may say other channels' languages."""
         self._config = config
         self.preferences.configure(config.language, config.channel_languages)
+        self.admins.entries = tuple(config.admins)
 
     # --- languages and preferences (``self.preferences``, under the names callers use) ----
 
@@ -801,33 +800,19 @@ class Bot:
         return irc_lower(incoming.nick)
 
     def is_admin(self, incoming: Incoming) -> bool:
-        """A ``bot.admins`` entry (or ``--admin``) matches the sender, or they gave this
-        run's admin code (:meth:`claim_admin`)."""
-        if self.grants.has(incoming):
-            return True
-        mask = irc_lower(f"{incoming.nick}!{incoming.userhost}")
-        account = "$a:" + irc_lower(incoming.account) if incoming.account else None
-        for entry in self.config.admins:
-            pattern = irc_lower(entry)
-            if pattern == account or (
-                not pattern.startswith("$a:") and fnmatch.fnmatchcase(mask, pattern)
-            ):
-                return True
-        return False
+        """Whether the sender is a bot admin (:meth:`Admins.is_admin`)."""
+        return self.admins.is_admin(incoming)
 
     def claim_admin(self, incoming: Incoming, person: str, code: str) -> Claim:
-        """``.unoadmin CODE`` from the sender of ``incoming`` (``person``: their command budget
-        key): with this run's code they are a bot admin until the bot stops (logged, without
-        the code, as a WARNING: the operator sees who). See ``unobot.core.admins``."""
-        if self.is_admin(incoming):
-            return Claim.ALREADY
-        admin_code = self.admin_code
-        if admin_code is None:
-            return Claim.CLOSED
-        who = f"{incoming.nick}!{incoming.userhost}" if incoming.userhost else incoming.nick
-        claim = admin_code.check(person, code, who)
-        if claim is Claim.GRANTED:
-            known = self.grants.add(incoming)
-            known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
-            log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
-        return claim
+        """``.unoadmin CODE`` from the sender of ``incoming`` (:meth:`Admins.claim`)."""
+        return self.admins.claim(incoming, person, code)
+
+    @property
+    def admin_code(self) -> AdminCode | None:
+        """This run's one-time admin code (``.unoadmin``), set by ``unobot.main`` when
+        ``bot.admin_code`` is on; None: no code is taken."""
+        return self.admins.code
+
+    @admin_code.setter
+    def admin_code(self, code: AdminCode | None) -> None:
+        self.admins.code = code
