@@ -33,6 +33,7 @@ from unobot.core.members import Members
 from unobot.core.plugin import Context, load_plugins
 from unobot.core.preferences import Preferences, keys_of
 from unobot.core.render_irc import Cards, Line, held_text, render_update, resumed_text
+from unobot.core.restarts import CONNECT_SECONDS, journal_done
 from unobot.core.settings import MemorySettings, SettingsStore, rules_from_text
 from unobot.core.table import Frozen, Table
 from unobot.core.table_timers import TableTimers
@@ -55,10 +56,6 @@ __all__ = ["Bot", "BotConfig", "Context", "GameObserver", "LiveObserver"]
 log = logging.getLogger(__name__)
 _, ngettext = domain("game")
 
-CONNECT_SECONDS = 60.0
-"""Time a restarted bot is given to connect, on top of the seat grace, before a restored game
-whose channel it has not got back into is dropped."""
-
 
 class GameObserver(Protocol):
     """Follows the games (the stats recorder); it never changes a table and never raises."""
@@ -70,7 +67,7 @@ class GameObserver(Protocol):
         """``nick`` is logged in to services as ``account``."""
 
     # Optional: ``unsaved(table) -> bool``, whether the game ``table`` finished is in memory
-    # only (the stats recorder's: see Bot._journal_done).
+    # only (the stats recorder's: see ``unobot.core.restarts``).
 
 
 class LiveObserver(Protocol):
@@ -640,42 +637,9 @@ class Bot:
         return waiting
 
     def _journal_done(self, table: Table) -> None:
-        """A table goes: its journal goes with it, unless the table finished a game that the
-        stats could keep in memory only (a read-only or full disk took the database and its
-        spool). Then the journal is kept, so the game is recorded at the next start, and the
-        operator is told, loudly, what to do: a finished game is never lost in silence."""
-        if self.journal is None:
-            if table.finished and self._unsaved(table):
-                log.error(
-                    "the game %s in %s is in memory only (the stats database and its spool "
-                    "refused it: see above) and no journal is kept (bot.journal is off): it "
-                    "is lost if the bot stops before the database takes it",
-                    table.game_id or "(no id)", table.channel,
-                )  # fmt: skip
-            return
-        if not (table.finished and self._unsaved(table)):
-            self.journal.closed(table)
-            return
-        kept = self.journal.keep(table)
-        if kept is None:
-            log.error(
-                "the game %s in %s is in memory only (the stats database and its spool refused "
-                "it: see above) and its journal is incomplete: it is lost if the bot stops "
-                "before the database takes it; fix the stats database or its folder now",
-                table.game_id or "(no id)", table.channel,
-            )  # fmt: skip
-            return
-        log.error(
-            "the game %s in %s is not safe on disk (the stats spool refused it, and the "
-            "database may too: see above); its journal %s is kept and the next start records "
-            "it (once). Make the stats database and its folder writable (or free disk "
-            "space), then restart the bot",
-            table.game_id, table.channel, kept,
-        )  # fmt: skip
-
-    def _unsaved(self, table: Table) -> bool:
-        unsaved = getattr(self.recorder, "unsaved", None)
-        return bool(unsaved is not None and unsaved(table))
+        """``table`` goes: so does its journal, unless it holds a finished game the stats
+        could not write down (:func:`unobot.core.restarts.journal_done`)."""
+        journal_done(self.journal, self.recorder, table)
 
     def farewell(self, text: str | None = None, *, server_stops: bool = False) -> int:
         """Before a deliberate stop: one line to each channel with a game (kept in the journal
