@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+bot_log = logging.getLogger("unobot.core.bot")  # a grant is the bot's line, as before
 
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 """Lower-case letters and digits without i, l, o, 0 and 1 (read off a console, typed by
@@ -224,5 +225,5 @@ class Admins:
         if claim is Claim.GRANTED:
             known = self.grants.add(incoming)
             known = "" if irc_lower(known) == irc_lower(who) else f" (as {known})"
-            log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
+            bot_log.warning("%s gave the admin code: a bot admin until the bot stops%s", who, known)
         return claim

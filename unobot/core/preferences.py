@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Preferences", "keys_of"]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("unobot.core.bot")  # the bot's lines, as operators filter them
 
 KEPT_CHANNELS = 10_000
 """At most this many channels' languages are kept (a bound on memory, not a tuning)."""

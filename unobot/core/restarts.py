@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CONNECT_SECONDS", "journal_done", "unsaved"]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("unobot.core.bot")  # the bot's lines, as operators filter them
 
 CONNECT_SECONDS = 60.0
 """Time a restarted bot is given to connect, on top of the seat grace, before a restored game
