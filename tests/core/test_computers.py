@@ -697,3 +697,20 @@ def test_a_closed_pool_drops_its_decisions_without_a_word(
         calls.get()()
     assert got == []
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.records
+
+
+def test_the_default_decider_uses_workers_only_where_the_scheduler_can_be_woken() -> None:
+    """``default_decider``: worker processes need a reactor callable from their threads."""
+    from tests.core.fakes import FakeScheduler
+    from unobot.core.computers import ComputerConfig, InlineDecider, PoolDecider, default_decider
+
+    class Reactor(FakeScheduler):
+        def call_soon_threadsafe(self, callback: object) -> None:
+            raise AssertionError("not started: the pool starts on the first hard decision")
+
+    assert isinstance(default_decider(FakeScheduler(), ComputerConfig()), InlineDecider)
+    pool = default_decider(Reactor(), ComputerConfig())
+    assert isinstance(pool, PoolDecider)
+    pool.close()
+    none = ComputerConfig(workers=0)
+    assert isinstance(default_decider(Reactor(), none), InlineDecider)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from unobot.core.admins import AdminCode, Admins, Claim
 from unobot.core.bot_config import BotConfig
 from unobot.core.channels import Holds
-from unobot.core.computers import Computers, Decider, InlineDecider, PoolDecider
+from unobot.core.computers import Computers, Decider, default_decider
 from unobot.core.dispatch import CommandThrottle, Dispatcher
 from unobot.core.flip_table import table_class
 from unobot.core.members import Members
@@ -154,11 +154,7 @@ class Bot:
         self.tables: dict[str, Table] = {}
         bots = self.config.bots
         if decider is None:
-            wake = getattr(scheduler, "call_soon_threadsafe", None)
-            if wake is not None and bots.workers > 0:
-                decider = PoolDecider(bots.workers, wake, bots.budget_ms, bots.playouts)
-            else:
-                decider = InlineDecider(bots.budget_ms, bots.playouts)
+            decider = default_decider(scheduler, bots)
         self.computers = Computers(self, bots, decider)
         self.timers = TableTimers(scheduler, self._fire)
         """The scheduler's timers for the tables' deadlines (``unobot.core.table_timers``)."""

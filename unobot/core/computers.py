@@ -82,6 +82,7 @@ __all__ = [
     "PoolDecider",
     "computer_name",
     "decide",
+    "default_decider",
     "is_service_nick",
     "named_swap",
 ]
@@ -356,6 +357,16 @@ class PoolDecider:
         )
         joiner.start()
         joiner.join(wait)
+
+
+def default_decider(scheduler: object, bots: ComputerConfig) -> Decider:
+    """Where computer players think when the bot is given no decider: worker processes for
+    ``hard`` when the scheduler can be called from another thread (the IRC adapter's
+    ``call_soon_threadsafe``) and ``bots.workers`` allows, else inline."""
+    wake = getattr(scheduler, "call_soon_threadsafe", None)
+    if wake is not None and bots.workers > 0:
+        return PoolDecider(bots.workers, wake, bots.budget_ms, bots.playouts)
+    return InlineDecider(bots.budget_ms, bots.playouts)
 
 
 PARENT_CHECK_SECONDS = 1.0
