@@ -129,6 +129,7 @@ The settings behind it (read from Debian's configs, the sources and the running 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import os
 import pwd
@@ -150,6 +151,7 @@ __all__ = [
     "SERVER_KINDS",
     "SERVICES",
     "IrcServer",
+    "PortTaken",
     "ServerMissing",
     "free_port",
     "install_hint",
@@ -207,11 +209,52 @@ class ServerMissing(RuntimeError):
     """The server's program is not installed."""
 
 
+class PortTaken(RuntimeError):
+    """Something else listens on the port the server was given (``free_port`` is only a
+    guess: another process may bind the port between the guess and the server's bind)."""
+
+
 def free_port() -> int:
-    """A loopback TCP port that was free a moment ago (the kernel picks it)."""
+    """A loopback TCP port that was free a moment ago (the kernel picks it). Only a guess:
+    :meth:`IrcServer.start` checks that the listener it then finds is the server's own."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _listening_inodes(host: str, port: int) -> set[str]:
+    """Socket inodes listening on ``host:port`` or on every address at ``port``, IPv4 or
+    IPv6 (ircu listens on an IPv6 socket bound to ``::ffff:127.0.0.1``), from /proc/net."""
+    v4 = f"{int.from_bytes(socket.inet_aton(host), sys.byteorder):08X}"
+    addresses = {v4, "00000000", "0" * 32, "0000000000000000FFFF0000" + v4}
+    found = set()
+    for name in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError), open(f"/proc/net/{name}") as table:
+            for row in table.readlines()[1:]:
+                fields = row.split()
+                address, _, hexport = fields[1].partition(":")
+                if fields[3] == "0A" and int(hexport, 16) == port and address in addresses:
+                    found.add(fields[9])  # 0A: LISTEN; field 9: the socket's inode
+    return found
+
+
+def _socket_inodes(pid: int) -> set[str] | None:
+    """Socket inodes open in ``pid`` and its descendants; None where /proc does not say
+    (not Linux, or another user's process)."""
+    pids, found = [pid], set()
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        if children.exists():
+            pids += [int(c) for c in children.read_text().split()]
+        for p in pids:
+            for fd in Path(f"/proc/{p}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(fd)
+                    if target.startswith("socket:["):
+                        found.add(target[8:-1])
+    except (OSError, ValueError):
+        return None
+    return found
 
 
 def _which(kind: str) -> str | None:
@@ -875,12 +918,40 @@ class IrcServer:
             raise RuntimeError(
                 f"{self.kind} did not listen on {self.port} in {timeout}s: {self.log()}"
             )
+        if not self._owns_listener():
+            self.stop()
+            raise PortTaken(
+                f"another process listens on {self.host}:{self.port}, not {self.kind}: {self.log()}"
+            )
         if self.services is not None:
             try:
                 self._start_services(timeout=20.0)
             except BaseException:
                 self.stop()
                 raise
+
+    def _owns_listener(self) -> bool:
+        """Whether the socket listening on our port is the server's (True when /proc can't
+        tell). A server that could not bind (ircu then runs on without a listener) would
+        otherwise pass the probe on another process's listener, and its clients would talk
+        to that process."""
+        assert self.proc is not None
+        mine = _socket_inodes(self.proc.pid)
+        if mine is None:
+            return True
+        return bool(_listening_inodes(self.host, self.port) & mine)
+
+    def state(self) -> str:
+        """The server process's state, for failure messages: running, or how it ended."""
+        proc = self.proc
+        if proc is None:
+            return "not running (stopped by the fixture, or never started)"
+        code = proc.poll()
+        if code is None:
+            return f"running (pid {proc.pid})"
+        if code < 0:
+            return f"ended by {signal.Signals(-code).name} (pid {proc.pid})"
+        return f"exited with status {code} (pid {proc.pid})"
 
     # --- services ------------------------------------------------------------------------
 
@@ -1057,10 +1128,17 @@ def start_server(kind: str, tls: bool = False, services: str | None = None) -> I
     for needed in (kind, services):
         if needed is not None and _which(needed) is None:
             raise ServerMissing(needed)
-    server = IrcServer(kind, free_port(), tls=tls, services=services)
-    try:
-        server.start()
-    except BaseException:
-        server.cleanup()
-        raise
-    return server
+    for attempt in range(3):
+        server = IrcServer(kind, free_port(), tls=tls, services=services)
+        try:
+            server.start()
+        except PortTaken:
+            server.cleanup()
+            if attempt == 2:
+                raise
+            continue  # the port was taken between free_port() and the server's bind
+        except BaseException:
+            server.cleanup()
+            raise
+        return server
+    raise AssertionError("unreachable")
