@@ -5,6 +5,15 @@ odd bytes, reconnects) and differ per server; an in-process fake would agree wit
 assumptions. miniircd (PyPI) is always there; ngircd and inspircd come from Debian and are
 installed by ``tests/run.sh`` when running as root. Never the system services' port 6667.
 
+Ports: ``free_port()`` asks the kernel for a port free *now*; the server binds it a little
+later, and meanwhile any other process (a test's server, a web server, PostgreSQL) may bind it
+first. ircu then runs on without a listener (it logs nothing at its CRIT level) and a connect
+probe would be answered by the other process, whose clients then get an HTTP error page and a
+closed connection. ``IrcServer.start`` therefore checks, after the probe, that the listening
+socket on the port is one of the server process's own (``/proc/net/tcp*`` against
+``/proc/PID/fd``) and raises :class:`PortTaken` if not; ``start_server`` then starts it again
+on a new port.
+
 Servers real networks run (``NETWORK_KINDS``, not in the default parametrization)
 ----------------------------------------------------------------------------------
 ircu 2.10.12 (Undernet), irc2 2.11 (IRCnet) and ircd-hybrid 8.2 (EFnet/OFTC family), plus the
