@@ -121,7 +121,10 @@ The settings behind it (read from Debian's configs, the sources and the running 
   ahead; CLIENT_FLOOD 1024 bytes (compiled default, Debian sets no features) of waiting input
   kills. Class "Other": sendq 160000, pingfreq 90 s, maxlinks 400. Sustainable: one 80-byte
   line per 2 s (one of 120-239 bytes per 3 s) after a ~10 s (5-line) burst. 439 target-change
-  limit: 10 free targets. IPcheck: 4 connects per 40 s per IP.
+  limit: 10 free targets. IPcheck: 4 connects per 40 s per IP, but only from 600 s after the
+  server started (IPCHECK_CLONE_DELAY: "don't refuse connection when we just rebooted"; 8
+  connects from one address in 16 s to a fresh ircu were all let in, 2026-12-04), so a test's
+  ircu never throttles; a throttled client would get an ``ERROR`` line anyway.
 - irc2: each line adds 1 + bytes/100 s (+ the command's penalty, 1 for a channel NOTICE);
   lines wait while 10 s ahead (``STATS d``: PY 10); past 6090 bytes of waiting input it stops
   reading and the next data kills; CLIENT_FLOOD (CF) 8000. Y-line class 1: sendq 512000,
