@@ -97,18 +97,21 @@ def test_a_player_the_server_hangs_up_on_says_what_it_last_got_and_who_else_was_
                 got = b""
                 while b"USER" not in got:
                     got += conn.recv(4096)
-            conns[0].sendall(b"HTTP/1.0 400 Bad request\r\n\r\n</html>\n")
-            conns[0].close()
+            conns[1].sendall(b":irc.test NOTICE AUTH :*** hello\r\n")
+            deadline = time.monotonic() + 5
+            while not players.seats[1].last_line:
+                players._poll(deadline)
             conns[1].close()
-            time.sleep(0.2)
+            conns[2].close()
             with pytest.raises(ConnectionError) as raised:
-                players._poll(time.monotonic() + 5)
+                while True:
+                    players._poll(deadline)
         finally:
             players.close()
             for conn in conns:
                 conn.close()
     text = str(raised.value)
     assert "the server closed the connection (no ERROR line" in text
-    if text.startswith("c0p0:"):
-        assert "the last line from it: '</html>'" in text
+    if text.startswith("c0p1:"):
+        assert "the last line from it: ':irc.test NOTICE AUTH :*** hello'" in text
     assert "1 of the 2 other players' connections closed too" in text
