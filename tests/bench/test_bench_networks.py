@@ -75,3 +75,43 @@ def test_a_server_that_is_missing_is_reported_not_waited_for(
     assert result.error.startswith("irc2 is not available: ")
     assert "tests/run.sh" in result.error
     assert "[irc2 +0s] irc2 is not available" in capsys.readouterr().out
+
+
+def test_a_player_the_server_hangs_up_on_says_what_it_last_got_and_who_else_was_dropped() -> None:
+    """A closed connection without an ``ERROR`` line says the last line the server sent and
+    how many other players were hung up on too (all: the server ended or was never the
+    server; none: it dropped this one), so a flaky failure explains itself (the CI flake of
+    ``ircu-no-ops`` said only "c0p3: the server closed the connection")."""
+    import socket
+    import time
+
+    from unobot.bench.irc import Clients
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        players = Clients(listener.getsockname()[1], 1, 3, 1, seed=1)
+        players.connect(in_flight=3)
+        conns = [listener.accept()[0] for _ in players.seats]
+        try:
+            for conn in conns:  # read NICK/USER: a close with unread input would be a reset
+                conn.settimeout(5)
+                got = b""
+                while b"USER" not in got:
+                    got += conn.recv(4096)
+            conns[1].sendall(b":irc.test NOTICE AUTH :*** hello\r\n")
+            deadline = time.monotonic() + 5
+            while not players.seats[1].last_line:
+                players._poll(deadline)
+            conns[1].close()
+            conns[2].close()
+            with pytest.raises(ConnectionError) as raised:
+                while True:
+                    players._poll(deadline)
+        finally:
+            players.close()
+            for conn in conns:
+                conn.close()
+    text = str(raised.value)
+    assert "the server closed the connection (no ERROR line" in text
+    if text.startswith("c0p1:"):
+        assert "the last line from it: ':irc.test NOTICE AUTH :*** hello'" in text
+    assert "1 of the 2 other players' connections closed too" in text

@@ -5,6 +5,15 @@ odd bytes, reconnects) and differ per server; an in-process fake would agree wit
 assumptions. miniircd (PyPI) is always there; ngircd and inspircd come from Debian and are
 installed by ``tests/run.sh`` when running as root. Never the system services' port 6667.
 
+Ports: ``free_port()`` asks the kernel for a port free *now*; the server binds it a little
+later, and meanwhile any other process (a test's server, a web server, PostgreSQL) may bind it
+first. ircu then runs on without a listener (it logs nothing at its CRIT level) and a connect
+probe would be answered by the other process, whose clients then get an HTTP error page and a
+closed connection. ``IrcServer.start`` therefore checks, after the probe, that the listening
+socket on the port is one of the server process's own (``/proc/net/tcp*`` against
+``/proc/PID/fd``) and raises :class:`PortTaken` if not; ``start_server`` then starts it again
+on a new port.
+
 Servers real networks run (``NETWORK_KINDS``, not in the default parametrization)
 ----------------------------------------------------------------------------------
 ircu 2.10.12 (Undernet), irc2 2.11 (IRCnet) and ircd-hybrid 8.2 (EFnet/OFTC family), plus the
@@ -112,7 +121,10 @@ The settings behind it (read from Debian's configs, the sources and the running 
   ahead; CLIENT_FLOOD 1024 bytes (compiled default, Debian sets no features) of waiting input
   kills. Class "Other": sendq 160000, pingfreq 90 s, maxlinks 400. Sustainable: one 80-byte
   line per 2 s (one of 120-239 bytes per 3 s) after a ~10 s (5-line) burst. 439 target-change
-  limit: 10 free targets. IPcheck: 4 connects per 40 s per IP.
+  limit: 10 free targets. IPcheck: 4 connects per 40 s per IP, but only from 600 s after the
+  server started (IPCHECK_CLONE_DELAY: "don't refuse connection when we just rebooted"; 8
+  connects from one address in 16 s to a fresh ircu were all let in, 2026-12-04), so a test's
+  ircu never throttles; a throttled client would get an ``ERROR`` line anyway.
 - irc2: each line adds 1 + bytes/100 s (+ the command's penalty, 1 for a channel NOTICE);
   lines wait while 10 s ahead (``STATS d``: PY 10); past 6090 bytes of waiting input it stops
   reading and the next data kills; CLIENT_FLOOD (CF) 8000. Y-line class 1: sendq 512000,
@@ -129,6 +141,7 @@ The settings behind it (read from Debian's configs, the sources and the running 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import os
 import pwd
@@ -150,6 +163,7 @@ __all__ = [
     "SERVER_KINDS",
     "SERVICES",
     "IrcServer",
+    "PortTaken",
     "ServerMissing",
     "free_port",
     "install_hint",
@@ -207,11 +221,52 @@ class ServerMissing(RuntimeError):
     """The server's program is not installed."""
 
 
+class PortTaken(RuntimeError):
+    """Something else listens on the port the server was given (``free_port`` is only a
+    guess: another process may bind the port between the guess and the server's bind)."""
+
+
 def free_port() -> int:
-    """A loopback TCP port that was free a moment ago (the kernel picks it)."""
+    """A loopback TCP port that was free a moment ago (the kernel picks it). Only a guess:
+    :meth:`IrcServer.start` checks that the listener it then finds is the server's own."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _listening_inodes(host: str, port: int) -> set[str]:
+    """Socket inodes listening on ``host:port`` or on every address at ``port``, IPv4 or
+    IPv6 (ircu listens on an IPv6 socket bound to ``::ffff:127.0.0.1``), from /proc/net."""
+    v4 = f"{int.from_bytes(socket.inet_aton(host), sys.byteorder):08X}"
+    addresses = {v4, "00000000", "0" * 32, "0000000000000000FFFF0000" + v4}
+    found = set()
+    for name in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError), open(f"/proc/net/{name}") as table:
+            for row in table.readlines()[1:]:
+                fields = row.split()
+                address, _, hexport = fields[1].partition(":")
+                if fields[3] == "0A" and int(hexport, 16) == port and address in addresses:
+                    found.add(fields[9])  # 0A: LISTEN; field 9: the socket's inode
+    return found
+
+
+def _socket_inodes(pid: int) -> set[str] | None:
+    """Socket inodes open in ``pid`` and its descendants; None where /proc does not say
+    (not Linux, or another user's process)."""
+    pids, found = [pid], set()
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        if children.exists():
+            pids += [int(c) for c in children.read_text().split()]
+        for p in pids:
+            for fd in Path(f"/proc/{p}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(fd)
+                    if target.startswith("socket:["):
+                        found.add(target[8:-1])
+    except (OSError, ValueError):
+        return None
+    return found
 
 
 def _which(kind: str) -> str | None:
@@ -875,12 +930,40 @@ class IrcServer:
             raise RuntimeError(
                 f"{self.kind} did not listen on {self.port} in {timeout}s: {self.log()}"
             )
+        if not self._owns_listener():
+            self.stop()
+            raise PortTaken(
+                f"another process listens on {self.host}:{self.port}, not {self.kind}: {self.log()}"
+            )
         if self.services is not None:
             try:
                 self._start_services(timeout=20.0)
             except BaseException:
                 self.stop()
                 raise
+
+    def _owns_listener(self) -> bool:
+        """Whether the socket listening on our port is the server's (True when /proc can't
+        tell). A server that could not bind (ircu then runs on without a listener) would
+        otherwise pass the probe on another process's listener, and its clients would talk
+        to that process."""
+        assert self.proc is not None
+        mine = _socket_inodes(self.proc.pid)
+        if mine is None:
+            return True
+        return bool(_listening_inodes(self.host, self.port) & mine)
+
+    def state(self) -> str:
+        """The server process's state, for failure messages: running, or how it ended."""
+        proc = self.proc
+        if proc is None:
+            return "not running (stopped by the fixture, or never started)"
+        code = proc.poll()
+        if code is None:
+            return f"running (pid {proc.pid})"
+        if code < 0:
+            return f"ended by {signal.Signals(-code).name} (pid {proc.pid})"
+        return f"exited with status {code} (pid {proc.pid})"
 
     # --- services ------------------------------------------------------------------------
 
@@ -1057,10 +1140,17 @@ def start_server(kind: str, tls: bool = False, services: str | None = None) -> I
     for needed in (kind, services):
         if needed is not None and _which(needed) is None:
             raise ServerMissing(needed)
-    server = IrcServer(kind, free_port(), tls=tls, services=services)
-    try:
-        server.start()
-    except BaseException:
-        server.cleanup()
-        raise
-    return server
+    for attempt in range(3):
+        server = IrcServer(kind, free_port(), tls=tls, services=services)
+        try:
+            server.start()
+        except PortTaken:
+            server.cleanup()
+            if attempt == 2:
+                raise
+            continue  # the port was taken between free_port() and the server's bind
+        except BaseException:
+            server.cleanup()
+            raise
+        return server
+    raise AssertionError("unreachable")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,35 @@ def test_each_server_starts_fast_on_its_own_port_and_stops(kind: str) -> None:
     finally:
         server.cleanup()
     assert server.proc is None
+
+
+@pytest.mark.parametrize("kind", ["ircu", "miniircd"])
+def test_a_port_taken_before_the_server_binds_it_is_not_taken_for_the_server(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``free_port()`` only guesses: another process may bind the port before the server
+    does. ircu then runs on without a listener and a connect probe succeeds on the other
+    process's socket: the bench players of the network scenarios, sent there, read an HTTP
+    error page and saw "the server closed the connection" (a CI flake). ``start`` checks the
+    listener is the server's own (``PortTaken``) and ``start_server`` takes another port."""
+    conftest.require(kind)
+    with socket.create_server(("127.0.0.1", 0)) as other:  # someone else's listener
+        taken = other.getsockname()[1]
+        guesses = iter([taken])
+        real_free_port = servers.free_port
+        monkeypatch.setattr(servers, "free_port", lambda: next(guesses, None) or real_free_port())
+        server = start_server(kind)
+        try:
+            assert server.port != taken
+            assert server._owns_listener()
+            assert server.state().startswith("running")
+        finally:
+            server.cleanup()
+        assert server.state().startswith("not running")
+        bare = servers.IrcServer(kind, taken)
+        try:
+            with pytest.raises(servers.PortTaken, match=f"another process listens on .*:{taken}"):
+                bare.start()
+            assert bare.proc is None  # stopped, not left running without a listener
+        finally:
+            bare.cleanup()

@@ -54,10 +54,15 @@ def result(name: str) -> Run:
     return run
 
 
+def failure(run: Run) -> str:
+    """A failed run explained: the error, the server's state and log, the bot's log."""
+    return f"{run.error}\n{run.server}\nthe bot's log ends:\n{run.log[-3000:]}"
+
+
 @pytest.mark.parametrize("name", ["ircu", "irc2", "hybrid"])
 def test_six_tables_no_kill_every_hand_every_game(name: str) -> None:
     run = result(name)
-    assert not run.error, run.error + "\n" + run.log[-3000:]
+    assert not run.error, failure(run)
     assert run.model == name  # read off the server's version
     assert run.kills == 0 and run.quits == 0, run.log[-3000:]
     assert len(run.first_hand) == run.players == 24  # every player got their cards ...
@@ -71,7 +76,7 @@ def test_six_tables_no_kill_every_hand_every_game(name: str) -> None:
 
 def test_ircu_without_ops_refused_hands_wait_for_the_server_and_arrive() -> None:
     run = result("ircu-no-ops")
-    assert not run.error, run.error + "\n" + run.log[-3000:]
+    assert not run.error, failure(run)
     assert run.kills == 0 and run.quits == 0, run.log[-3000:]
     assert run.refused >= 1, "ircu refused nothing: its target limit did not show"
     assert run.held_nicks, "the channel was not told who waits for their cards"

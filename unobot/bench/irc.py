@@ -371,6 +371,8 @@ class Seat:
         """Of ``notices``: hands sent because the turn came (``Your turn | ...``)."""
         self.commands = 0
         self.errors: list[str] = []
+        self.last_line = ""
+        """The last line the server sent this player (for the message when it hangs up)."""
 
     # what this player reads
     def on_notice(self, text: str, client: Clients) -> None:
@@ -649,10 +651,28 @@ class Clients:
         except BlockingIOError:
             return
         if not data:
-            raise ConnectionError(f"{seat.nick}: the server closed the connection")
+            raise ConnectionError(
+                f"{seat.nick}: the server closed the connection (no ERROR line; the last "
+                f"line from it: {seat.last_line!r}, {self._closed_too(seat)})"
+            )
         *lines, seat.inbuf = (seat.inbuf + data).split(b"\n")
         for raw in lines:
-            self._line(seat, raw.rstrip(b"\r").decode("utf-8", "replace"))
+            seat.last_line = raw.rstrip(b"\r").decode("utf-8", "replace")
+            self._line(seat, seat.last_line)
+
+    def _closed_too(self, seat: Seat) -> str:
+        """How many of the other players' connections the server has closed as well (all of
+        them: the server ended; none: it dropped this one)."""
+        others = [s for s in self.seats if s is not seat and s.sock is not None]
+        closed = 0
+        for other in others:
+            try:
+                closed += other.sock.recv(1, socket.MSG_PEEK) == b""  # type: ignore[union-attr]
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed += 1
+        return f"{closed} of the {len(others)} other players' connections closed too"
 
     def _line(self, seat: Seat, line: str) -> None:
         prefix = ""

@@ -115,6 +115,9 @@ class Run:
     lags: list[float] = field(default_factory=list)
     cnotice: bool = False
     error: str = ""
+    server: str = ""
+    """When the run failed: the server process's state (running, or how it ended) and the end
+    of its log, taken before the server was stopped."""
     log: str = ""
 
     def to_json(self) -> dict[str, object]:
@@ -261,6 +264,9 @@ def run_one(
     try:
         with tempfile.TemporaryDirectory(prefix=f"unobot-net-{kind}-") as tmp:
             _play(result, server.port, Path(tmp), match, seed, think, settings, timeout, say)
+        if result.error:  # before the cleanup stops it: did the server live, what did it log?
+            tail = server.log()[-1500:].strip() or "(empty)"
+            result.server = f"{kind} on port {server.port}: {server.state()}; its log ends:\n{tail}"
     finally:
         server.cleanup()
     say(f"done: {result.error or 'finished'}")
@@ -433,6 +439,8 @@ def run(args: argparse.Namespace) -> list[Run]:
         if r.lags:
             extra += f", the server held lines {len(r.lags)}x (max {max(r.lags):.1f} s)"
         print(extra)
+        if r.server:
+            print("  " + r.server.replace("\n", "\n    "))
     ok = [r for r in results if r.ok]
     mean = statistics.mean(r.percentile(0.95) for r in ok) if ok else float("nan")
     print(
