@@ -396,3 +396,21 @@ def test_the_worker_pool_decides_a_flip_hard_move_in_a_worker_process() -> None:
         assert len(got) == 2 and got[1] in game.legal_actions()
     finally:
         pool.close()
+
+
+def test_the_starter_leaving_passes_the_deal_on_whatever_the_case_of_their_nick() -> None:
+    """A Flip removal ends the same way as a classic one (``Table._ended_by_removal``): the
+    starter is matched by IRC's case rules, as the classic table does."""
+    h, t = rigged(TO_DARK)
+    t.starter = "ALICE"  # as the server cased it when the game was opened
+    h.say("alice", ".leave")
+    assert t.starter == "bob" and not t.finished
+
+
+def test_the_last_person_leaving_a_flip_table_of_computers_ends_the_game() -> None:
+    h, t = rigged(TO_DARK)
+    for p in t.players[1:]:
+        p.level = "easy"
+    text = said(h.say("alice", ".leave"))
+    assert "The game is over: no person is left in the game." in text
+    assert t.finished

@@ -19,7 +19,6 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from unobot.core.seats import next_starter
 from unobot.core.table import State, Table, journaled
 from unobot.core.updates import (
     Back,
@@ -29,7 +28,6 @@ from unobot.core.updates import (
     HandNotice,
     Removed,
     Status,
-    Stopped,
     Update,
 )
 from unobot.engine import Phase, errors
@@ -363,17 +361,8 @@ class FlipTable(Table):
             del self.players[seat]
         if ends:
             update.events.append(EngineEvents(tuple(ends), names))
-        if self.match.over:
-            self.state = State.FINISHED
-            update.finished = True
+        if self._ended_by_removal(update, player):
             return update
-        if not self.humans and not self.config.tournament:
-            self.state = State.FINISHED
-            update.events.append(Stopped("", _("no person is left in the game")))
-            update.finished = True
-            return update
-        if player.nick == self.starter:
-            self.starter = next_starter(self.players)
         if was_turn:
             self._new_turn(now)
             self._flip_turn_hand(update)

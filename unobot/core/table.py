@@ -929,20 +929,8 @@ class Table:
         update.events.append(EngineEvents(tuple(events), names, self.teams.kind))
         if after:
             update.events.append(EngineEvents(tuple(after), self.names, self.teams.kind))
-        if self.match.over:
-            self.state = State.FINISHED
-            update.finished = True
+        if self._ended_by_removal(update, player):
             return update
-        if not self.humans and not self.config.tournament:
-            # Computer players alone would play on for ever in an empty channel: the game ends
-            # here (recorded like a stop: only if a hand of a match was completed). A
-            # tournament's game has its director's clock to end it, and is played out.
-            self.state = State.FINISHED
-            update.events.append(Stopped("", _("no person is left in the game")))
-            update.finished = True
-            return update
-        if irc_eq(player.nick, self.starter):
-            self.starter = next_starter(self.players)
         if any(type(e) is HandEnded for e in after):
             return self._next_hand(now, update)
         if was_turn:
@@ -952,6 +940,27 @@ class Table:
             self.clock.seat = self._running().current
         update.status = self.status()
         return update
+
+    def _ended_by_removal(self, update: Update, player: Player) -> bool:
+        """After the engine took ``player``'s seat (its events already in ``update``): whether
+        the game ended with it (the match is over, or no person is left); if not, the next
+        starter is chosen when it was theirs. Shared by every kind of table."""
+        assert self.match is not None
+        if self.match.over:
+            self.state = State.FINISHED
+            update.finished = True
+            return True
+        if not self.humans and not self.config.tournament:
+            # Computer players alone would play on for ever in an empty channel: the game ends
+            # here (recorded like a stop: only if a hand of a match was completed). A
+            # tournament's game has its director's clock to end it, and is played out.
+            self.state = State.FINISHED
+            update.events.append(Stopped("", _("no person is left in the game")))
+            update.finished = True
+            return True
+        if irc_eq(player.nick, self.starter):
+            self.starter = next_starter(self.players)
+        return False
 
     # --- helpers ---------------------------------------------------------------------------
 
