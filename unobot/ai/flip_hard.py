@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from random import Random
 
 from unobot.ai.flip import flip_action
+from unobot.ai.hard import beaten
 from unobot.engine.actions import Challenge, Draw, Pass
 from unobot.engine.flip import (
     Face,
@@ -68,10 +69,6 @@ PRUNE_EVERY = 16
 
 MARGIN_Z = 0.0
 """How clearly a move must beat ``normal``'s own to be chosen instead (0: more wins)."""
-
-PRUNE_Z = 2.5
-"""How clearly (standard deviations of a sign test) a move must trail the leader to be
-searched no further."""
 
 _ALL_FACES = {side: Counter(side_faces(side)) for side in Side}
 
@@ -703,25 +700,15 @@ class FlipHard:
                 break
             if worlds % PRUNE_EVERY == 0 and len(active) > 1:
                 lead = max(active, key=lambda i: results[i].bit_count())
-                active = [i for i in active if i == lead or not _beaten(results[lead], results[i])]
+                active = [i for i in active if i == lead or not beaten(results[lead], results[i])]
         best = max(active, key=lambda i: results[i].bit_count())
         if (
             prior in active
             and best != prior
-            and not _beaten(results[best], results[prior], MARGIN_Z)
+            and not beaten(results[best], results[prior], MARGIN_Z)
         ):
             return prior
         return best
-
-
-def _beaten(lead: int, other: int, z: float = PRUNE_Z) -> bool:
-    """Did ``lead`` win clearly more of the common worlds than ``other``? (Bitmasks of the
-    worlds each won; a sign test on the worlds only one of them won.)"""
-    better = (lead & ~other).bit_count()
-    worse = (other & ~lead).bit_count()
-    if z <= 0:
-        return better > worse
-    return better - worse > z * (better + worse) ** 0.5
 
 
 def flip_hard_action(

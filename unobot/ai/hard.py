@@ -611,14 +611,14 @@ class HardStrategy:
                 break
             if worlds % PRUNE_EVERY == 0 and len(active) > 1:
                 lead = max(active, key=lambda i: results[i].bit_count())
-                active = [i for i in active if i == lead or not _beaten(results[lead], results[i])]
+                active = [i for i in active if i == lead or not beaten(results[lead], results[i])]
         best = max(active, key=lambda i: results[i].bit_count())
         if (
             margins is not None
             and best != prior
             and prior in active
             and margins[best] > self.margin
-            and not _beaten(results[best], results[prior], margins[best])
+            and not beaten(results[best], results[prior], margins[best])
         ):
             # A move that must win more clearly than the others didn't: the choice is made
             # among the others as usual.
@@ -626,7 +626,7 @@ class HardStrategy:
             best = max(active, key=lambda i: results[i].bit_count())
         if prior < 0 or best == prior or prior not in active:
             return best
-        if _beaten(results[best], results[prior], self.margin):
+        if beaten(results[best], results[prior], self.margin):
             return best
         return prior
 
@@ -635,14 +635,14 @@ PRUNE_EVERY = 24
 """Worlds between two prunings of the candidates."""
 
 FREE_DRAW_Z = 2.5
-"""How clearly (standard deviations, the sign test of :func:`_beaten`) a draw taken while a card
+"""How clearly (standard deviations, the sign test of :func:`beaten`) a draw taken while a card
 could be played must beat the ``normal`` player's move to be chosen."""
 
 PRUNE_Z = 2.5
 """How clearly (standard deviations) a move must trail the leader to be searched no further."""
 
 
-def _beaten(lead: int, other: int, z: float = PRUNE_Z) -> bool:
+def beaten(lead: int, other: int, z: float = PRUNE_Z) -> bool:
     """Did ``lead`` win clearly more of the common worlds than ``other``? (Bitmasks of the
     worlds each won; a sign test on the worlds only one of them won.)"""
     better = (lead & ~other).bit_count()
