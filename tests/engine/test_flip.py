@@ -10,7 +10,7 @@ from random import Random
 
 import pytest
 
-from unobot.engine.actions import Challenge, Draw, Pass
+from unobot.engine.actions import CallUno, Catch, Challenge, Draw, Pass
 from unobot.engine.errors import CardParseError, UnoError
 from unobot.engine.flip import (
     FLIP_DECK,
@@ -40,9 +40,9 @@ def face(text: str, side: Side = L) -> Face:
     return Face.parse(text, side)
 
 
-def play(text: str, side: Side = L, color: str = "") -> FlipPlay:
+def play(text: str, side: Side = L, color: str = "", *, uno: bool = False) -> FlipPlay:
     f = face(text, side)
-    return FlipPlay(f, FlipColor("RYGBPTOU".index(color.upper())) if color else None)
+    return FlipPlay(f, FlipColor("RYGBPTOU".index(color.upper())) if color else None, uno)
 
 
 def shown(game: FlipGame, seat: int) -> str:
@@ -222,13 +222,13 @@ def test_flip_turns_the_piles_and_every_hand() -> None:
     plays on the dark side."""
     game = fp("top=G7/U1 | discard=G2/P5 | a*: GF/PF R1/T6 | b: B9/P5 | c: Y3/U8 | pile=R3 Y4")
     pile_before = list(game.draw_pile)
-    events = game.apply(0, play("GF"))
+    events = game.apply(0, play("GF", uno=True))
     assert game.side is D
     assert [str(c) for c in game.discard] == ["GF/PF", "G7/U1", "G2/P5"]
     assert game.top is face("P5", D) and game.color is FlipColor.PINK
     assert game.draw_pile == pile_before[::-1]
     assert shown(game, 0) == "T6" and shown(game, 1) == "P5" and shown(game, 2) == "U8"
-    assert game.current == 1 and [e.kind for e in events] == ["played", "flipped"]
+    assert game.current == 1 and [e.kind for e in events] == ["played", "uno", "flipped"]
     # B9/P5 is playable now by its dark face, not its light one.
     assert game.legal_actions() == (play("P5", D), Draw())
 
@@ -245,7 +245,7 @@ def test_flip_turning_up_a_wild() -> None:
     """The sheet is silent on a wild turned to the top by a Flip: the Flip's player names the
     colour (of the new side), then the next player moves."""
     game = fp("top=G7/U1 | discard=R8/W | a*: GF/PF R1/T6 | b: B9/UF | c: Y3/U8")
-    game.apply(0, play("GF"))
+    game.apply(0, play("GF", uno=True))
     assert game.phase is FlipPhase.CHOOSE and game.current == 0
     assert game.legal_actions() == tuple(FlipChoose(FlipColor(4 + i)) for i in range(4))
     with pytest.raises(UnoError, match="not on the side in play"):
@@ -273,7 +273,7 @@ def test_wild_names_a_colour_of_the_side() -> None:
 def test_wild_draw_two_accepted() -> None:
     """Wild Draw Two: the next player draws 2 and misses the turn (unless they challenge)."""
     game = fp("top=R5 | a*: WD2 B3 | b: Y1 | c: Y3 | pile=G1 G2 G3")
-    game.apply(0, play("WD2", color="b"))
+    game.apply(0, play("WD2", color="b", uno=True))
     assert game.phase is FlipPhase.PENDING and game.current == 1
     assert game.legal_actions() == (Draw(), Challenge())
     with pytest.raises(UnoError, match="draw the cards or challenge first"):
@@ -473,3 +473,136 @@ def test_legal_actions_are_exactly_the_legal_moves() -> None:
             except UnoError:
                 ok = False
             assert ok == (action in legal), (format_flip_position(game), action)
+
+
+# --- the UNO call ------------------------------------------------------------------------------
+# "A player with one card left must have called "UNO" when playing the next-to-last card", and
+# "UNO not called, caught before the next player begins a turn: draw 2" (/work/shared/RULES.md;
+# the same on every sheet, Flip's included): played as the classic ``official`` preset plays it.
+
+
+def test_uno_called_with_the_card() -> None:
+    """ "A player with one card left must have called "UNO" when playing the next-to-last
+    card": ``.p r 5 uno`` calls with the card; nobody can catch them then."""
+    game = fp("top=R3 | a*: R5 B2 | b: Y1 R8 | c: Y3 | pile=G1 G2")
+    events = game.apply(0, play("R5", uno=True))
+    assert [(e.kind, e.seat) for e in events] == [("played", 0), ("uno", 0)]
+    assert game.exposed == -1 and game.current == 1
+    assert Catch(0) not in game.legal_actions(1)
+    with pytest.raises(UnoError, match="nobody to catch"):
+        game.apply(1, Catch(0))
+
+
+def test_uno_called_just_before_the_card() -> None:
+    """ "… must have called "UNO" when playing the next-to-last card": said just before it,
+    on the turn, holding two, the call counts for the play that follows (said once)."""
+    game = fp("top=R3 | a*: R5 B2 | b: Y1 R8 | c: Y3 | pile=G1 G2")
+    assert CallUno() in game.legal_actions(0)
+    assert [(e.kind, e.seat) for e in game.apply(0, CallUno())] == [("uno", 0)]
+    assert game.armed == 0 and CallUno() not in game.legal_actions(0)
+    with pytest.raises(UnoError, match="already called"):
+        game.apply(0, CallUno())
+    events = game.apply(0, play("R5"))
+    assert [e.kind for e in events] == ["played"] and game.exposed == -1 and game.armed == -1
+    with pytest.raises(UnoError, match="nobody to catch"):
+        game.apply(2, Catch(0))
+
+
+def test_missed_uno_caught_draws_two() -> None:
+    """ "UNO not called, caught before the next player begins a turn: draw 2": any other
+    player (not only the next) catches them, out of turn; they draw 2 and the turn stays."""
+    game = fp("top=R3 | a*: R5 B2 | b: Y1 R8 | c: Y3 | pile=G1 G2 G3")
+    game.apply(0, play("R5"))
+    assert game.exposed == 0 and game.current == 1
+    assert game.legal_actions(2) == (Catch(0),)
+    assert game.legal_actions(1)[-1] == Catch(0) and game.legal_actions(0) == (CallUno(),)
+    events = game.apply(2, Catch(0))
+    assert [(e.kind, e.seat, e.value) for e in events] == [("caught", 2, 0), ("drew", 0, 2)]
+    assert shown(game, 0) == "B2 G1 G2" and game.exposed == -1
+    assert game.current == 1 and game.phase is FlipPhase.PLAY
+    with pytest.raises(UnoError, match="nobody to catch"):
+        game.apply(1, Catch(0))  # caught once
+
+
+def test_late_uno_call_within_the_window() -> None:
+    """ "caught before the next player begins a turn": until then the player who forgot may
+    still say it (``official``'s late call), and can no longer be caught."""
+    game = fp("top=R3 | a*: R5 B2 | b: Y1 R8 | c: Y3 | pile=G1 G2")
+    game.apply(0, play("R5"))
+    assert [(e.kind, e.seat) for e in game.apply(0, CallUno())] == [("uno", 0)]
+    assert game.exposed == -1 and game.current == 1
+    with pytest.raises(UnoError, match="nobody to catch"):
+        game.apply(2, Catch(0))
+    with pytest.raises(UnoError, match="nobody can catch you any more"):
+        game.apply(0, CallUno())
+
+
+def test_catch_after_the_next_player_begins_is_refused() -> None:
+    """ "caught before the next player begins a turn": once the next player plays, draws (or,
+    after a Wild Draw, draws or challenges) the miss can no longer be caught, nor called."""
+    for move in (play("R8"), Draw()):
+        game = fp("top=R3 | a*: R5 B2 | b: Y1 R8 G9 | c: Y3 | pile=G1 G2")
+        game.apply(0, play("R5"))
+        game.apply(1, move)
+        assert game.exposed == -1
+        before = game.copy()
+        with pytest.raises(UnoError, match="nobody to catch"):
+            game.apply(2, Catch(0))
+        with pytest.raises(UnoError, match="nobody can catch you any more"):
+            game.apply(0, CallUno())
+        assert game == before
+    game = fp("top=R5 | a*: WD2 B3 | b: Y1 | c: Y3 | pile=G1 G2 G3")
+    game.apply(0, play("WD2", color="b"))
+    assert game.legal_actions(1) == (Draw(), Challenge(), Catch(0))
+    game.apply(1, Draw())
+    with pytest.raises(UnoError, match="nobody to catch"):
+        game.apply(2, Catch(0))
+
+
+def test_refused_move_keeps_the_window_open() -> None:
+    """A move the engine refuses changes nothing: the next player has not begun a turn."""
+    game = fp("top=R3 | a*: R5 B2 | b: Y1 R8 | c: Y3 | pile=G1 G2")
+    game.apply(0, play("R5"))
+    with pytest.raises(UnoError, match="does not match"):
+        game.apply(1, play("Y1"))
+    assert game.exposed == 0
+    game.apply(2, Catch(0))
+    assert len(game.hands[0]) == 3
+
+
+def test_false_uno_call_is_refused() -> None:
+    """A call with more cards (the classic ``official`` preset: no false-UNO penalty) is
+    refused and changes nothing: with a play that leaves two or more, or said on its own."""
+    game = fp("top=R3 | a*: R5 B2 G7 | b: Y1 R8 | c: Y3 | pile=G1 G2")
+    before = game.copy()
+    with pytest.raises(UnoError, match="more than one card"):
+        game.apply(0, play("R5", uno=True))
+    with pytest.raises(UnoError, match="more than one card"):
+        game.apply(0, CallUno())
+    with pytest.raises(UnoError, match="more than one card"):
+        game.apply(1, CallUno())  # two cards, but not on the turn
+    assert game == before
+    assert CallUno() not in game.legal_actions(0)
+
+
+def test_uno_with_a_drawn_card() -> None:
+    """Down to one card, drawing and playing the drawn card leaves one again: it needs the
+    call too (the next-to-last card)."""
+    game = fp("top=R3 | a*: B2 | b: Y1 R8 | c: Y3 | pile=R9 G1")
+    game.apply(0, Draw())
+    assert game.phase is FlipPhase.DRAWN and CallUno() in game.legal_actions(0)
+    game.apply(0, play("R9"))
+    assert game.exposed == 0
+    game.apply(1, Catch(0))
+    assert len(game.hands[0]) == 3
+
+
+def test_skip_everyone_as_next_to_last_card() -> None:
+    """Skip Everyone: "play returns to whoever laid it". Laid as the next-to-last card without
+    a call, its player can be caught before their own next turn begins (nobody else's does)."""
+    game = fp("side=dark top=P3 | a*: PSE O1 | b: U1 | c: T4 | pile=T8 T9 U3")
+    game.apply(0, play("PSE", D))
+    assert game.current == 0 and game.exposed == 0
+    assert game.legal_actions(1) == (Catch(0),)
+    game.apply(1, Catch(0))
+    assert shown(game, 0) == "O1 T8 T9" and game.current == 0

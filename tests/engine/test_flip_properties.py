@@ -10,7 +10,7 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unobot.engine.actions import Draw, Pass
+from unobot.engine.actions import CallUno, Catch, Draw, Pass
 from unobot.engine.flip import FlipGame, FlipPhase, FlipPlay
 
 MAX_MOVES = 3000
@@ -107,3 +107,41 @@ def test_uniformly_random_agents_finish() -> None:
             game.apply(game.current, rng.choice(game.legal_actions()))
             moves += 1
         assert game.over, seed
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10))
+def test_uno_calls_and_catches_keep_the_cards(seed: int, players: int) -> None:
+    """Random UNO calls (with the card, just before it, late) and catches by any seat, among
+    random moves: every card stays accounted for, a catch adds exactly the cards its draw
+    took to its target's hand (2 while the piles hold them), a call moves no card, only a
+    player down to one card uncalled is ever exposed, and the game still ends."""
+    rng = Random(seed)
+    game, _ = FlipGame.deal(players, Random(seed * 31 + players), dealer=seed % players)
+    moves = 0
+    while not game.over and moves < MAX_MOVES:
+        seat = rng.randrange(game.n) if rng.random() < 0.3 else game.current
+        legal = game.legal_actions(seat)
+        if not legal:
+            continue
+        plays = [a for a in legal if type(a) is FlipPlay]
+        action = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
+        if type(action) is FlipPlay and len(game.hands[seat]) == 2 and rng.random() < 0.5:
+            action = FlipPlay(action.face, action.color, uno=True)
+        sizes = [len(h) for h in game.hands]
+        events = game.apply(seat, action)
+        if type(action) is Catch:
+            drew = events[1]
+            assert events[0].kind == "caught" and drew.kind == "drew"
+            assert drew.seat == action.target and len(drew.cards) <= 2
+            assert len(game.hands[action.target]) == sizes[action.target] + len(drew.cards)
+            assert [len(h) for i, h in enumerate(game.hands) if i != action.target] == [
+                n for i, n in enumerate(sizes) if i != action.target
+            ]
+        elif type(action) is CallUno:
+            assert [len(h) for h in game.hands] == sizes
+        if game.exposed >= 0:
+            assert len(game.hands[game.exposed]) == 1
+        moves += 1
+        check(game)
+    assert game.over, f"no end in {MAX_MOVES} moves"

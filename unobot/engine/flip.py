@@ -23,7 +23,12 @@ silent the choice is said here and in docs/rules.md ("UNO Flip"):
   hand; a wild then on top lets the Flip's player name the colour;
 - the draw pile, when empty, is the discard pile but its top card, shuffled; when both are
   empty a draw stops short (a Wild Draw Color's draw too) and the turn goes on;
-- UNO calls are automatic in this first engine (the IRC side adds them later).
+- UNO is called as at the classic ``official`` table ("A player with one card left must have
+  called "UNO" when playing the next-to-last card"): with the card (``FlipPlay(uno=True)``) or
+  just before it (:class:`~unobot.engine.actions.CallUno` on the turn, holding two), late while
+  nobody has caught them; a miss may be caught (:class:`~unobot.engine.actions.Catch`, "draw
+  2") until the next player begins a turn (plays, draws, passes or challenges); a call with
+  more cards is refused, no penalty.
 """
 
 # translations: domain("commands")  (the message ids of its refusals, marked N_)
@@ -37,7 +42,7 @@ from random import Random
 from typing import ClassVar, Final
 
 from unobot.engine import errors
-from unobot.engine.actions import Challenge, Draw, Pass
+from unobot.engine.actions import CallUno, Catch, Challenge, Draw, Pass
 from unobot.engine.errors import N_, CardParseError, UnoError
 
 __all__ = [
@@ -57,6 +62,9 @@ __all__ = [
 
 FLIP_TARGET: Final = 500
 """The sheet: first to 500 points wins the game."""
+
+UNO_PENALTY: Final = 2
+"""The sheet: "UNO not called, caught before the next player begins a turn: draw 2"."""
 
 
 class Side(IntEnum):
@@ -354,6 +362,8 @@ class FlipPlay:
 
     face: Face
     color: FlipColor | None = None
+    uno: bool = False
+    """Call UNO with the play (of the next-to-last card; refused with more left)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,14 +373,18 @@ class FlipChoose:
     color: FlipColor
 
 
-FlipAction = FlipPlay | FlipChoose | Draw | Pass | Challenge
+FlipAction = FlipPlay | FlipChoose | Draw | Pass | Challenge | CallUno | Catch
+
+_TURN_BEGINS: Final = frozenset({FlipPlay, Draw, Pass, Challenge})
+"""The moves that begin (or go on with) a turn: each closes the window to catch a missed UNO."""
 
 
 @dataclass(frozen=True, slots=True)
 class FlipEvent:
     """What happened, for the table layer: ``kind`` (played, drew, skipped, reversed,
-    flipped, color, challenge, everyone_skipped, passed, reshuffled, won), the ``seat`` it
-    concerns and its details."""
+    flipped, color, challenge, everyone_skipped, passed, reshuffled, won, uno: ``seat``
+    called UNO, caught: ``seat`` caught ``value`` without UNO, whose draw follows), the
+    ``seat`` it concerns and its details."""
 
     kind: str
     seat: int = -1
@@ -406,15 +420,19 @@ class FlipGame:
     Public for reading: ``side``, ``hands`` (physical cards), ``draw_pile`` (next drawn last),
     ``discard`` (top last), ``color`` (in force), ``current``, ``direction``, ``phase``,
     ``drawn``, ``outcome``. ``pending_by``/``pending_guilty``: the Wild Draw waiting for an
-    answer."""
+    answer. ``exposed``: the seat down to one card without a call that may still be caught
+    (-1: none); ``armed``: the seat that called UNO just before playing its next-to-last
+    card (-1: none)."""
 
     __slots__ = (
+        "armed",
         "color",
         "current",
         "direction",
         "discard",
         "draw_pile",
         "drawn",
+        "exposed",
         "hands",
         "n",
         "outcome",
@@ -442,6 +460,8 @@ class FlipGame:
         self.outcome: FlipOutcome | None = None
         self.pending_by = -1
         self.pending_guilty = False
+        self.exposed = -1
+        self.armed = -1
 
     # --- setting up -------------------------------------------------------------------------
 
@@ -506,6 +526,8 @@ class FlipGame:
             self.outcome,
             self.pending_by,
             self.pending_guilty,
+            self.exposed,
+            self.armed,
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -554,17 +576,22 @@ class FlipGame:
         return any(c.face(side).color is color for c in self.hands[seat])
 
     def legal_actions(self, seat: int | None = None) -> tuple[FlipAction, ...]:
-        """Every action ``seat`` (default: the player to move) may take now."""
+        """Every action ``seat`` (default: the player to move) may take now: the turn's moves
+        first, then the UNO call or catch open to any seat (out of turn too). A play is listed
+        without the call; ``uno=True`` on a play down to one card is accepted the same."""
         if seat is None:
             seat = self.current
-        if self.phase is FlipPhase.OVER or seat != self.current:
+        if self.phase is FlipPhase.OVER or not 0 <= seat < self.n:
             return ()
+        uno = self._uno_actions(seat)
+        if seat != self.current:
+            return uno
         phase = self.phase
         if phase is FlipPhase.CHOOSE:
             base = 0 if self.side is Side.LIGHT else 4
-            return tuple(FlipChoose(FlipColor(base + i)) for i in range(4))
+            return (*(FlipChoose(FlipColor(base + i)) for i in range(4)), *uno)
         if phase is FlipPhase.PENDING:
-            return (Draw(), Challenge())
+            return (Draw(), Challenge(), *uno)
         if phase is FlipPhase.DRAWN:
             cards = [self.drawn] if self.drawn is not None else []
         else:
@@ -574,7 +601,17 @@ class FlipGame:
             if self.matches(face):
                 out += self._plays(face)
         out.append(Pass() if phase is FlipPhase.DRAWN else Draw())
+        if len(self.hands[seat]) == 2 and self.armed != seat:
+            out.append(CallUno())  # said just before laying the next-to-last card
+        out += uno
         return tuple(out)
+
+    def _uno_actions(self, seat: int) -> tuple[FlipAction, ...]:
+        """The catch of a missed call (any other seat), or the late call (its own)."""
+        exposed = self.exposed
+        if exposed < 0:
+            return ()
+        return (Catch(exposed),) if exposed != seat else (CallUno(),)
 
     def _letters(self) -> str:
         """The letters of the colours on the side in play."""
@@ -609,11 +646,31 @@ class FlipGame:
             raise errors.HandOver()
         if not 0 <= seat < self.n:
             raise errors.NotAPlayer()
+        kind = type(action)
+        if kind is Catch:
+            return self._catch(seat, action.target)  # type: ignore[union-attr]
+        if kind is CallUno:
+            return self._call_uno(seat)
         if seat != self.current:
             raise errors.NotYourTurn()
         events: list[FlipEvent] = []
         phase = self.phase
-        kind = type(action)
+        if kind in _TURN_BEGINS:
+            # "caught before the next player begins a turn": any play, draw, pass or
+            # challenge closes the window (refused ones change nothing: restored below)
+            was = self.exposed
+            self.exposed = -1
+            try:
+                return self._turn(seat, action, phase, kind, events)
+            except UnoError:
+                self.exposed = was
+                raise
+        return self._turn(seat, action, phase, kind, events)
+
+    def _turn(
+        self, seat: int, action: FlipAction, phase: FlipPhase, kind: type, events: list[FlipEvent]
+    ) -> list[FlipEvent]:
+        """``apply`` for the player to move's own moves."""
         if phase is FlipPhase.CHOOSE:
             if kind is not FlipChoose:
                 raise UnoError(
@@ -647,6 +704,35 @@ class FlipGame:
         else:
             raise UnoError(N_("that is not a move in UNO Flip"))
         return events
+
+    def _catch(self, seat: int, target: int) -> list[FlipEvent]:
+        """ "UNO not called, caught before the next player begins a turn: draw 2"."""
+        if target < 0 or target != self.exposed or target == seat or len(self.hands[target]) != 1:
+            raise errors.CannotCatch()
+        self.exposed = -1
+        events = [FlipEvent("caught", seat, value=target)]
+        self._draw(target, UNO_PENALTY, events, "penalty")
+        return events
+
+    def _call_uno(self, seat: int) -> list[FlipEvent]:
+        """UNO said on its own: late (down to one card, not caught yet), or just before the
+        next-to-last card on the turn; with more cards refused (``official``: no penalty)."""
+        left = len(self.hands[seat])
+        if left == 1:
+            if self.exposed != seat:
+                raise errors.UnoNotNeeded(N_("nobody can catch you any more: no UNO to call"))
+            self.exposed = -1
+            return [FlipEvent("uno", seat)]
+        if (
+            left == 2
+            and seat == self.current
+            and (self.phase is FlipPhase.PLAY or self.phase is FlipPhase.DRAWN)
+        ):
+            if self.armed == seat:
+                raise errors.UnoNotNeeded(N_("your UNO is already called"))
+            self.armed = seat
+            return [FlipEvent("uno", seat)]
+        raise errors.UnoNotNeeded()
 
     def _choose(self, seat: int, action: FlipChoose, events: list[FlipEvent]) -> None:
         if action.color.side is not self.side:
@@ -683,6 +769,8 @@ class FlipGame:
                 raise self._wrong_side()
         elif action.color is not None:
             raise UnoError(N_("{card} is not a wild: no colour to name"), card=str(face))
+        if action.uno and len(hand) > 2:
+            raise errors.UnoNotNeeded()  # a call with more cards: refused, as ``official``
         # Wild Draw Two / Color: "only with no card of the colour in play" (challengeable).
         guilty = face.rank >= _R.WILD_DRAW_TWO and self._holds_color(seat, self.color)
         hand.remove(card)
@@ -690,6 +778,12 @@ class FlipGame:
         self.drawn = None
         self.color = action.color if face.is_wild else face.color  # type: ignore[assignment]
         events.append(FlipEvent("played", seat, (card,), self.color, len(hand)))
+        if len(hand) == 1:
+            if action.uno and self.armed != seat:
+                events.append(FlipEvent("uno", seat))
+            elif not action.uno and self.armed != seat:
+                self.exposed = seat  # catchable until the next player begins a turn
+        self.armed = -1
         rank = face.rank
         if not hand:
             self._last_card(seat, face, events)
@@ -838,6 +932,8 @@ class FlipGame:
             self.rng.shuffle(pile)
         card = pile.pop()
         self.hands[seat].append(card)
+        if seat == self.exposed:
+            self.exposed = -1  # no longer down to one card: nothing to catch
         return card
 
     def remove_seat(self, seat: int) -> list[FlipEvent]:
@@ -857,6 +953,11 @@ class FlipGame:
             self.pending_guilty = False
         elif self.pending_by > seat:
             self.pending_by -= 1
+        # A missed call or a call just made by the leaver goes with them.
+        exposed = self.exposed
+        self.exposed = -1 if exposed == seat else exposed - (exposed > seat)
+        armed = self.armed
+        self.armed = -1 if armed == seat else armed - (armed > seat)
         if was_turn:
             step = seat if self.direction > 0 else seat - 1
             self.current = step % self.n
@@ -889,6 +990,7 @@ class FlipGame:
         self.current = self.next_seat(steps)
         self.phase = FlipPhase.PLAY
         self.drawn = None
+        self.armed = -1
 
 
 def match_winner(totals: list[int], target: int = FLIP_TARGET) -> int:

@@ -135,6 +135,8 @@ def parse_flip_position(text: str, rng: Random | None = None) -> tuple[FlipGame,
     first one of that face not named elsewhere. ``pending=yes`` (with ``guilty=yes|no``): the
     Wild Draw on top waits for the player to move to draw or challenge; ``by`` its player
     (default: the one before). ``phase=choose``: the player to move names the colour.
+    ``exposed=NAME``: that player is down to one card without calling UNO and may be caught;
+    ``called=NAME``: the player to move has called UNO just before their next-to-last card.
     """
     options: dict[str, str] = {}
     names: list[str] = []
@@ -187,6 +189,10 @@ def parse_flip_position(text: str, rng: Random | None = None) -> tuple[FlipGame,
         game.pending_guilty = options.get("guilty", "no").lower() in ("yes", "true", "1")
     elif "phase" in options:
         game.phase = FlipPhase[options["phase"].upper()]
+    if "exposed" in options:
+        game.exposed = names.index(options["exposed"])
+    if "called" in options:
+        game.armed = names.index(options["called"])
     return game, names
 
 
@@ -234,6 +240,10 @@ def format_flip_position(game: FlipGame, names: list[str] | None = None) -> str:
         parts.append(f"pending=yes guilty={guilty} by={names[game.pending_by]}")
     elif game.phase is FlipPhase.CHOOSE:
         parts.append("phase=choose")
+    if game.exposed >= 0:
+        parts.append(f"exposed={names[game.exposed]}")
+    if game.armed >= 0:
+        parts.append(f"called={names[game.armed]}")
     segs = [" ".join(parts)]
     for seat, name in enumerate(names):
         mark = "*" if seat == game.current and not game.over else ""
