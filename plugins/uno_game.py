@@ -311,7 +311,7 @@ def play(ctx: Context) -> None:
     text, uno = split_uno(ctx.args)
     table = ctx.table
     if table.flip:
-        _flip_play(ctx, table, text)
+        _flip_play(ctx, table, text, uno)
         return
     text, target = split_target(text, table)
     card, color = parse_play(text)
@@ -339,8 +339,9 @@ def _other_side_refusal(side: Side) -> UnoError:
     )
 
 
-def _flip_play(ctx: Context, table: Table, text: str) -> None:
-    """``.play`` at a table of UNO Flip: a face of the side in play (``p 5``, ``w t``)."""
+def _flip_play(ctx: Context, table: Table, text: str, uno: bool) -> None:
+    """``.play`` at a table of UNO Flip: a face of the side in play (``p 5``, ``w t``), with
+    ``uno``: the call with it."""
     side = _flip_side(table)
     try:
         face, color = parse_flip_play(text, side)
@@ -350,7 +351,7 @@ def _flip_play(ctx: Context, table: Table, text: str) -> None:
         except CardParseError:
             raise
         raise _other_side_refusal(side) from None
-    ctx.publish(table, table.play(ctx.nick, face, color, ctx.now))
+    ctx.publish(table, table.play(ctx.nick, face, color, ctx.now, uno=uno))
 
 
 def split_target(text: str, table: Table) -> tuple[str, str | None]:

@@ -24,7 +24,7 @@ from unobot.core.flip_table import FlipTable
 from unobot.core.render_irc import LIMIT
 from unobot.core.table import TableConfig
 from unobot.engine import preset
-from unobot.engine.flip import FlipGame, Side
+from unobot.engine.flip import FlipGame, FlipPhase, FlipPlay, Side
 from unobot.engine.notation import parse_flip_position
 from unobot.irc.transport import Kind
 
@@ -138,7 +138,7 @@ def test_plain_mode_writes_no_colour_codes() -> None:
 
 def test_a_flip_that_turns_up_a_wild_lets_its_player_name_a_colour_of_the_dark_side() -> None:
     h, t = rigged("top=R8/W | alice*: RF/P9 R3/O3 | bob: B7/O4 G2/T4 | pile=B3/PF R1/T6")
-    out = h.say("alice", ".p r f")
+    out = h.say("alice", ".p r f uno")
     assert said(out).endswith(
         "top W. Top: W (red), dark side up. alice picks the colour (.color p/t/o/u)."
     )
@@ -204,15 +204,77 @@ def test_the_turn_timer_draws_for_an_idle_player_and_moves_on() -> None:
     assert t.game is not None and t.game.current == 1 and len(t.game.hands[0]) == 4
 
 
-def test_no_time_limit_penalty_or_uno_call_at_flip() -> None:
+def test_no_time_limit_at_flip_and_no_uno_call_with_seven_cards() -> None:
     h = Harness(3, FLIP)
     h.say("alice", ".uno")
     h.say("bob", ".join")
     out = h.say("alice", ".deal 30m")
     assert told(out, "alice") == "UNO Flip is played to 500 points, without a time limit"
     h.say("alice", ".deal")
-    assert told(h.say("alice", ".unocall"), "alice") == "UNO is called automatically in this game"
-    assert "UNO is called automatically" in told(h.say("alice", ".catch bob"), "alice")
+    assert told(h.say("alice", ".unocall"), "alice") == (
+        "you have more than one card: no UNO to call"
+    )
+    assert told(h.say("alice", ".catch bob"), "alice") == "there is nobody to catch"
+
+
+# The UNO call, as at a classic ``official`` table: alice holds R5 and B2, bob and carol more.
+CALL = "top=R3 | alice*: R5 B2 | bob: Y1 R8 G9 | carol: Y3 G4 | pile=G1 G2 G3"
+
+
+def test_play_with_uno_calls_it() -> None:
+    """``.p r 5 uno``: the call with the card; nobody can catch alice then."""
+    h, _t = rigged(CALL)
+    out = h.say("alice", ".p r 5 uno")
+    assert said(out).startswith("alice plays R5 (UNO!)")
+    assert told(h.say("carol", ".catch alice"), "carol") == "there is nobody to catch"
+
+
+def test_uno_before_the_card_and_plain_uno() -> None:
+    """``.uno`` (or a plain ``uno`` line) just before the next-to-last card counts for it."""
+    h, _t = rigged(CALL)
+    assert said(h.say("alice", "uno")).startswith("alice calls UNO")
+    assert told(h.say("alice", ".unocall"), "alice") == "your UNO is already called"
+    out = h.say("alice", ".p r 5")
+    assert said(out).startswith("alice plays R5")
+    assert told(h.say("bob", ".catch alice"), "bob") == "there is nobody to catch"
+
+
+def test_missed_uno_caught_draws_two_and_a_late_call_saves() -> None:
+    """ "UNO not called, caught before the next player begins a turn: draw 2": carol, out of
+    turn, catches alice; alice's hand notice has the 2 new cards. Another time alice says it
+    late (``.uno``) before anybody catches her."""
+    h, t = rigged(CALL)
+    h.say("alice", ".p r 5")
+    out = h.say("carol", ".catch alice")
+    assert said(out).startswith("carol catches alice without UNO: alice draws 2.")
+    assert "bob's turn" in said(out)
+    assert told(out, "alice") == "You drew G1 G2 | Your cards (3): G1 G2 B2"
+    assert t.game is not None and len(t.game.hands[0]) == 3 and t.game.current == 1
+    h, t = rigged(CALL)
+    h.say("alice", ".p r 5")
+    assert said(h.say("alice", ".uno")).startswith("alice calls UNO")
+    assert told(h.say("carol", ".catch alice"), "carol") == "there is nobody to catch"
+
+
+def test_catch_refused_once_the_next_player_began() -> None:
+    h, _t = rigged(CALL)
+    h.say("alice", ".p r 5")
+    h.say("bob", ".p r 8")
+    assert told(h.say("carol", ".catch alice"), "carol") == "there is nobody to catch"
+    assert told(h.say("alice", ".uno"), "alice") == (
+        "nobody can catch you any more: no UNO to call"
+    )
+    refused = told(h.say("carol", ".catch nobody"), "carol")
+    assert refused == "there is nobody called nobody to catch"
+
+
+def test_an_out_of_turn_catch_keeps_the_movers_clock() -> None:
+    h, t = rigged(CALL)
+    h.say("alice", ".p r 5")
+    started = t.turn_started
+    h.clock.time += 5
+    h.say("carol", ".catch alice")
+    assert t.turn_started == started
 
 
 def test_rules_commands_know_the_flip_preset() -> None:
@@ -352,6 +414,48 @@ def test_a_flip_game_survives_a_restart(tmp_path: Path) -> None:
     assert restored.finished
     stats = store.player("alice", min_games=1)
     assert stats is not None and stats.games == 1
+
+
+def test_a_missed_uno_call_survives_a_restart(tmp_path: Path) -> None:
+    """The UNO moves are journaled: a player exposed by a missed call before a restart is
+    still exposed after it (the same game state), and is caught then."""
+    first, _ = journaled(tmp_path, seed=4, start=1_000.0, config=FLIP)
+    first.say("alice", ".uno")
+    first.say("bob", ".join")
+    first.say("carol", ".join")
+    first.say("alice", ".deal")
+    table = first.bot.tables["#uno"]
+    rng = Random(5)
+    for _ in range(400):
+        game = table.game
+        assert isinstance(game, FlipGame) and not table.finished
+        seat = game.current
+        plays = [a for a in game.legal_actions() if isinstance(a, FlipPlay)]
+        first.clock.time += 2
+        if len(game.hands[seat]) == 2 and plays and game.phase is FlipPhase.PLAY:
+            first.say(table.names[seat], f".p {plays[0].face.text.lower()} {_letter(plays[0])}")
+            if game.exposed == seat:
+                break
+        else:
+            first.say(*command_for(table, rng))
+    game = table.game
+    assert isinstance(game, FlipGame) and game.exposed >= 0
+    exposed = table.names[game.exposed]
+    before = (game._state(), table.names, table.rng.getstate())
+    second, _store = restarted(tmp_path, first.clock.time, 30)
+    assert second.bot.restore() == 1
+    restored = second.bot.tables["#uno"]
+    assert isinstance(restored, FlipTable) and restored.game is not None
+    assert (restored.game._state(), restored.names, restored.rng.getstate()) == before
+    second.event(Kind.JOIN, "unobot", "#uno")
+    catcher = next(n for n in restored.names if n != exposed)
+    out = second.say(catcher, f".catch {exposed}")
+    assert f"{catcher} catches {exposed} without UNO: {exposed} draws 2." in said(out)
+    assert len(restored.game.hands[restored.names.index(exposed)]) == 3
+
+
+def _letter(action: FlipPlay) -> str:
+    return action.color.letter.lower() if action.color is not None else ""
 
 
 def test_a_player_leaving_puts_their_cards_under_the_pile_and_play_goes_on() -> None:

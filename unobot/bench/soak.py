@@ -88,7 +88,7 @@ def play_random_move(table: Table, rng: Random, now: float) -> None:
     if type(action) is Play:
         table.play(nick, action.card, action.color, now, uno=action.uno)
     elif type(action) is FlipPlay:
-        table.play(nick, action.face, action.color, now)  # type: ignore[arg-type]
+        table.play(nick, action.face, action.color, now, uno=action.uno)  # type: ignore[arg-type]
     elif type(action) is FlipChoose:
         table.choose_color(nick, action.color, now)  # type: ignore[arg-type]
     elif type(action) is Draw:
@@ -120,7 +120,7 @@ def command_for(table: Table, rng: Random) -> tuple[str, str]:
         text = f".p {action.face.text.lower()}"
         if action.color is not None:
             text += f" {action.color.letter.lower()}"
-        return nick, text
+        return nick, text + (" uno" if action.uno else "")
     if type(action) is FlipChoose:
         return nick, f".color {action.color.letter.lower()}"
     if type(action) is Draw:

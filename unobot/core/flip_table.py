@@ -31,7 +31,7 @@ from unobot.core.updates import (
     Update,
 )
 from unobot.engine import Phase, errors
-from unobot.engine.actions import Challenge, Draw, Pass
+from unobot.engine.actions import CallUno, Catch, Challenge, Draw, Pass
 from unobot.engine.errors import UnoError
 from unobot.engine.events import HandEnded, MatchEnded
 from unobot.engine.flip import (
@@ -69,8 +69,8 @@ def table_class(rules: HouseRules) -> type[Table]:
 
 
 class FlipTable(Table):
-    """A table of UNO Flip (``.uno flip``). UNO is called automatically; no penalties,
-    swaps or catches; no time limit."""
+    """A table of UNO Flip (``.uno flip``). UNO is called and caught as at a classic
+    ``official`` table (the engine plays it); no penalties or swaps; no time limit."""
 
     flip = True
 
@@ -133,7 +133,11 @@ class FlipTable(Table):
         if self.state is not State.PLAYING or game is None or game.over or self.frozen is not None:
             return False
         seat = self.seat_of(nick)
-        return seat is not None and seat == game.current
+        if seat is None:
+            return False
+        if action is not CallUno and action is not Catch:
+            return seat == game.current
+        return any(type(a) is action for a in game.legal_actions(seat))
 
     # --- lobby -----------------------------------------------------------------------------
 
@@ -190,10 +194,12 @@ class FlipTable(Table):
         target: str | None = None,
     ) -> Update:
         """Play the face ``card`` (a :class:`Face`, or its text as the journal keeps it) of the
-        side in play; ``color`` for a wild (a ``FlipColor``, or a colour letter)."""
+        side in play; ``color`` for a wild (a ``FlipColor``, or a colour letter); ``uno``
+        calls UNO with it."""
         game = self._flip_game()
         face = card if type(card) is Face else Face.parse(_text(card), game.side)
-        return self._flip_act(nick, FlipPlay(face, _color(color, game.side)), now, computer)
+        action = FlipPlay(face, _color(color, game.side), uno)
+        return self._flip_act(nick, action, now, computer)
 
     @journaled
     def choose_color(self, nick: str, color: Any, now: float, *, computer: bool = False) -> Update:
@@ -215,11 +221,18 @@ class FlipTable(Table):
     def challenge(self, nick: str, now: float, *, computer: bool = False) -> Update:
         return self._flip_act(nick, Challenge(), now, computer)
 
+    @journaled
     def call_uno(self, nick: str, now: float, *, computer: bool = False) -> Update:
-        raise UnoError(_("UNO is called automatically in UNO Flip"))
+        """Say UNO, out of turn too: just before the next-to-last card, or late."""
+        return self._flip_act(nick, CallUno(), now, computer, in_turn=False)
 
+    @journaled
     def catch(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
-        raise UnoError(_("UNO is called automatically in UNO Flip"))
+        """Catch ``target`` down to one card without UNO (any seated player, out of turn)."""
+        seat = self.seat_of(target, computer=None)
+        if seat is None:
+            raise errors.CannotCatch(target[:30])
+        return self._flip_act(nick, Catch(seat), now, computer, in_turn=False)
 
     def swap(self, nick: str, target: str, now: float, *, computer: bool = False) -> Update:
         raise errors.CannotSwap(_("Seven-O is not played here: hands are never swapped"))
@@ -227,10 +240,14 @@ class FlipTable(Table):
     def penalize(self, nick: str, cards: int, now: float) -> Update:
         raise UnoError(_("UNO Flip has no penalty cards"))
 
-    def _flip_act(self, nick: str, action: Any, now: float, computer: bool) -> Update:
+    def _flip_act(
+        self, nick: str, action: Any, now: float, computer: bool, *, in_turn: bool = True
+    ) -> Update:
+        """A move of ``nick``'s: on their turn, or (``in_turn`` False: an UNO call or a catch)
+        at any time, which neither resets their idle count nor is the turn's actor."""
         game = self._flip_game()
         seat = self._seat(nick, computer)
-        if seat != game.current:
+        if in_turn and seat != game.current:
             raise errors.NotYourTurn(self.players[game.current].nick)
         assert self.match is not None
         events = self.match.apply(seat, action)
@@ -239,9 +256,11 @@ class FlipTable(Table):
         if player.away_since is not None:
             player.away_since = None
             update.events.append(Back(player.nick))
-        player.timeouts = 0
+        if in_turn:
+            player.timeouts = 0
         defer = type(action) is Draw and game.phase is FlipPhase.DRAWN and game.current == seat
-        return self._after(events, seat, now, update, defer=defer)  # type: ignore[arg-type]
+        actor = seat if in_turn else None
+        return self._after(events, actor, now, update, defer=defer)  # type: ignore[arg-type]
 
     def _after(  # type: ignore[override]
         self,
@@ -281,7 +300,8 @@ class FlipTable(Table):
                 )
         if flips:
             self.last_activity = now
-            self._new_turn(now)
+            if actor is not None or game.current != before:
+                self._new_turn(now)  # an out-of-turn UNO call or catch keeps the mover's clock
         if defer:
             self._flip_deferred.extend(flips)
             self._deferred.extend(update.events)
@@ -302,7 +322,9 @@ class FlipTable(Table):
         if any(type(e) is HandEnded for e in ends):
             update.events.append(self._totals())
             return self._start_hand(now, update)
-        if game.current != before or game.current == actor or game.phase is FlipPhase.CHOOSE:
+        if game.current != before or (
+            actor is not None and (game.current == actor or game.phase is FlipPhase.CHOOSE)
+        ):
             self._flip_turn_hand(update)
         update.status = self.status()
         return update

@@ -44,7 +44,7 @@ from unobot.core.updates import (
 from unobot.engine import Phase
 from unobot.engine import events as ev
 from unobot.engine.cards import Card, Color, Rank
-from unobot.engine.flip import FlipColor, FlipEvent, Side
+from unobot.engine.flip import UNO_PENALTY, FlipColor, FlipEvent, Side
 from unobot.engine.rules import Deck, HouseRules, NoPlayableCard, Stacking, TeamGame
 from unobot.i18n import N_, language, plain, speak, speaking
 from unobot.irc.casemap import irc_lower
@@ -582,7 +582,25 @@ def _flip_fragments(
                 side = e.color.side
             face = e.cards[0].face(side)
             color = fmt.color(e.color) if face.is_wild and e.color is not None else ""  # type: ignore[arg-type]
-            out.append(_Play(who, fmt.card(face), color, two_left=e.value == 2, uno=e.value == 1))
+            out.append(_Play(who, fmt.card(face), color, two_left=e.value == 2))
+        elif kind == "uno":  # as the classic UnoCalled: "(UNO!)" with the play, or on its own
+            last = out[-1] if out else None
+            if isinstance(last, _Play) and last.nick == who and not last.uno:
+                last.uno = True
+            else:
+                out.append(_("{nick} calls UNO", nick=who))
+        elif kind == "caught" and 0 <= e.value < len(names):
+            out.append(
+                ngettext(
+                    "{catcher} catches {nick} without UNO: {nick} draws {n}",
+                    "{catcher} catches {nick} without UNO: {nick} draws {n}",
+                    UNO_PENALTY,
+                    catcher=who,
+                    nick=names[e.value],
+                )
+            )
+            if nxt is not None and nxt.kind == "drew" and nxt.seat == e.value:
+                i += 1  # the catch says it
         elif kind == "drew":
             n = len(e.cards)
             if nxt is not None and nxt.kind == "skipped" and nxt.seat == e.seat:
@@ -1277,11 +1295,11 @@ def _update_status(update: Update, fmt: Cards, prefix: str) -> str:
     first: Card | None = None
     called: set[str] = set()
     for batch in update.events:
-        if type(batch) is FlipEvents:  # UNO Flip calls UNO with the play: "(UNO!)"
+        if type(batch) is FlipEvents:
             called.update(
                 irc_lower(batch.names[e.seat])
                 for e in batch.events
-                if e.kind == "played" and e.value == 1 and 0 <= e.seat < len(batch.names)
+                if e.kind == "uno" and 0 <= e.seat < len(batch.names)
             )
             continue
         if type(batch) is not EngineEvents:

@@ -549,10 +549,9 @@ PRESETS: dict[str, HouseRules] = {
     "jump-in": HouseRules(name="jump-in", jump_in=True),
     "no-mercy": NO_MERCY,
     "no-mercy-1000": dataclasses.replace(NO_MERCY, name="no-mercy-1000", target_score=1000),
-    "flip": HouseRules(
+    "flip": HouseRules(  # the UNO call as ``official`` (the engine plays it: unobot.engine.flip)
         name="flip",
         deck=Deck.FLIP,
-        uno_call=UnoCall.AUTO,
         target_score=500,
     ),
     "house": HouseRules(
