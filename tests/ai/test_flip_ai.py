@@ -9,8 +9,11 @@ from random import Random
 
 import pytest
 
-from unobot.ai.flip import flip_action
-from unobot.engine.flip import FlipGame
+from unobot.ai.flip import flip_action, with_uno_call
+from unobot.ai.flip_hard import candidates
+from unobot.engine.actions import Catch
+from unobot.engine.flip import Face, FlipGame, FlipPlay
+from unobot.engine.notation import parse_flip_position
 
 
 def play_hand(levels: list[str], seed: int) -> FlipGame:
@@ -43,3 +46,21 @@ def test_normal_beats_easy_head_to_head() -> None:
         assert game.outcome is not None
         wins[levels[game.outcome.winner]] += 1
     assert wins["normal"] > 55
+
+
+def test_every_level_calls_uno_with_its_next_to_last_card() -> None:
+    """ "must have called "UNO" when playing the next-to-last card": the move a computer
+    makes (``with_uno_call``) calls it, so nobody can catch it; a play with more cards is
+    left as it is. The turn's move is never the catch the engine also offers the mover."""
+    for level in ("easy", "normal"):
+        game, _ = parse_flip_position("top=R3 | a*: R5 B2 | b: Y1 R8 G9 | pile=G1 G2", Random(1))
+        move = with_uno_call(game, 0, flip_action(game, level, Random(2)))
+        assert move == FlipPlay(Face.parse("R5"), None, uno=True)
+        game.apply(0, move)
+        assert game.exposed == -1 and len(game.hands[0]) == 1
+        position = "top=R3 exposed=c | a*: R5 B2 Y7 | b: Y1 | c: G9 | pile=G1 G2"
+        game, _ = parse_flip_position(position, Random(1))
+        assert Catch(2) in game.legal_actions(0)
+        move = with_uno_call(game, 0, flip_action(game, level, Random(2)))
+        assert move == FlipPlay(Face.parse("R5"))
+        assert Catch(2) not in candidates(game)

@@ -518,3 +518,61 @@ def test_the_last_person_leaving_a_flip_table_of_computers_ends_the_game() -> No
     text = said(h.say("alice", ".leave"))
     assert "The game is over: no person is left in the game." in text
     assert t.finished
+
+
+# --- computer players and the UNO call -------------------------------------------------------
+
+FLIP_QUICK = BotConfig(
+    table=TableConfig(rules=preset("flip"), turn_timeout=10_000),
+    bots=ComputerConfig(delay=1.0, uno_grace=4.0),
+)
+
+
+def with_computer(position: str) -> tuple[Harness, FlipTable, str]:
+    """alice, bob and a ``normal`` computer player, the hand replaced by ``position`` written
+    with ``BOT`` for the computer's seat."""
+    h = Harness(1, FLIP_QUICK)
+    h.say("alice", ".uno")
+    h.say("bob", ".join")
+    h.say("alice", ".addbot normal")
+    h.say("alice", ".deal")
+    t = h.bot.tables["#uno"]
+    assert isinstance(t, FlipTable) and t.match is not None
+    bot = t.names[2]
+    game, names = parse_flip_position(position.replace("BOT", bot), Random(1))
+    assert tuple(names) == t.names
+    t.match.game = game
+    t._new_turn(h.clock.now())
+    return h, t, bot
+
+
+def test_a_computer_player_calls_uno_with_its_next_to_last_card() -> None:
+    position = "top=R3 | alice: Y1 Y2 | bob*: R9 G5 G6 | BOT: R5 B2 | pile=G1 G2"
+    h, _t, bot = with_computer(position)
+    h.say("bob", ".p r 9")
+    out = said(h.advance(5))
+    assert f"{bot} plays R5 (UNO!)" in out
+    assert told(h.say("alice", f".catch {bot}"), "alice") == "there is nobody to catch"
+
+
+def test_a_computer_player_catches_a_missed_call_after_the_grace() -> None:
+    """As at classic tables: a person who forgot gets ``uno_grace`` seconds to call late
+    before a computer catches them (and the computer to move holds its move as long)."""
+    position = "top=R3 dir=ccw | alice*: R5 B2 | bob: G3 G4 G7 | BOT: Y1 R8 G9 | pile=G1 G2 B7"
+    h, t, bot = with_computer(position)  # counter-clockwise: the computer moves after alice
+    h.say("alice", ".p r 5")
+    assert t.game is not None and t.game.exposed == 0 and t.names[t.game.current] == bot
+    assert not said(h.advance(3.5))  # neither the catch nor the computer's turn yet
+    out = said(h.advance(3))
+    assert f"{bot} catches alice without UNO: alice draws 2." in out
+    assert out.index("catches alice") < out.index(f"{bot} plays R8")
+    assert len(t.game.hands[0]) == 3
+
+
+def test_a_late_call_within_the_grace_is_not_caught() -> None:
+    position = "top=R3 | alice*: R5 B2 | bob: G3 G4 G7 | BOT: Y1 R8 G9 | pile=G1 G2"
+    h, _t, _bot = with_computer(position)
+    h.say("alice", ".p r 5")
+    h.advance(2)
+    assert said(h.say("alice", "uno")).startswith("alice calls UNO")
+    assert "catches" not in said(h.advance(10))

@@ -12,6 +12,10 @@ only the mover's own hand (its faces in play) and the piles' tops:
   challenges;
 - ``hard`` is :mod:`unobot.ai.flip_hard` (a search on its seat's ``FlipView``); asked here
   (no time to search), it plays as ``normal``.
+
+Every level calls UNO with its next-to-last card (:func:`with_uno_call`, applied when the
+move is made) and catches a person's missed call (``unobot.core.computers``); the turn's
+move is chosen among the turn's actions only (the call and the catch are not one).
 """
 
 from __future__ import annotations
@@ -19,16 +23,24 @@ from __future__ import annotations
 from collections import Counter
 from random import Random
 
-from unobot.engine.actions import Draw, Pass
+from unobot.engine.actions import CallUno, Catch, Draw, Pass
 from unobot.engine.flip import FlipAction, FlipChoose, FlipColor, FlipGame, FlipPlay
 
-__all__ = ["flip_action"]
+__all__ = ["flip_action", "with_uno_call"]
+
+
+def with_uno_call(game: FlipGame, seat: int, action: FlipAction) -> FlipAction:
+    """``action`` as a computer player makes it: a play of its next-to-last card calls UNO
+    with it (the sheet: "must have called "UNO" when playing the next-to-last card")."""
+    if type(action) is FlipPlay and not action.uno and len(game.hands[seat]) == 2:
+        return FlipPlay(action.face, action.color, uno=True)
+    return action
 
 
 def flip_action(game: FlipGame, level: str, rng: Random) -> FlipAction:
     """The move of a computer player of ``level`` to move in ``game`` (one of its legal
     actions)."""
-    legal = game.legal_actions()
+    legal = [a for a in game.legal_actions() if type(a) is not CallUno and type(a) is not Catch]
     if not legal:
         raise ValueError("not this player's turn")
     plays = [a for a in legal if type(a) is FlipPlay]

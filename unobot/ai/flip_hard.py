@@ -27,6 +27,11 @@ challenged (a ``normal`` player plays a Wild Draw only without a card of the col
 challenge would only cost two cards), and it plays its own Wild Draws whenever the search
 likes them, a card of the colour in hand or not (``normal`` never challenges; a person may).
 
+UNO calls: the search weighs only the turn's moves; the move it makes calls UNO with the
+next-to-last card as every level does (:func:`unobot.ai.flip.with_uno_call`), and the
+playouts keep calls automatic (nobody in them forgets one, so nobody is caught: a missed call
+is a person's mistake, not a strategy).
+
 The search runs within a time budget per move (``budget_ms``, default 200) or a fixed number
 of playouts (``playouts``, for reproducible tests); given its seed and the budget in playouts
 it is deterministic.
@@ -42,7 +47,7 @@ from random import Random
 
 from unobot.ai.flip import flip_action
 from unobot.ai.hard import beaten
-from unobot.engine.actions import Challenge, Draw, Pass
+from unobot.engine.actions import CallUno, Catch, Challenge, Draw, Pass
 from unobot.engine.flip import (
     Face,
     FlipAction,
@@ -634,7 +639,7 @@ def candidates(game: FlipGame) -> list[FlipAction]:
     """The moves worth searching: every distinct card (and colour for a wild) to play, the
     colour to name, or playing the drawn card against keeping it. A draw while a card could be
     played is left out (as ``normal``, it plays when it can); a Wild Draw played on it is drawn."""
-    legal = list(game.legal_actions())
+    legal = [a for a in game.legal_actions() if type(a) is not CallUno and type(a) is not Catch]
     phase = game.phase
     if phase is FlipPhase.PENDING:
         return [a for a in legal if type(a) is Draw]

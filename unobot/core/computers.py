@@ -47,7 +47,7 @@ from random import Random
 from typing import TYPE_CHECKING, Protocol
 
 from unobot.ai import LEVELS, Observation, Observer, make_strategy
-from unobot.ai.flip import flip_action
+from unobot.ai.flip import flip_action, with_uno_call
 from unobot.ai.flip_hard import FlipHard, FlipMemory, FlipView, determinise
 from unobot.ai.normal import swap_target
 from unobot.core.table import Table
@@ -564,23 +564,43 @@ class Computers:
             )
 
     def _plan_flip(self, table: Table, state: _TableState, now: float) -> None:
-        """UNO Flip: only the seat to move acts (UNO is called by itself). ``easy`` and
-        ``normal`` decide inline (:func:`unobot.ai.flip.flip_action`, on a copy of the game:
-        they read only the mover's own hand and the public piles); ``hard`` searches what its
-        seat sees and remembers (:class:`~unobot.ai.flip_hard.FlipView`, taken now on the
-        reactor thread) through the decider, in a worker process as the classic ``hard``."""
+        """UNO Flip: the seat to move acts, and any computer seat catches a person's missed
+        UNO call (after ``uno_grace``, as at classic tables: the mover holds back as long).
+        ``easy`` and ``normal`` decide inline (:func:`unobot.ai.flip.flip_action`, on a copy
+        of the game: they read only the mover's own hand and the public piles); ``hard``
+        searches what its seat sees and remembers (:class:`~unobot.ai.flip_hard.FlipView`,
+        taken now on the reactor thread) through the decider, in a worker process as the
+        classic ``hard``. Every level's play of its next-to-last card calls UNO
+        (:func:`~unobot.ai.flip.with_uno_call`, in :meth:`_perform`)."""
         game = table.game
         assert game is not None
+        hold = self._grace_end(table, state, game, now)  # type: ignore[arg-type]
+        catch = game.exposed
+        catchers = {
+            irc_lower(p.nick): s
+            for s, p in enumerate(table.players)
+            if p.computer and catch >= 0 and s != catch
+        }
         seat = game.current
         player = table.players[seat]
         key = irc_lower(player.nick)
         for other in list(state.pending):
-            if other != key or state.pending[other].version != state.version:
+            if (other != key and other not in catchers) or state.pending[
+                other
+            ].version != state.version:
                 del state.pending[other]
+        for other, at in catchers.items():
+            if other in state.pending:
+                continue
+            pause = self.config.delay * state.rng.uniform(0.7, 1.3)
+            due = max(now + pause * 0.6, hold)  # a reaction, after the person's few seconds
+            pending = _Pending(table.players[at].nick, table.players[at].level, state.version, due)
+            state.pending[other] = pending
+            self._decided(table, other, pending, Catch(catch))
         if not player.computer or key in state.pending:
             return
         pause = self.config.delay * state.rng.uniform(0.7, 1.3)
-        due = max(now, table.turn_started + pause)
+        due = max(now, table.turn_started + pause, hold)
         pending = _Pending(player.nick, player.level, state.version, due)
         state.pending[key] = pending
         seed = state.rng.getrandbits(64)
@@ -707,8 +727,18 @@ class Computers:
             assert isinstance(action, Swap)
             return table.swap(nick, table.players[action.target].nick, now, computer=True)
         if kind is FlipPlay:
-            assert isinstance(action, FlipPlay)
-            return table.play(nick, action.face, action.color, now, computer=True)  # type: ignore[arg-type]
+            game = table.game
+            seat = table.seat_of(nick, computer=True)
+            assert isinstance(action, FlipPlay) and game is not None and seat is not None
+            action = with_uno_call(game, seat, action)  # type: ignore[arg-type]
+            return table.play(
+                nick,
+                action.face,  # type: ignore[union-attr]
+                action.color,  # type: ignore[union-attr]
+                now,
+                uno=action.uno,  # type: ignore[union-attr]
+                computer=True,
+            )
         if kind is FlipChoose:
             assert isinstance(action, FlipChoose)
             return table.choose_color(nick, action.color, now, computer=True)  # type: ignore[arg-type]
