@@ -891,7 +891,8 @@ def rules_note(rules: HouseRules) -> str:
     if rules.deck is Deck.FLIP:
         return _(
             "UNO Flip: a Flip card turns every card over. The dark side has Draw Five, Skip "
-            "Everyone and Wild Draw Color (draw until that colour comes). UNO is called for you."
+            "Everyone and Wild Draw Color (draw until that colour comes). Call UNO with your "
+            "next-to-last card, or be caught: draw 2."
         )
     if rules.deck is Deck.NO_MERCY:
         parts.append(_("No Mercy deck: Skip Everyone, Discard All, +4, +6, +10, Colour Roulette."))
