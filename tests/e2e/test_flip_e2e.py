@@ -33,6 +33,7 @@ _STATUS = re.compile(
     r"(?P<nick>\S+?)(?P<phase>'s turn| must answer| picks the colour)"
 )
 _MARKED = re.compile(r"\[(\w+)\]")
+_COUNT = re.compile(r"Your cards \((\d+)\)")
 _HINT = re.compile(r"\| Play (\w+)")
 
 HANDS = {
@@ -158,8 +159,27 @@ class Flip:
         plain = [c for c in marked if not c.startswith("W")]
         face = (plain or marked)[0].lower()
         color = f" {letter}" if face.startswith("w") else ""
-        refused = [n for n in self.act(mover, f".p {face}{color}") if "Your cards (" not in n]
+        count = _COUNT.search(hand)
+        uno = " uno" if count is not None and count.group(1) == "2" else ""  # the call with it
+        refused = [n for n in self.act(mover, f".p {face}{color}{uno}") if "Your cards (" not in n]
         assert not refused, (face, refused, hand)
+
+
+def rig(bot: RunningBot, hands: dict[int, str], top: str) -> list[str]:
+    """Replace the dealt hand by ``hands`` (by seat, cards with their backs) on ``top``, the
+    first seat to move; the rest of the deck is the draw pile. On the reactor thread."""
+    table = bot.table()
+    assert isinstance(table, FlipTable) and table.match is not None
+    names = list(table.names)
+    used = {t for h in hands.values() for t in h.split()} | {top}
+    pile = [f"{c.light}/{c.dark}" for c in FLIP_DECK if f"{c.light}/{c.dark}" not in used]
+    seats = " | ".join(f"{n}{'*' if i == 0 else ''}: {hands[i]}" for i, n in enumerate(names))
+    position = f"top={top} | {seats} | pile={' '.join(pile[:40])}"
+    flip_game, seated = parse_flip_position(position, Random(1))
+    assert seated == names
+    table.match.game = flip_game
+    table._new_turn(bot.adapter.now())
+    return names
 
 
 def test_a_flip_hand_is_played_to_its_end_over_irc(
@@ -187,21 +207,7 @@ def test_a_flip_hand_is_played_to_its_end_over_irc(
     deal = " ".join(game.lines())
     assert "Uno (flip) [to 500 points]" in deal and "light side up" in deal
 
-    def rig() -> list[str]:
-        table = bot.table()
-        assert isinstance(table, FlipTable) and table.match is not None
-        names = list(table.names)
-        used = {t for h in HANDS.values() for t in h.split()} | {TOP}
-        pile = [f"{c.light}/{c.dark}" for c in FLIP_DECK if f"{c.light}/{c.dark}" not in used]
-        seats = " | ".join(f"{n}{'*' if i == 0 else ''}: {HANDS[i]}" for i, n in enumerate(names))
-        position = f"top={TOP} | {seats} | pile={' '.join(pile[:40])}"
-        flip_game, seated = parse_flip_position(position, Random(1))
-        assert seated == names
-        table.match.game = flip_game
-        table._new_turn(bot.adapter.now())
-        return names
-
-    names = on_reactor(bot.adapter, rig)
+    names = on_reactor(bot.adapter, lambda: rig(bot, HANDS, TOP))
     assert names[:2] == [ann.nick, bob.nick] and names[2] == "NormalBot1"
     # ann's Flip card turns everything over: the dark side is up.
     notes = game.act(ann, ".p r f")
@@ -278,4 +284,45 @@ def test_a_hard_computer_seat_plays_a_flip_hand_over_irc(
     text = " ".join(game.lines())
     assert "wins the hand" in text, game.lines()[-3:]
     assert "HardBot1 plays" in text
+    game.say(ann, ".unostop")
+
+
+def test_uno_is_called_and_caught_at_flip_over_irc(
+    server: IrcServer, made: tuple[list[RunningBot], list[TestClient]]
+) -> None:
+    """Two people on real connections, at a person's pace: ann plays her next-to-last card
+    without calling UNO and bob catches her (she draws 2, told privately); then bob calls UNO
+    with his own next-to-last card (``.p r 8 uno``) and ann can't catch him."""
+    bot = RunningBot(server, "#" + unique("flipuno"), TableConfig(rules=preset("flip")), seed=4)
+    made[0].append(bot)
+    ann, bob = (TestClient(server.port, unique("fu")) for _ in range(2))
+    made[1].extend([ann, bob])
+    for c in (ann, bob):
+        c.join(bot.channel)
+    game = Flip(bot, [ann, bob])
+    for c in (ann, bob):
+        game.say(c, ".pce-off")
+    game.say(ann, ".uno")
+    game.say(bob, ".join")
+    game.say(ann, ".deal")
+    hands = {0: "R5/T3 B2/U1", 1: "R8/T5 G9/U4"}
+    names = on_reactor(bot.adapter, lambda: rig(bot, hands, "R3/O3"))
+    assert names == [ann.nick, bob.nick]
+    time.sleep(1.0)
+    game.act(ann, ".p r 5")
+    assert game.lines()[-1].startswith(f"{ann.nick} plays R5. Top: R5, light side up.")
+    time.sleep(1.5)
+    seen = len(ann.snapshot())
+    assert not game.act(bob, f".catch {ann.nick}")
+    line = game.lines()[-1]
+    assert line.startswith(f"{bob.nick} catches {ann.nick} without UNO: {ann.nick} draws 2.")
+    assert f"{bob.nick}'s turn" in line
+    drew = [n for n in game.notices(ann, seen) if n.startswith("You drew ")]
+    assert len(drew) == 1 and "| Your cards (3): " in drew[0], drew
+    time.sleep(1.0)
+    game.act(bob, ".p r 8 uno")
+    line = game.lines()[-1]
+    assert line.startswith(f"{bob.nick} plays R8 (UNO!). Top: R8, light side up."), line
+    time.sleep(1.0)
+    assert game.say(ann, f".catch {bob.nick}") == ["there is nobody to catch"]
     game.say(ann, ".unostop")
