@@ -576,3 +576,16 @@ def test_a_late_call_within_the_grace_is_not_caught() -> None:
     h.advance(2)
     assert said(h.say("alice", "uno")).startswith("alice calls UNO")
     assert "catches" not in said(h.advance(10))
+
+
+def test_an_early_uno_never_costs_the_move() -> None:
+    """As at a classic ``official`` table: ``.p r 5 uno`` with three cards plays the card and
+    tells the player alone that UNO is not called yet; the channel reads no UNO."""
+    h, t = rigged("top=R3 | alice*: R5 B2 G7 | bob: Y1 R8 G9 | carol: Y3 G4 | pile=G1 G2")
+    out = h.say("alice", ".p r 5 uno")
+    assert said(out).startswith("alice plays R5 (2 cards left). Top: R5")
+    assert "UNO" not in said(out)
+    assert "UNO is not called: you still hold 2 cards" in told(out, "alice")
+    assert t.game is not None and len(t.game.hands[0]) == 2 and t.game.current == 1
+    refused = told(h.say("bob", ".p y 1 uno"), "bob")  # the card is checked first
+    assert refused == "Y1 does not match R5"

@@ -23,6 +23,7 @@ from unobot.core.table import State, Table, journaled
 from unobot.core.updates import (
     Back,
     Dealt,
+    EarlyUno,
     EngineEvents,
     FlipEvents,
     HandNotice,
@@ -195,11 +196,31 @@ class FlipTable(Table):
     ) -> Update:
         """Play the face ``card`` (a :class:`Face`, or its text as the journal keeps it) of the
         side in play; ``color`` for a wild (a ``FlipColor``, or a colour letter); ``uno``
-        calls UNO with it."""
+        calls UNO with it. An early ``uno`` (the play leaves more than one card) never costs
+        the move, as at a classic table: the engine refuses the call alone (the card checked
+        first), so the card is played without it and the player is told (:class:`EarlyUno`)."""
         game = self._flip_game()
         face = card if type(card) is Face else Face.parse(_text(card), game.side)
-        action = FlipPlay(face, _color(color, game.side), uno)
-        return self._flip_act(nick, action, now, computer)
+        chosen = _color(color, game.side)
+        try:
+            return self._flip_act(nick, FlipPlay(face, chosen, uno), now, computer)
+        except errors.UnoNotNeeded:
+            if not uno:
+                raise
+        seat = self._seat(nick, computer)
+        update = self._flip_act(nick, FlipPlay(face, chosen), now, computer)
+        left = next(
+            (
+                e.value
+                for batch in update.events
+                if type(batch) is FlipEvents
+                for e in batch.events
+                if e.kind == "played" and e.seat == seat
+            ),
+            0,
+        )
+        update.notes.append(EarlyUno(self.players[seat].nick, left))
+        return update
 
     @journaled
     def choose_color(self, nick: str, color: Any, now: float, *, computer: bool = False) -> Update:
