@@ -585,9 +585,8 @@ class Computers:
         player = table.players[seat]
         key = irc_lower(player.nick)
         for other in list(state.pending):
-            if (other != key and other not in catchers) or state.pending[
-                other
-            ].version != state.version:
+            wanted = other == key or other in catchers
+            if not wanted or state.pending[other].version != state.version:
                 del state.pending[other]
         for other, at in catchers.items():
             if other in state.pending:
