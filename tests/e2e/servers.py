@@ -156,6 +156,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tests.e2e.client import Msg
 
 __all__ = [
     "DEB_PACKAGES",
@@ -1047,7 +1051,7 @@ class IrcServer:
             mark = len(client.snapshot())
             client.send(f"PRIVMSG NickServ :REGISTER {self.password} {self.account}@example.org")
             answer = client.wait_for(
-                lambda m: m.command == "NOTICE" and m.nick == "NickServ" and "regist" in m.text,
+                _register_answer,
                 after=mark,
                 timeout=max(1.0, deadline - time.monotonic()),
                 what="REGISTER answer",
@@ -1126,6 +1130,19 @@ class IrcServer:
     def cleanup(self) -> None:
         self.stop()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _register_answer(message: Msg) -> bool:
+    """NickServ's answer to REGISTER, not the notice it greets a registered nick with.
+
+    The registrar connects under the account's nick; on a restart the account already exists,
+    and NickServ's greeting ("This nickname is registered. Please choose a different nickname,
+    or identify via /msg NickServ identify <password>") may arrive after the REGISTER was sent:
+    it names no answer, and waiting on past it finds "… is already registered"."""
+    if message.command != "NOTICE" or message.nick != "NickServ":
+        return False
+    text = plain_text(message.text).lower()
+    return "regist" in text and "identify" not in text
 
 
 def start_server(kind: str, tls: bool = False, services: str | None = None) -> IrcServer:

@@ -86,3 +86,26 @@ def test_a_port_taken_before_the_server_binds_it_is_not_taken_for_the_server(
             assert bare.proc is None  # stopped, not left running without a listener
         finally:
             bare.cleanup()
+
+
+def test_the_registrar_waits_past_nickservs_greeting_for_its_register_answer() -> None:
+    """CI once read atheme's greeting of a registered nick (it came after the REGISTER on a
+    restart) as the REGISTER's answer and failed the services' start."""
+    from tests.e2e.client import parse
+    from tests.e2e.servers import _register_answer
+
+    def notice(text: str) -> bool:
+        return _register_answer(parse(f":NickServ!NickServ@services.test NOTICE unobot :{text}"))
+
+    assert not notice(
+        "This nickname is registered. Please choose a different nickname, or identify via "
+        "\x02/msg NickServ identify <password>\x02."
+    )
+    assert not notice(
+        "This nickname is registered and protected. If it is your nick, type "
+        "/msg NickServ IDENTIFY password."
+    )  # anope's greeting
+    assert notice("\x02unobot\x02 is already registered.")
+    assert notice("\x02unobot\x02 is now registered to \x02unobot@example.org\x02.")
+    assert notice("Nickname unobot registered.")
+    assert not _register_answer(parse(":irc.test NOTICE unobot :registered"))
