@@ -182,26 +182,36 @@ def rig(bot: RunningBot, hands: dict[int, str], top: str) -> list[str]:
     return names
 
 
-def test_a_flip_hand_is_played_to_its_end_over_irc(
-    server: IrcServer, made: tuple[list[RunningBot], list[TestClient]]
-) -> None:
+def open_flip(
+    server: IrcServer,
+    made: tuple[list[RunningBot], list[TestClient]],
+    name: str,
+    seed: int,
+    bots: ComputerConfig | None = None,
+) -> tuple[Flip, TestClient, TestClient]:
+    """A Flip table in a channel of its own with two people on real connections, in plain
+    text (the playable cards marked ``[X]``): ann opened it with ``.uno``, bob joined."""
     bot = RunningBot(
-        server,
-        "#" + unique("flip"),
-        TableConfig(rules=preset("flip")),
-        seed=4,
-        bots=ComputerConfig(delay=0.3),
+        server, "#" + unique(name), TableConfig(rules=preset("flip")), seed=seed, bots=bots
     )
     made[0].append(bot)
-    ann, bob = (TestClient(server.port, unique("fl")) for _ in range(2))
+    ann, bob = (TestClient(server.port, unique(name[:2])) for _ in range(2))
     made[1].extend([ann, bob])
     for c in (ann, bob):
         c.join(bot.channel)
     game = Flip(bot, [ann, bob])
-    for c in (ann, bob):  # plain text: the playable cards marked [X]
+    for c in (ann, bob):
         game.say(c, ".pce-off")
     game.say(ann, ".uno")
     game.say(bob, ".join")
+    return game, ann, bob
+
+
+def test_a_flip_hand_is_played_to_its_end_over_irc(
+    server: IrcServer, made: tuple[list[RunningBot], list[TestClient]]
+) -> None:
+    game, ann, bob = open_flip(server, made, "flip", 4, ComputerConfig(delay=0.3))
+    bot = game.bot
     game.say(ann, ".addbot normal")
     game.say(ann, ".deal")
     deal = " ".join(game.lines())
@@ -254,23 +264,7 @@ def test_a_hard_computer_seat_plays_a_flip_hand_over_irc(
     """``.addbot hard`` at a Flip table seats a real ``hard`` (no "plays as normal" notice any
     more): its moves are searched in the bot's worker process and the hand is played to its
     end with two people on real connections."""
-    bot = RunningBot(
-        server,
-        "#" + unique("fliphard"),
-        TableConfig(rules=preset("flip")),
-        seed=6,
-        bots=ComputerConfig(delay=0.3, playouts=40),
-    )
-    made[0].append(bot)
-    ann, bob = (TestClient(server.port, unique("fh")) for _ in range(2))
-    made[1].extend([ann, bob])
-    for c in (ann, bob):
-        c.join(bot.channel)
-    game = Flip(bot, [ann, bob])
-    for c in (ann, bob):
-        game.say(c, ".pce-off")
-    game.say(ann, ".uno")
-    game.say(bob, ".join")
+    game, ann, _bob = open_flip(server, made, "fliphard", 6, ComputerConfig(delay=0.3, playouts=40))
     notes = game.say(ann, ".addbot hard")
     assert "HardBot1 (computer, hard) joins" in game.lines()[-1]
     assert not notes  # no notice: hard plays as hard at Flip too
@@ -293,17 +287,8 @@ def test_uno_is_called_and_caught_at_flip_over_irc(
     """Two people on real connections, at a person's pace: ann plays her next-to-last card
     without calling UNO and bob catches her (she draws 2, told privately); then bob calls UNO
     with his own next-to-last card (``.p r 8 uno``) and ann can't catch him."""
-    bot = RunningBot(server, "#" + unique("flipuno"), TableConfig(rules=preset("flip")), seed=4)
-    made[0].append(bot)
-    ann, bob = (TestClient(server.port, unique("fu")) for _ in range(2))
-    made[1].extend([ann, bob])
-    for c in (ann, bob):
-        c.join(bot.channel)
-    game = Flip(bot, [ann, bob])
-    for c in (ann, bob):
-        game.say(c, ".pce-off")
-    game.say(ann, ".uno")
-    game.say(bob, ".join")
+    game, ann, bob = open_flip(server, made, "flipuno", 4)
+    bot = game.bot
     game.say(ann, ".deal")
     hands = {0: "R5/T3 B2/U1", 1: "R8/T5 G9/U4"}
     names = on_reactor(bot.adapter, lambda: rig(bot, hands, "R3/O3"))
