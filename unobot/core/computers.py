@@ -50,6 +50,7 @@ from unobot.ai import LEVELS, Observation, Observer, make_strategy
 from unobot.ai.flip import flip_action, with_uno_call
 from unobot.ai.flip_hard import FlipHard, FlipMemory, FlipView, determinise
 from unobot.ai.normal import swap_target
+from unobot.core.seats import Player
 from unobot.core.table import Table
 from unobot.core.updates import Dealt, EngineEvents, FlipEvents, Update
 from unobot.engine.actions import (
@@ -546,14 +547,7 @@ class Computers:
                 log.warning("computer players: no view for %s in %s", key, table.channel)
                 continue
             player = table.players[seat]
-            pause = self.config.delay * state.rng.uniform(0.7, 1.3)
-            # A turn's pause runs from the start of the turn (a change that doesn't end it,
-            # such as someone's UNO call, doesn't restart it); a chance out of turn is a
-            # reaction, a little quicker.
-            due = max(now, table.turn_started + pause) if turn else now + pause * 0.6
-            due = max(due, hold)  # a person's missed UNO call: their few seconds first
-            pending = _Pending(player.nick, player.level, state.version, due)
-            state.pending[key] = pending
+            pending = self._ask(table, state, player, turn, now, hold)
             obs = observer.observe(game)  # plain values, taken on the reactor thread
             seed = state.rng.getrandbits(64)
             self.decider.submit(
@@ -591,17 +585,11 @@ class Computers:
         for other, at in catchers.items():
             if other in state.pending:
                 continue
-            pause = self.config.delay * state.rng.uniform(0.7, 1.3)
-            due = max(now + pause * 0.6, hold)  # a reaction, after the person's few seconds
-            pending = _Pending(table.players[at].nick, table.players[at].level, state.version, due)
-            state.pending[other] = pending
+            pending = self._ask(table, state, table.players[at], False, now, hold)
             self._decided(table, other, pending, Catch(catch))
         if not player.computer or key in state.pending:
             return
-        pause = self.config.delay * state.rng.uniform(0.7, 1.3)
-        due = max(now, table.turn_started + pause, hold)
-        pending = _Pending(player.nick, player.level, state.version, due)
-        state.pending[key] = pending
+        pending = self._ask(table, state, player, True, now, hold)
         seed = state.rng.getrandbits(64)
         if player.level == "hard":
             memory = state.memories.get(key)
@@ -617,6 +605,21 @@ class Computers:
             return
         action = flip_action(game.copy(), player.level, Random(seed))  # type: ignore[attr-defined]
         self._decided(table, key, pending, action)  # type: ignore[arg-type]
+
+    def _ask(
+        self, table: Table, state: _TableState, player: Player, turn: bool, now: float, hold: float
+    ) -> _Pending:
+        """Record that ``player``'s decision is asked for now, due after a person's pause.
+
+        A turn's pause runs from the start of the turn (a change that doesn't end it, such as
+        someone's UNO call, doesn't restart it); a chance out of turn (a catch, a call, a jump)
+        is a reaction, a little quicker. Neither comes before ``hold``: a person's missed UNO
+        call gets their few seconds first (:meth:`_grace_end`). Classic and Flip tables alike."""
+        pause = self.config.delay * state.rng.uniform(0.7, 1.3)
+        due = max(now, table.turn_started + pause) if turn else now + pause * 0.6
+        pending = _Pending(player.nick, player.level, state.version, max(due, hold))
+        state.pending[irc_lower(player.nick)] = pending
+        return pending
 
     def _grace_end(self, table: Table, state: _TableState, game: Game, now: float) -> float:
         """Until when the computer seats hold back (``uno_grace``): a person who may be
